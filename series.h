@@ -1,0 +1,171 @@
+/*
+ * series.h - the types of series.c and the functions its tests and fuzz
+ * harnesses call.  Everything here is defined in series.c; build that file
+ * with -DSERIES_NO_MAIN to link it into a test program.
+ *
+ * Ownership rule, stated once: a function that fills a struct owns what it
+ * puts there until the matching *_release() frees it; a function returning a
+ * pointer says who frees it.  Nothing here keeps a pointer to its arguments
+ * after it returns, unless its comment says so.
+ */
+#ifndef SERIES_H
+#define SERIES_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* ---- errors ----------------------------------------------------------
+ * error() prints "series: <message>" on stderr and returns -1, so a caller
+ * writes `return error(...)`.  die() prints the same and exits with
+ * EXIT_FAIL.  warning() prints "series: warning: <message>".
+ */
+enum exit_code {
+	EXIT_DONE = 0,    /* did what was asked */
+	EXIT_NOTHING = 1, /* nothing to commit / no recipient */
+	EXIT_USAGE = 2,   /* bad command line */
+	EXIT_FAIL = 3     /* git failed, bad input, I/O error; 128+N: signal N */
+};
+int error(const char *fmt, ...);
+void warning(const char *fmt, ...);
+void die(const char *fmt, ...);
+
+/* ---- sbuf: a growable byte buffer -------------------------------------
+ * Invariants: buf is never NULL and buf[len] == '\0' always, so buf can be
+ * passed to string functions even when empty; the bytes may hold NULs (git's
+ * -z output does), so len, not strlen(), is the length.  alloc == 0 means
+ * buf points at a shared static "" that must not be written.
+ * Functions named sb_* and x* never fail: they die on overflow or OOM.
+ */
+struct sbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+extern char sbuf_slopbuf[];
+#define SBUF_INIT { sbuf_slopbuf, 0, 0 }
+
+void sb_init(struct sbuf *sb);
+/* Frees the bytes and leaves sb as after sb_init(). */
+void sb_release(struct sbuf *sb);
+/* Makes room for extra more bytes (plus the NUL). */
+void sb_grow(struct sbuf *sb, size_t extra);
+/* Sets len to n <= len (or to n within alloc) and rewrites the NUL. */
+void sb_setlen(struct sbuf *sb, size_t n);
+void sb_add(struct sbuf *sb, const void *data, size_t n);
+void sb_adds(struct sbuf *sb, const char *s);
+void sb_addc(struct sbuf *sb, int c);
+void sb_addf(struct sbuf *sb, const char *fmt, ...);
+/* Returns the malloc'd bytes (caller frees) and resets sb. */
+char *sb_detach(struct sbuf *sb, size_t *len);
+/* Appends everything readable from fd.  Returns 0, or -1 with errno set and
+ * sb exactly as before the call (a failed read is undone). */
+int sb_read_fd(struct sbuf *sb, int fd);
+/* Appends the whole file; returns 0, or -1 (errno set, sb unchanged). */
+int sb_read_file(struct sbuf *sb, const char *path);
+/* Appends s as git quotes a path: bare when it holds no byte below 0x20,
+ * no DEL, no '"' and no '\\'; otherwise in double quotes with C escapes.
+ * With always != 0 the quotes are written even for a plain path (what
+ * git fast-import reads back unambiguously). */
+void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always);
+
+/* ---- child processes ---------------------------------------------------
+ * fd fields of struct child, before child_start():
+ *   CHILD_INHERIT (0)  the child shares ours;
+ *   CHILD_PIPE (-1)    a pipe is made and our end is stored back here
+ *                      (in: we write; out, err: we read); the caller closes it;
+ *   CHILD_NULL (-2)    /dev/null;
+ *   fd > 2             dup'ed onto the child's fd, left open in the parent.
+ * The child resets SIGPIPE, SIGINT and SIGTERM to their defaults, chdirs to
+ * dir if set, adds env (NAME=VALUE strings, NULL-terminated) to the
+ * environment and execs argv[0] from PATH.  A failed exec exits 127.
+ * No shell is ever involved.
+ */
+enum { CHILD_INHERIT = 0, CHILD_PIPE = -1, CHILD_NULL = -2 };
+struct child {
+	const char *const *argv;
+	const char *const *env;
+	const char *dir;
+	int in, out, err;
+	pid_t pid;
+};
+/* Returns 0, or error() when fork or pipe fails (no child then). */
+int child_start(struct child *c);
+/* Waits for the child.  Returns its exit status, 128+N when signal N killed
+ * it, or -1 when waitpid fails. */
+int child_finish(struct child *c);
+/* Runs argv with input on its stdin (NULL: /dev/null) and, if out is
+ * non-NULL, appends its stdout to out.  Returns child_finish()'s value, or -1
+ * when the child could not be run. */
+int run_capture(const char *const *argv, const char *const *env,
+		const char *input, size_t inlen, struct sbuf *out);
+
+/* ---- status parser -----------------------------------------------------
+ * One path that `git status --porcelain=v2 -z` reported.  path is relative
+ * to the top of the work tree; orig is the source of a rename or copy (else
+ * NULL).  Modes are git's octal modes (0 = absent on that side).
+ */
+enum entry_kind { E_CHANGED = '1', E_RENAMED = '2', E_UNMERGED = 'u',
+		  E_UNTRACKED = '?', E_IGNORED = '!' };
+struct entry {
+	char *path;
+	char *orig;
+	char kind;          /* enum entry_kind */
+	char x, y;          /* index and work tree status letters, '.' = none */
+	char sub[5];        /* "N..." or "S<c><m><u>" */
+	unsigned mode_head, mode_index, mode_wt;
+};
+struct status {
+	struct entry *e;
+	size_t nr, alloc;
+};
+#define STATUS_INIT { NULL, 0, 0 }
+/* Parses porcelain v2 -z output, appending to st.  Returns 0, or error()
+ * naming the malformed record (st then holds the records before it). */
+int parse_status(struct status *st, const char *buf, size_t len);
+void status_release(struct status *st);
+
+/* ---- grouping ------------------------------------------------------------
+ * A plan is a list of groups sorted by name (bytewise); each group's members
+ * index into the status it was made from and are sorted by path.
+ */
+enum group_by { BY_DIR, BY_FILE, BY_TREE };
+struct selection {
+	enum group_by by;
+	int depth;                 /* 0: the whole directory */
+	const char *const *include; /* globs, NULL-terminated, or NULL */
+};
+struct group {
+	char *name;
+	size_t *member;
+	size_t nr;
+};
+struct plan {
+	struct group *g;
+	size_t nr;
+};
+#define PLAN_INIT { NULL, 0 }
+/* The group a path belongs to, malloc'd (caller frees): for BY_DIR its
+ * directory cut to depth components ("." at the top), for BY_FILE the path,
+ * for BY_TREE "treewide". */
+char *group_name(const char *path, const struct selection *sel);
+/* Keeps the entries that sel includes and that change the tree, and groups
+ * them.  Returns the number of groups. */
+size_t make_plan(struct plan *p, const struct status *st,
+		 const struct selection *sel);
+void plan_release(struct plan *p);
+
+/* ---- commit messages -------------------------------------------------- */
+/* Appends tmpl with every "SEDME" replaced by name, byte for byte. */
+void expand_template(struct sbuf *out, const char *tmpl, size_t len,
+		     const char *name);
+/* git stripspace without comment removal: trailing white space off each
+ * line, blank lines at both ends dropped, runs of blank lines squeezed to
+ * one, a final newline. */
+void cleanup_message(struct sbuf *msg);
+/* Appends sob ("Signed-off-by: N <E>") as its own trailer line unless the
+ * message already ends with exactly that line. */
+void add_signoff(struct sbuf *msg, const char *sob);
+
+#endif

@@ -1,0 +1,386 @@
+# t-commit.sh - series plan / series commit against throwaway repositories.
+
+# Every kind of change, staged and not, across directories and the top.
+scenario() {
+	newrepo "${1:-basic}"
+	mkdir -p a/b c d f g h i
+	for p in top.txt a/x a/b/y c/z c/w d/old f/link g/script h/mm keep.txt; do
+		printf 'line 1\nline 2 of %s\n' "$p" > "$p"
+	done
+	commit_all
+	BASE=$(git rev-parse HEAD)
+	echo more >> top.txt                      # unstaged, top level
+	echo more >> a/x                          # unstaged
+	echo more >> a/b/y; git add a/b/y         # staged only
+	rm c/z                                    # deleted, unstaged
+	git rm -q c/w                             # deleted, staged
+	git mv d/old d/new                        # renamed, staged
+	mkdir -p e; echo new > e/new; git add e/new   # added
+	rm f/link; ln -s ../top.txt f/link        # type change
+	chmod +x g/script                         # mode change
+	echo staged >> h/mm; git add h/mm; echo worktree >> h/mm   # MM
+	echo gone > i/ad; git add i/ad; rm i/ad   # added then deleted: no change
+	echo untracked > a/untracked.txt          # only with --untracked
+}
+
+t_plan_by_dir() {
+	scenario
+	run plan -m 'SEDME: fix'
+	eq "exit" "$rc" 0
+	eq "groups" "$(grep -v '^ ' <<<"$out" | tr '\n' ' ')" \
+		". (1 file) a (1 file) a/b (1 file) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
+	has "subject" "$out" "    subject: a/b: fix"
+	has "rename" "$out" "    R d/old -> d/new"
+	has "type change" "$out" "    T f/link"
+	has "deletion" "$out" "    D c/w"
+	has "added" "$out" "    A e/new"
+	hasnt "untracked off" "$out" "untracked.txt"
+	hasnt "added-then-deleted" "$out" "i/ad"
+	run plan --untracked
+	has "untracked on" "$out" "    A a/untracked.txt"
+	eq "a has two with -u" "$(grep '^a ' <<<"$out")" "a (2 files)"
+}
+
+t_plan_modes() {
+	scenario
+	run plan --by file
+	eq "by file: one group a file" "$(grep -c '^[^ ]' <<<"$out")" 10
+	has "by file name" "$out" "d/new (1 file)"
+	run plan --by tree -m 'SEDME: x'
+	eq "by tree" "$(grep '^[^ ]' <<<"$out")" "treewide (10 files)"
+	has "tree subject" "$out" "subject: treewide: x"
+	run plan --depth 1
+	eq "depth 1" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" \
+		". (1 file) a (2 files) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
+	run plan --include '*.txt'
+	eq "include" "$(grep '^[^ ]' <<<"$out")" ". (1 file)"
+	run plan --include 'a/*' --include 'c/*'
+	eq "two includes" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "a (1 file) a/b (1 file) c (2 files) "
+	run plan -- c d
+	eq "pathspec" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "c (2 files) d (1 file) "
+}
+
+# Directories split around their subdirectories still form one group.
+t_plan_interleaved() {
+	newrepo interleave
+	mkdir -p d/m
+	echo 1 > d/a; echo 1 > d/m/x; echo 1 > d/z; commit_all
+	echo 2 >> d/a; echo 2 >> d/m/x; echo 2 >> d/z
+	run plan
+	eq "groups" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "d (2 files) d/m (1 file) "
+}
+
+t_commit_every_kind() {
+	scenario
+	local before; before=$(find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha1sum)
+	local mm; mm=$(cat h/mm)
+	run commit -m 'SEDME: fix'
+	eq "exit" "$rc" 0
+	has "summary" "$out" "9 commits, 10 files on refs/heads/main"
+	eq "commits" "$(git rev-list --count "$BASE"..HEAD)" 9
+	eq "base is parent" "$(git rev-parse HEAD~9)" "$BASE"
+	eq "subjects" "$(git log --reverse --format=%s "$BASE"..HEAD | tr '\n' '|')" \
+		".: fix|a: fix|a/b: fix|c: fix|d: fix|e: fix|f: fix|g: fix|h: fix|"
+	# i/ad was added, then deleted: no commit changes, so it stays as it was
+	eq "status clean" "$(git status --porcelain -uno)" "AD i/ad"
+	eq "diff HEAD empty" "$(git diff HEAD --stat)" ""
+	eq "work tree untouched" "$(find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha1sum)" "$before"
+	eq "MM commits the work tree" "$(git show HEAD:h/mm)" "$mm"
+	eq "symlink" "$(git ls-tree HEAD f/link | cut -c1-6)" "120000"
+	eq "exec bit" "$(git ls-tree HEAD g/script | cut -c1-6)" "100755"
+	eq "rename in one commit" "$(git show --format= --name-status -M "$BASE"..HEAD -- d | tr '\t\n' '  ')" "R100 d/old d/new "
+	eq "deletes" "$(git ls-tree HEAD c/ | wc -l)" 0
+	eq "no stray ref" "$(git for-each-ref refs/series)" ""
+	eq "diff-files clean (index refreshed)" "$(git diff-files --name-only)" "i/ad"
+	run commit -m 'SEDME: again'
+	eq "second run: nothing" "$rc" 1
+	has "nothing message" "$err" "nothing to commit"
+}
+
+t_commit_keeps_unselected() {
+	scenario
+	local d1 d2 s1
+	d1=$(git diff -- top.txt e h keep.txt); d2=$(git diff --cached -- top.txt e h)
+	s1=$(git ls-files -s -- top.txt e h)
+	run commit -m 'SEDME: fix' -- a c
+	eq "exit" "$rc" 0
+	eq "three commits" "$(git rev-list --count "$BASE"..HEAD)" 3
+	eq "unstaged elsewhere kept" "$(git diff -- top.txt e h keep.txt)" "$d1"
+	eq "staged elsewhere kept" "$(git diff --cached -- top.txt e h)" "$d2"
+	eq "index elsewhere kept" "$(git ls-files -s -- top.txt e h)" "$s1"
+	eq "selected clean" "$(git status --porcelain -uno -- a c)" ""
+	# --include: a filter inside the pathspec
+	run commit -m 'SEDME: more' --include '*.txt'
+	eq "include commit" "$(git log -1 --format=%s)" ".: more"
+	eq "others still staged" "$(git diff --cached --name-only | tr '\n' ' ')" "d/new e/new h/mm i/ad "
+}
+
+t_commit_hostile_paths() {
+	newrepo hostile
+	local names=("sp ace" $'tab\there' $'new\nline' 'quo"te' 'back\slash' \
+		'ütf-8 ☃' '-leading' 'amp&er' 'pi|pe' "it's" '$(echo x)' '*star?')
+	mkdir -p -- 'd&ir|x\y' '-d'
+	for n in "${names[@]}"; do echo 1 > "$n"; echo 1 > "d&ir|x\\y/$n"; echo 1 > "-d/$n"; done
+	commit_all
+	for n in "${names[@]}"; do echo 2 >> "$n"; echo 2 >> "d&ir|x\\y/$n"; git mv -- "-d/$n" "-d/$n.moved"; done
+	run commit --by file -m 'SEDME' -- ':(literal)d&ir|x\y'
+	eq "by file exit" "$rc" 0
+	eq "one commit a file" "$(git rev-list --count HEAD~${#names[@]}..HEAD)" "${#names[@]}"
+	local subjects; subjects=$(git log --format=%B -n ${#names[@]} | grep -c '^d&ir|x\\y/')
+	eq "names in subjects" "$subjects" "${#names[@]}"
+	eq "selected clean" "$(git status --porcelain -z -- ':(literal)d&ir|x\y' | tr '\0' '\n')" ""
+	run commit -m '[SEDME] & \1 | done'
+	eq "by dir exit" "$rc" 0
+	eq "dir subjects" "$(git log -2 --format=%s | tr '\n' '|')" '[.] & \1 | done|[-d] & \1 | done|'
+	eq "all clean" "$(git status --porcelain -z | tr '\0' '\n')" ""
+	eq "diff HEAD empty" "$(git diff HEAD --stat)" ""
+	eq "content" "$(git show "HEAD:new
+line")" "$(printf '1\n2')"
+}
+
+t_template_substitution() {
+	newrepo tmpl
+	mkdir -p 'x&y|z\w'; echo 1 > 'x&y|z\w/f'; commit_all; echo 2 >> 'x&y|z\w/f'
+	printf 'SEDME: subject SEDME\n\nBody names SEDME and SEDMESEDME.\n\n\n' > "$scratch/t"
+	run commit -F "$scratch/t"
+	eq "exit" "$rc" 0
+	eq "message" "$(git log -1 --format=%B)" "$(printf '%s\n\n%s' 'x&y|z\w: subject x&y|z\w' 'Body names x&y|z\w and x&y|z\wx&y|z\w.')"
+	echo 3 >> 'x&y|z\w/f'
+	run commit -F - < "$scratch/t"
+	eq "template on stdin" "$(git log -1 --format=%s)" 'x&y|z\w: subject x&y|z\w'
+}
+
+t_signoff() {
+	newrepo sob
+	mkdir a b c; echo 1 > a/f; echo 1 > b/f; echo 1 > c/f; commit_all
+	echo 2 >> a/f; echo 2 >> b/f; echo 2 >> c/f
+	run commit -s -m 'SEDME: fix' -- a
+	eq "signed" "$(git log -1 --format=%B)" "$(printf 'a: fix\n\nSigned-off-by: Tess Ter <tess@example.org>')"
+	run commit -s -m "$(printf 'SEDME: fix\n\nSigned-off-by: Tess Ter <tess@example.org>')" -- b
+	eq "not twice" "$(git log -1 --format=%B | grep -c Signed-off-by)" 1
+	run commit -s -m "$(printf 'SEDME: fix\n\nReported-by: R <r@x>')" -- c
+	eq "joins trailers" "$(git log -1 --format=%B)" "$(printf 'c: fix\n\nReported-by: R <r@x>\nSigned-off-by: Tess Ter <tess@example.org>')"
+}
+
+t_dry_run_writes_nothing() {
+	scenario
+	local s; s=$(snapshot)
+	run commit -n -s -m 'SEDME: fix'
+	eq "exit" "$rc" 0
+	has "message shown" "$out" "    | a/b: fix"
+	has "signoff shown" "$out" "    | Signed-off-by: Tess Ter <tess@example.org>"
+	eq "unchanged" "$(snapshot)" "$s"
+}
+
+t_unborn_branch() {
+	newrepo unborn
+	mkdir -p a b; echo 1 > a/f; echo 1 > b/f; echo 1 > top
+	git add a
+	run commit -m 'SEDME: init' --untracked
+	eq "exit" "$rc" 0
+	eq "three commits" "$(git rev-list --count HEAD)" 3
+	eq "root" "$(git rev-list --max-parents=0 HEAD)" "$(git rev-parse HEAD~2)"
+	eq "on main" "$(git symbolic-ref HEAD)" "refs/heads/main"
+	eq "clean" "$(git status --porcelain)" ""
+	newrepo unborn-noindex
+	echo 1 > f
+	run commit -m 'SEDME: init'
+	eq "no index, nothing tracked" "$rc" 1
+	run commit -m 'SEDME: init' -u
+	eq "no index, untracked" "$rc" 0
+	eq "clean" "$(git status --porcelain)" ""
+}
+
+t_detached_head() {
+	scenario detached
+	git checkout -q --detach
+	run commit -m 'SEDME: fix' -- a
+	eq "exit" "$rc" 0
+	eq "branch untouched" "$(git rev-parse main)" "$BASE"
+	eq "HEAD moved" "$(git rev-parse HEAD~2)" "$BASE"
+	eq "still detached" "$(git symbolic-ref -q HEAD; echo $?)" 1
+}
+
+t_index_lock_held() {
+	scenario locked
+	: > .git/index.lock
+	local s; s=$(snapshot)
+	run commit -m 'SEDME: fix'
+	eq "fails" "$rc" 3
+	has "names the lock" "$err" "index.lock: File exists"
+	eq "one line" "$(wc -l <<<"$err")" 1
+	eq "unchanged" "$(snapshot)" "$s"
+}
+
+t_exit_codes_and_usage() {
+	newrepo codes
+	echo 1 > f; commit_all
+	run commit -m x;            eq "nothing" "$rc" 1
+	run commit;                 eq "no template" "$rc" 2
+	has "says why" "$err" "a message template is required"
+	run commit -m x --by bogus; eq "bad --by" "$rc" 2
+	run plan --depth 0;         eq "bad --depth" "$rc" 2
+	run plan stray;             eq "stray word" "$rc" 2
+	run frobnicate;             eq "unknown command" "$rc" 2
+	run;                        eq "no command" "$rc" 2
+	run -h;                     eq "help" "$rc" 0
+	has "help lists commit" "$out" "series commit"
+	has "help lists exits" "$out" "2 usage"
+	echo 2 >> f
+	run commit -m '   '; eq "blank template" "$rc" 3
+	has "blank" "$err" "template is empty"
+	run commit -F "$scratch/none"; eq "missing template" "$rc" 3
+	printf 'a\0b' > "$scratch/nul"
+	run commit -F "$scratch/nul"; eq "NUL template" "$rc" 3
+	has "NUL" "$err" "NUL byte"
+	cd "$scratch" && mkdir -p notrepo && cd notrepo
+	GIT_CEILING_DIRECTORIES=$scratch run plan
+	eq "not a repo" "$rc" 3
+	has "not a repo message" "$err" "not inside a git work tree"
+}
+
+t_subdirectory_and_worktree() {
+	scenario subdir
+	cd a
+	run commit -m 'SEDME: fix' -- .
+	eq "subdir exit" "$rc" 0
+	eq "pathspec relative to cwd" "$(git log --format=%s "$BASE"..HEAD | tr '\n' '|')" "a/b: fix|a: fix|"
+	cd "$R"
+	git worktree add -q "$scratch/wt" -b wt "$BASE"
+	cd "$scratch/wt"
+	echo wt >> c/z
+	run commit -m 'SEDME: wt'
+	eq "worktree exit" "$rc" 0
+	eq "worktree branch" "$(git log -1 --format=%s wt)" "c: wt"
+	eq "worktree clean" "$(git status --porcelain)" ""
+	cd "$R"
+	eq "main worktree untouched" "$(git status --porcelain -- c | tr '\n' ' ')" "D  c/w  D c/z "
+}
+
+t_user_config_pinned() {
+	scenario config
+	git config core.quotePath true
+	git config status.showUntrackedFiles all
+	git config status.relativePaths true
+	git config status.renames false
+	git config diff.noprefix true
+	git config color.ui always
+	git config status.short true
+	git config status.branch true
+	echo 1 > 'ü name'; git add 'ü name'
+	run commit -m 'SEDME: fix'
+	eq "exit" "$rc" 0
+	has "untracked not taken" "$(git status --porcelain)" "?? a/untracked.txt"
+	eq "only these left" "$(git status --porcelain | tr '\n' ' ')" "AD i/ad ?? a/untracked.txt "
+	eq "rename kept whole" "$(git log --format= --name-status -M --grep '^d: fix' | tr '\t\n' '  ')" "R100 d/old d/new "
+}
+
+# A git that fails at call $FAIL_AT as $FAIL_MODE says, and logs every call.
+make_fakegit() {
+	FAKE=$scratch/fakebin; mkdir -p "$FAKE"
+	cat > "$FAKE/git" <<FAKE
+#!/usr/bin/env bash
+n=\$(( \$(cat "\$GIT_COUNT" 2>/dev/null || echo 0) + 1 )); echo \$n > "\$GIT_COUNT"
+sub=; skip=0
+for a in "\$@"; do
+	if [ \$skip = 1 ]; then skip=0; continue; fi
+	case \$a in -c) skip=1;; -*) ;; *) sub=\$a; break;; esac
+done
+echo "\$n \$sub" >> "\$GIT_COUNT.log"
+if [ "\$n" = "\${FAIL_AT:-0}" ]; then
+	case \$FAIL_MODE in
+	exit) echo "fake git: \$sub fails" >&2; exit 1;;
+	signal) kill -9 \$\$;;
+	garbage) "$REAL_GIT" "\$@"; rc=\$?; printf 'garbage\n\001\0junk'; exit \$rc;;
+	sleep) sleep 30 </dev/null >/dev/null 2>&1 & touch "\$GIT_COUNT.sleeping"; wait \$!
+		exec "$REAL_GIT" "\$@";;
+	move) "$REAL_GIT" update-ref HEAD "\$MOVE_TO";;
+	esac
+fi
+exec "$REAL_GIT" "\$@"
+FAKE
+	chmod +x "$FAKE/git"
+}
+
+# fake_run K MODE ARGS...: series with the fake git failing at call K.
+fake_run() {
+	local k=$1 mode=$2; shift 2
+	rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
+	out=$(PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=$mode \
+		"$SERIES" "$@" 2>"$scratch/stderr"); rc=$?
+	err=$(cat "$scratch/stderr")
+}
+
+t_faults_at_every_step() {
+	make_fakegit
+	scenario faults-base
+	fake_run 0 none commit -m 'SEDME: fix' -- a c
+	eq "counting run" "$rc" 0
+	local steps; steps=$(wc -l < "$scratch/count.log")
+	[ "$steps" -ge 8 ] && ok || bad "only $steps git steps seen"
+	local k mode s sub
+	for mode in exit signal garbage; do
+		for k in $(seq 1 "$steps"); do
+			scenario faults
+			s=$(snapshot)
+			fake_run "$k" "$mode" commit -m 'SEDME: fix' -- a c
+			sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
+			if [ "$rc" = 0 ]; then
+				# A failure we can tell from a normal answer (exit 1 of
+				# update-index --refresh) or garbage in output we do not
+				# parse: then the result must be right.
+				eq "$mode@$k($sub) result" "$(git log --format=%s "$BASE"..HEAD | tr '\n' ' ')" "c: fix a/b: fix a: fix "
+				eq "$mode@$k($sub) clean" "$(git status --porcelain -uno -- a c)" ""
+				eq "$mode@$k($sub) others kept" "$(git status --porcelain -uno | wc -l)" 7
+				continue
+			fi
+			[ "$rc" -ne 0 ] && ok || bad "$mode@$k($sub): exit 0"
+			eq "$mode@$k($sub) unchanged" "$(snapshot)" "$s"
+			has "$mode@$k names the step" "$err" "git $sub"
+			eq "$mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
+		done
+	done
+}
+
+t_signal_mid_run() {
+	make_fakegit
+	local sig k sub s pid i
+	scenario sig
+	fake_run 0 none commit -m x -- a      # learn the step numbers
+	cp "$scratch/count.log" "$scratch/steps"
+	for sig in TERM INT HUP; do
+		for sub in fast-import update-index update-ref; do
+			k=$(grep " $sub\$" "$scratch/steps" | head -1 | cut -d' ' -f1)
+			scenario sig
+			s=$(snapshot)
+			rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
+			PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
+				"$SERIES" commit -m x -- a 2>"$scratch/stderr" &
+			pid=$!
+			for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
+			kill -"$sig" "$pid"
+			wait "$pid" 2>/dev/null; rc=$?
+			[ "$rc" -gt 128 ] && ok || bad "$sig at $sub: exit $rc, not 128+N"
+			eq "$sig at $sub unchanged" "$(snapshot)" "$s"
+			has "$sig at $sub says so" "$(cat "$scratch/stderr")" "interrupted by signal"
+		done
+	done
+}
+
+t_branch_moved_during_run() {
+	make_fakegit
+	scenario moved
+	git commit -q --allow-empty -m elsewhere
+	local other; other=$(git rev-parse HEAD); git reset -q --soft HEAD~1
+	fake_run 0 none commit -m x -- a
+	scenario moved
+	git commit -q --allow-empty -m elsewhere; other=$(git rev-parse HEAD); git reset -q --soft HEAD~1
+	local k; k=$(grep -n ' update-ref$' "$scratch/count.log" | cut -d: -f1)
+	local idx; idx=$(git ls-files -s)
+	MOVE_TO=$other fake_run "$k" move commit -m x -- a
+	eq "refused" "$rc" 3
+	has "says moved" "$err" "did not move"
+	eq "someone else's commit kept" "$(git rev-parse HEAD)" "$other"
+	eq "index unchanged" "$(git ls-files -s)" "$idx"
+	eq "no lock left" "$(ls .git/index.lock 2>/dev/null)" ""
+}

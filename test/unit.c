@@ -1,0 +1,153 @@
+/*
+ * unit.c - unit tests of series.c through series.h.  Prints one line per
+ * failure and "N passed, N failed" last; exits 1 on any failure.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "series.h"
+#include "unit.h"
+
+int unit_pass, unit_fail;
+
+static void test_sbuf(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	CHECK(sb.buf[0] == '\0' && sb.len == 0);
+	sb_add(&sb, "a\0b", 3);
+	CHECK(sb.len == 3 && sb.buf[3] == '\0' && sb.buf[1] == '\0');
+	sb_addf(&sb, "%d", 42);
+	CHECK(sb.len == 5 && !memcmp(sb.buf, "a\0b42", 6));
+	sb_setlen(&sb, 0);
+	sb_quote_c(&sb, "plain", 5, 0);
+	CHECK_STR(sb.buf, "plain");
+	sb_setlen(&sb, 0);
+	sb_quote_c(&sb, "plain", 5, 1);
+	CHECK_STR(sb.buf, "\"plain\"");
+	sb_setlen(&sb, 0);
+	sb_quote_c(&sb, "a\tb\n\"\\\x01\x7f\xc3\xbc", 10, 0);
+	CHECK_STR(sb.buf, "\"a\\tb\\n\\\"\\\\\\001\\177\xc3\xbc\"");
+	sb_release(&sb);
+	CHECK(sb.buf[0] == '\0' && sb.alloc == 0);
+	/* a failed read is undone */
+	sb_adds(&sb, "keep");
+	CHECK(sb_read_fd(&sb, -1) < 0 && sb.len == 4 && !strcmp(sb.buf, "keep"));
+	CHECK(sb_read_file(&sb, "/nonexistent/x") < 0 && sb.len == 4);
+	sb_release(&sb);
+}
+
+#define H40 "0123456789012345678901234567890123456789"
+static void test_status(void)
+{
+	static const char ok[] =
+		"# branch.oid " H40 "\0"
+		"1 .M N... 100644 100644 100644 " H40 " " H40 " a b/c d\0"
+		"1 D. N... 100644 000000 000000 " H40 " " H40 " gone\0"
+		"2 R. N... 100644 100644 100644 " H40 " " H40 " R100 new\tname\0old\nname\0"
+		"2 C. N... 100644 100644 100644 " H40 " " H40 " C75 copy\0src\0"
+		"u UU N... 100644 100644 100644 100644 " H40 " " H40 " " H40 " conflict\0"
+		"? untracked file\0"
+		"! ignored\0";
+	struct status st = STATUS_INIT;
+
+	CHECK(parse_status(&st, ok, sizeof ok - 1) == 0);
+	CHECK(st.nr == 7);
+	if (st.nr == 7) {
+		CHECK_STR(st.e[0].path, "a b/c d");
+		CHECK(st.e[0].x == '.' && st.e[0].y == 'M');
+		CHECK(st.e[0].mode_head == 0100644 && st.e[0].mode_wt == 0100644);
+		CHECK(st.e[1].mode_wt == 0 && st.e[1].x == 'D');
+		CHECK_STR(st.e[2].path, "new\tname");
+		CHECK_STR(st.e[2].orig, "old\nname");
+		CHECK(st.e[3].kind == E_RENAMED && st.e[3].x == 'C');
+		CHECK_STR(st.e[3].orig, "src");
+		CHECK(st.e[4].kind == E_UNMERGED);
+		CHECK_STR(st.e[4].path, "conflict");
+		CHECK(st.e[5].kind == E_UNTRACKED);
+		CHECK_STR(st.e[5].path, "untracked file");
+		CHECK(st.e[6].kind == E_IGNORED);
+	}
+	status_release(&st);
+
+	/* malformed records: each must be refused, none may crash */
+#define B(lit) { lit, sizeof lit - 1 }
+	static const struct { const char *s; size_t n; } bad[] = {
+		B("1 .M N... 100644 100644 100644 " H40 " " H40 " \0"),
+		B("1 .M N... 100644 100644 100644 " H40 " " H40 " nonul"),
+		B("1 .M N... 100644 100644 1006x4 " H40 " " H40 " p\0"),
+		B("1 .M N... 100644 100644 100644 " H40 " short p\0"),
+		B("2 R. N... 100644 100644 100644 " H40 " " H40 " R100 new\0"),
+		B("2 R. N... 100644 100644 100644 " H40 " " H40 " X100 new\0old\0"),
+		B("1 .MM N... 100644 100644 100644 " H40 " " H40 " p\0"),
+		B("z what\0"),
+		B("?"),
+		B("# header without nul"),
+		B("1 .M N... 1006440000 100644 100644 " H40 " " H40 " p\0"),
+		B("1 .M N... 100644 100644 100644 " H40 " " H40),
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct status b = STATUS_INIT;
+		CHECK(parse_status(&b, bad[i].s, bad[i].n) < 0);
+		CHECK(b.nr == 0);
+		status_release(&b);
+	}
+}
+
+static void test_group_name(void)
+{
+	struct selection dir = { BY_DIR, 0, NULL };
+	struct selection d2 = { BY_DIR, 2, NULL };
+	struct selection file = { BY_FILE, 0, NULL };
+	struct selection tree = { BY_TREE, 0, NULL };
+	char *s;
+
+#define NAME(sel, path, want) \
+	do { s = group_name(path, &(sel)); CHECK_STR(s, want); free(s); } while (0)
+	NAME(dir, "top.c", ".");
+	NAME(dir, "drivers/i2c/busses/x.c", "drivers/i2c/busses");
+	NAME(d2, "drivers/i2c/busses/x.c", "drivers/i2c");
+	NAME(d2, "drivers/x.c", "drivers");
+	NAME(d2, "x.c", ".");
+	NAME(file, "a/b.c", "a/b.c");
+	NAME(tree, "a/b.c", "treewide");
+}
+
+static void test_messages(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	expand_template(&sb, "SEDME: x SEDMSEDME SEDM", 23, "a&b\\1|c");
+	CHECK_STR(sb.buf, "a&b\\1|c: x SEDMa&b\\1|c SEDM");
+	sb_setlen(&sb, 0);
+	expand_template(&sb, "SEDME", 5, "");
+	CHECK_STR(sb.buf, "");
+	sb_setlen(&sb, 0);
+	sb_adds(&sb, "\n\n  subj  \t\n\n\n\nbody \n\n\n");
+	cleanup_message(&sb);
+	CHECK_STR(sb.buf, "  subj\n\nbody\n");
+	sb_setlen(&sb, 0);
+	sb_adds(&sb, "subj: x\n");
+	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\n");
+	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\n");
+	add_signoff(&sb, "Signed-off-by: B <b@b>");
+	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\nSigned-off-by: B <b@b>\n");
+	sb_setlen(&sb, 0);
+	sb_adds(&sb, "subj\n\nbody text here\n");
+	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	CHECK_STR(sb.buf, "subj\n\nbody text here\n\nSigned-off-by: A <a@b>\n");
+	sb_release(&sb);
+}
+
+int main(void)
+{
+	test_sbuf();
+	test_status();
+	test_group_name();
+	test_messages();
+	unit_more();
+	printf("%d passed, %d failed\n", unit_pass, unit_fail);
+	return unit_fail ? 1 : 0;
+}
