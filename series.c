@@ -4,7 +4,6 @@
  *
  * Formats it parses, each with its own section below:
  *   git status --porcelain=v2 -z     (the working tree's change)
- *   git diff-tree -r -z raw output   (what a series committed)
  *
  * TODO:
  *   - clean/smudge filters and autocrlf: blobs are the work tree's bytes.
@@ -977,8 +976,8 @@ void add_signoff(struct sbuf *msg, const char *sob)
  *   2. stream every group as a commit into one `git fast-import`; its branch
  *      is reset at the end without a value, so fast-import writes objects and
  *      no ref at all; `get-mark` tells us the tip;
- *   3. build the new index in a mkstemp copy of the old one (diff-tree of
- *      the series -> update-index --index-info, then --refresh);
+ *   3. build the new index in a mkstemp copy of the old one (update-index
+ *      of the committed paths);
  *   4. `git update-ref HEAD NEW OLD`: the commit point;
  *   5. rename the copy over the index and drop the lock.
  * Any failure or signal before 4 removes the copy, the lock and any crash
@@ -1477,81 +1476,31 @@ static int copy_index(struct txn *t)
 	return r;
 }
 
-/* diff-tree raw records of the series -> update-index --index-info input. */
-static int raw_to_index_info(struct sbuf *info, const char *raw, size_t len)
-{
-	struct cursor c = { raw, raw + len };
-
-	while (c.p < c.end) {
-		size_t n;
-		const char *m1, *m2, *h1, *h2, *s;
-		if (*c.p != ':')
-			return -1;
-		c.p++;
-		if (!(m1 = field(&c, &n)) || !(m2 = field(&c, &n)) ||
-		    !(h1 = field(&c, &n)))
-			return -1;
-		size_t hlen = n;
-		if (!(h2 = field(&c, &n)) || n != hlen)
-			return -1;
-		s = c.p;
-		const char *nul = memchr(s, '\0', (size_t)(c.end - s));
-		if (!nul)
-			return -1;
-		c.p = nul + 1;
-		char *path = path_field(&c);
-		if (!path)
-			return -1;
-		if (*s == 'D')
-			sb_addf(info, "0 %.*s\t%s", (int)hlen,
-				"0000000000000000000000000000000000000000"
-				"000000000000000000000000", path);
-		else
-			sb_addf(info, "%.6s %.*s\t%s", m2, (int)hlen, h2, path);
-		sb_addc(info, '\0');
-		free(path);
-	}
-	return 0;
-}
-
+/*
+ * The new index: the copy with every committed path (and every rename's old
+ * path) updated from the work tree, which is what the commits hold, by one
+ * update-index that hashes just those files and records their stat data,
+ * so `git status` sees them clean without re-reading them.
+ */
 static int build_index(struct txn *t)
 {
-	static const char *const empty_sha1 =
-		"4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-	static const char *const empty_sha256 =
-		"6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321";
-	const char *old = *t->repo->old ? t->repo->old :
-		strlen(t->tip) == 64 ? empty_sha256 : empty_sha1;
-	const char *diff[] = { "diff-tree", "-r", "-z", "--no-renames",
-			       "--no-ext-diff", old, t->tip, NULL };
-	static const char *const info[] = { "update-index", "-z",
-					    "--index-info", NULL };
-	static const char *const refresh[] = { "update-index", "-q",
-					       "--refresh", NULL };
-	struct sbuf raw = SBUF_INIT, in = SBUF_INIT, envvar = SBUF_INIT;
+	static const char *const words[] = { "update-index", "--add", "--remove",
+					     "-z", "--stdin", NULL };
+	struct sbuf in = SBUF_INIT, envvar = SBUF_INIT;
 	int r;
 
 	if ((r = copy_index(t)) < 0)
 		return r;
+	for (size_t i = 0; i < t->plan->nr; i++)
+		for (size_t j = 0; j < t->plan->g[i].nr; j++) {
+			const struct entry *e = &t->st->e[t->plan->g[i].member[j]];
+			sb_add(&in, e->path, strlen(e->path) + 1);
+			if (e->orig && e->x != 'C')
+				sb_add(&in, e->orig, strlen(e->orig) + 1);
+		}
 	sb_addf(&envvar, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { envvar.buf, NULL };
-	r = git_ok("git diff-tree", diff, NULL, NULL, 0, &raw);
-	if (!r && raw_to_index_info(&in, raw.buf, raw.len) < 0)
-		r = error("git diff-tree: malformed output");
-	if (!r)
-		r = check_stop("git update-index");
-	if (!r)
-		r = git_ok("git update-index --index-info", info, env, in.buf,
-			   in.len, NULL);
-	if (!r)
-		r = check_stop("git update-index");
-	if (!r) {
-		/* Exit 1 only says some other path is dirty, which is fine. */
-		int st = git(refresh, env, NULL, 0, NULL);
-		if (st && st != 1)
-			r = git_failed("git update-index --refresh", st);
-	}
-	sb_release(&raw);
+	r = git_ok("git update-index", words, env, in.buf, in.len, NULL);
 	sb_release(&in);
 	sb_release(&envvar);
 	return r;
