@@ -4,8 +4,13 @@
  *
  * Formats it parses, each with its own section below:
  *   git status --porcelain=v2 -z     (the working tree's change)
+ *   unified diffs: git diff, git format-patch mails, diff -u, spatch output
+ *   MAINTAINERS (and .mailmap, .get_maintainer.conf) as get_maintainer.pl
+ *   Perl-style regexes of N: and K: lines (a linear-time subset)
  *
  * TODO:
+ *   - cc: Fixes: lines are parsed but the fixed commit's signers are not
+ *     added (that needs history); --git-fallback likewise.
  *   - clean/smudge filters and autocrlf: blobs are the work tree's bytes.
  *   - submodule pointer changes are refused, not committed.
  *   - a group whose files all match HEAD again still gets a commit.
@@ -13,10 +18,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stddef.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -317,6 +324,29 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always)
 			sb_addc(sb, c);
 	}
 	sb_addc(sb, '"');
+}
+
+/* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
+static const char *strcasestr_ascii(const char *h, const char *n)
+{
+	size_t m = strlen(n);
+
+	for (; *h; h++) {
+		size_t i = 0;
+		while (i < m && h[i] && tolower((unsigned char)h[i]) ==
+					 tolower((unsigned char)n[i]))
+			i++;
+		if (i == m)
+			return h;
+	}
+	return NULL;
+}
+
+static void lower_ascii(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s + 32);
 }
 
 /* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
@@ -752,6 +782,2351 @@ void status_release(struct status *st)
 	free(st->e);
 	st->e = NULL;
 	st->nr = st->alloc = 0;
+}
+
+/* ---- diff parser -------------------------------------------------------------
+ * What a patch touches, read line by line the way get_maintainer.pl reads it,
+ * so that both name the same files (a line matching an earlier rule is not
+ * looked at by later ones):
+ *   " mode change 100644 => 100755 PATH"
+ *   "rename from PATH" / "rename to PATH"
+ *   "diff --git a/OLD b/NEW"                    (both pushed)
+ *   "Fixes: 0123abc..."                          (6-40 hex digits)
+ *   "+++ PATH" / "--- PATH"                      (first component dropped:
+ *                                                 a/ b/ or any; /dev/null
+ *                                                 becomes dev/null, as there)
+ *   "@@ -N,M ..."                                (skipped)
+ *   anything else: searched for K: keywords; once the first ---/+++ line is
+ *   seen, only lines starting with + or - are, from their second byte.
+ * Unlike the script, a quoted path ("a/x y" with C escapes) is unquoted
+ * whole.  Lines end at LF; a CR before it is part of the line, as in Perl.
+ */
+
+/* C-unquotes the quoted token at s (s[0] == '"'); *end gets the byte after
+ * the closing quote.  Returns NULL if it is not a well-formed quote. */
+static char *unquote_c(const char *s, const char *lim, const char **end)
+{
+	struct sbuf out = SBUF_INIT;
+
+	for (s++; s < lim && *s != '"'; s++) {
+		if (*s != '\\') {
+			sb_addc(&out, *s);
+			continue;
+		}
+		if (++s >= lim)
+			break;
+		const char *e = strchr("abtnvfr\"\\", *s);
+		if (*s && e) {
+			sb_addc(&out, "\a\b\t\n\v\f\r\"\\"[e - "abtnvfr\"\\"]);
+		} else if (lim - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
+			   s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			sb_addc(&out, (s[0] - '0') * 64 + (s[1] - '0') * 8 + s[2] - '0');
+			s += 2;
+		} else {
+			break;
+		}
+	}
+	if (s >= lim || *s != '"') {
+		sb_release(&out);
+		return NULL;
+	}
+	*end = s + 1;
+	return sb_detach(&out, NULL);
+}
+
+static void push_file(struct patch_files *pf, char *path)
+{
+	GROW(pf->file, pf->nr + 1, pf->alloc);
+	pf->file[pf->nr++] = path;
+}
+
+/* The \S+ token at s, or a quoted one; NULL when there is none. */
+static char *path_token(const char *s, const char *lim, const char **end)
+{
+	if (s < lim && *s == '"') {
+		char *q = unquote_c(s, lim, end);
+		if (q)
+			return q;
+	}
+	const char *e = s;
+	while (e < lim && !isspace((unsigned char)*e))
+		e++;
+	if (e == s)
+		return NULL;
+	*end = e;
+	return xstrndup(s, (size_t)(e - s));
+}
+
+static int only_space(const char *s, const char *lim)
+{
+	while (s < lim && isspace((unsigned char)*s))
+		s++;
+	return s == lim;
+}
+
+static int starts(const char *s, const char *lim, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(lim - s) >= n && !memcmp(s, w, n);
+}
+
+/* The rules above for one line (without its LF); returns 1 when the line
+ * was taken by a rule, 0 when it is for the keyword search. */
+static int patch_line(struct patch_files *pf, const char *s, const char *lim,
+		      int *in_diff)
+{
+	const char *p, *e;
+	char *a, *b;
+
+	if (starts(s, lim, " mode change ")) {
+		p = s + 13;
+		while (p < lim && *p >= '0' && *p <= '7')
+			p++;
+		if (p > s + 13 && starts(p, lim, " => ")) {
+			const char *q = p + 4;
+			p = q;
+			while (p < lim && *p >= '0' && *p <= '7')
+				p++;
+			if (p > q && p < lim && *p == ' ' &&
+			    (a = path_token(p + 1, lim, &e))) {
+				if (only_space(e, lim)) {
+					push_file(pf, a);
+					return 1;
+				}
+				free(a);
+			}
+		}
+	}
+	if (starts(s, lim, "rename from ") || starts(s, lim, "rename to ")) {
+		p = s + (s[7] == 'f' ? 12 : 10);
+		if ((a = path_token(p, lim, &e))) {
+			if (only_space(e, lim)) {
+				push_file(pf, a);
+				return 1;
+			}
+			free(a);
+		}
+	}
+	if (starts(s, lim, "diff --git ")) {
+		p = s + 11;
+		int qa = p < lim && *p == '"';
+		if ((a = path_token(p, lim, &e))) {
+			int ok = e < lim && *e == ' ';
+			int qb = ok && e + 1 < lim && e[1] == '"';
+			b = ok ? path_token(e + 1, lim, &e) : NULL;
+			if (b && only_space(e, lim) && (qa || qb || 1) &&
+			    !strncmp(a, "a/", 2) && !strncmp(b, "b/", 2) &&
+			    a[2] && b[2]) {
+				push_file(pf, xstrdup(a + 2));
+				push_file(pf, xstrdup(b + 2));
+				free(a);
+				free(b);
+				return 1;
+			}
+			free(a);
+			free(b);
+		}
+	}
+	if (starts(s, lim, "Fixes:") && lim > s + 6 &&
+	    isspace((unsigned char)s[6])) {
+		p = s + 6;
+		while (p < lim && isspace((unsigned char)*p))
+			p++;
+		e = p;
+		while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
+			e++;
+		if (e - p >= 6) {
+			GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+			pf->fixes[pf->nfixes++] = xstrndup(p, (size_t)(e - p));
+			return 1;
+		}
+	}
+	if ((starts(s, lim, "+++") || starts(s, lim, "---")) && lim > s + 3 &&
+	    isspace((unsigned char)s[3])) {
+		p = s + 3;
+		while (p < lim && isspace((unsigned char)*p))
+			p++;
+		if ((a = path_token(p, lim, &e))) {
+			char *slash = strchr(a, '/');
+			push_file(pf, xstrdup(slash ? slash + 1 : a));
+			free(a);
+			*in_diff = 1;
+			return 1;
+		}
+	}
+	if (starts(s, lim, "@@ -")) {
+		p = s + 4;
+		while (p < lim && isdigit((unsigned char)*p))
+			p++;
+		if (p > s + 4 && p < lim && *p == ',' && p + 1 < lim &&
+		    isdigit((unsigned char)p[1]))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- regex -----------------------------------------------------------------
+ * A Perl-subset regex engine for MAINTAINERS' N: and K: lines, in the manner
+ * of Russ Cox's re1: parse into a small tree, count the instructions, emit
+ * them into one allocation, and run a Pike VM over two thread lists with a
+ * generation mark per instruction, so a match costs O(text x program) at
+ * worst: no pattern can make it backtrack.
+ *
+ * Accepted (as Perl reads it, byte semantics, /x where asked):
+ *   literals, '.', [classes] with ranges and negation, \d \D \w \W \s \S,
+ *   \b \B, ^ $ (no /m), escapes \t \n \r \f \e \xHH and any escaped
+ *   punctuation, (...), (?:...), (?i), (?i:...), a|b, * + ? {n} {n,} {n,m}
+ *   and their lazy forms (a yes/no answer does not depend on laziness).
+ * Refused with an error naming the construct: backreferences, look-around,
+ * possessive quantifiers, named groups, other (?...) forms, \p, \Q, \G, \z,
+ * unknown letter escapes, a program over RE_MAX_INST instructions.
+ * The only answer is "does it match anywhere": no captures are kept.
+ */
+enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
+       R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB };
+enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
+       I_MATCH };
+#define RE_MAX_INST 20000
+#define RE_MAX_NODES 40000
+
+struct rnode {
+	int op;
+	int left, right;        /* children, -1 when none */
+	unsigned char set[32];  /* R_LIT / R_CLASS: the bytes it accepts */
+	unsigned char lit;      /* R_LIT: the byte, for the prefilter */
+	unsigned char icase;
+};
+
+struct rparse {
+	const char *p, *end, *pat;
+	int xflag;
+	struct rnode *n;
+	size_t nr, alloc;
+	const char *err;
+};
+
+struct rinst {
+	unsigned char op;
+	unsigned cls;           /* I_CLASS: index into the class table */
+	unsigned x, y;          /* I_SPLIT / I_JMP targets */
+};
+
+struct regex {
+	struct rinst *prog;
+	unsigned char (*cls)[32];
+	size_t ninst, ncls;
+	char **lits;            /* prefilter: one of these must occur... */
+	unsigned char *lit_icase;
+	size_t nlits;
+	unsigned *mark;         /* scratch for the VM */
+	unsigned *list[2];
+	unsigned gen;
+};
+
+static void set_bit(unsigned char *set, unsigned c)
+{
+	set[c >> 3] |= (unsigned char)(1u << (c & 7));
+}
+
+static int has_bit(const unsigned char *set, unsigned c)
+{
+	return set[c >> 3] >> (c & 7) & 1;
+}
+
+static int is_word(int c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+static int rnew(struct rparse *rp, int op, int l, int r)
+{
+	if (rp->nr >= RE_MAX_NODES) {
+		rp->err = "pattern too large";
+		return -1;
+	}
+	GROW(rp->n, rp->nr + 1, rp->alloc);
+	struct rnode *n = &rp->n[rp->nr];
+	memset(n, 0, sizeof *n);
+	n->op = op;
+	n->left = l;
+	n->right = r;
+	return (int)rp->nr++;
+}
+
+static void fold_set(unsigned char *set)
+{
+	for (unsigned c = 'a'; c <= 'z'; c++)
+		if (has_bit(set, c) || has_bit(set, c - 32)) {
+			set_bit(set, c);
+			set_bit(set, c - 32);
+		}
+}
+
+/* \d \w \s and their negations into set; returns 0 if e is none of them. */
+static int perl_class(int e, unsigned char *set)
+{
+	unsigned char s[32] = { 0 };
+	int neg = isupper(e);
+
+	switch (tolower(e)) {
+	case 'd':
+		for (unsigned c = '0'; c <= '9'; c++)
+			set_bit(s, c);
+		break;
+	case 'w':
+		for (unsigned c = 0; c < 256; c++)
+			if (is_word((int)c))
+				set_bit(s, c);
+		break;
+	case 's':
+		for (const char *w = " \t\n\r\f\v"; *w; w++)
+			set_bit(s, (unsigned char)*w);
+		break;
+	default:
+		return 0;
+	}
+	for (int i = 0; i < 32; i++)
+		set[i] |= (unsigned char)(neg ? ~s[i] : s[i]);
+	return 1;
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/* One escaped byte after '\' (not a class escape); -1 on error. */
+static int escape_byte(struct rparse *rp)
+{
+	int e = (unsigned char)*rp->p++;
+
+	switch (e) {
+	case 't': return '\t';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 'f': return '\f';
+	case 'e': return 27;
+	case 'a': return 7;
+	case 'x':
+		if (rp->end - rp->p >= 2 && hexval(rp->p[0]) >= 0 &&
+		    hexval(rp->p[1]) >= 0) {
+			int v = hexval(rp->p[0]) * 16 + hexval(rp->p[1]);
+			rp->p += 2;
+			return v;
+		}
+		rp->err = "\\x needs two hex digits";
+		return -1;
+	}
+	if (isalnum(e)) {
+		rp->err = isdigit(e) ? "backreferences are not supported" :
+			"unsupported escape";
+		return -1;
+	}
+	return e;
+}
+
+static int parse_class(struct rparse *rp, unsigned char *set, int icase)
+{
+	int neg = 0, first = 1;
+
+	if (rp->p < rp->end && *rp->p == '^') {
+		neg = 1;
+		rp->p++;
+	}
+	for (;;) {
+		if (rp->p >= rp->end) {
+			rp->err = "missing ]";
+			return -1;
+		}
+		int c = (unsigned char)*rp->p;
+		if (c == ']' && !first) {
+			rp->p++;
+			break;
+		}
+		first = 0;
+		rp->p++;
+		if (c == '[' && rp->p < rp->end && *rp->p == ':') {
+			rp->err = "POSIX classes are not supported";
+			return -1;
+		}
+		if (c == '\\') {
+			if (rp->p >= rp->end) {
+				rp->err = "trailing \\";
+				return -1;
+			}
+			if (perl_class(*rp->p, set)) {
+				rp->p++;
+				continue;
+			}
+			if (*rp->p == 'b') {
+				rp->p++;
+				c = 8;
+			} else if ((c = escape_byte(rp)) < 0)
+				return -1;
+		}
+		if (rp->end - rp->p >= 2 && rp->p[0] == '-' && rp->p[1] != ']') {
+			rp->p++;
+			int hi = (unsigned char)*rp->p++;
+			if (hi == '\\') {
+				if (rp->p >= rp->end || (hi = escape_byte(rp)) < 0) {
+					rp->err = rp->err ? rp->err : "bad range";
+					return -1;
+				}
+			}
+			if (hi < c) {
+				rp->err = "bad class range";
+				return -1;
+			}
+			for (int x = c; x <= hi; x++)
+				set_bit(set, (unsigned)x);
+		} else {
+			set_bit(set, (unsigned)c);
+		}
+	}
+	if (icase)
+		fold_set(set);
+	if (neg)
+		for (int i = 0; i < 32; i++)
+			set[i] = (unsigned char)~set[i];
+	return 0;
+}
+
+static int parse_alt(struct rparse *rp, int icase);
+
+static void skip_x(struct rparse *rp)
+{
+	while (rp->xflag && rp->p < rp->end) {
+		if (isspace((unsigned char)*rp->p))
+			rp->p++;
+		else if (*rp->p == '#')
+			while (rp->p < rp->end && *rp->p != '\n')
+				rp->p++;
+		else
+			break;
+	}
+}
+
+/* An atom; *icase may be switched on for the rest of the group by (?i). */
+static int parse_atom(struct rparse *rp, int *icase)
+{
+	int c = (unsigned char)*rp->p++, n;
+
+	switch (c) {
+	case '(':
+		if (rp->p < rp->end && *rp->p == '?') {
+			rp->p++;
+			if (rp->p < rp->end && *rp->p == ':') {
+				rp->p++;
+				n = parse_alt(rp, *icase);
+			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
+				   rp->p[1] == ')') {
+				rp->p += 2;
+				*icase = 1;
+				return rnew(rp, R_EMPTY, -1, -1);
+			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
+				   rp->p[1] == ':') {
+				rp->p += 2;
+				n = parse_alt(rp, 1);
+			} else {
+				rp->err = "unsupported (? group";
+				return -1;
+			}
+		} else {
+			n = parse_alt(rp, *icase);
+		}
+		if (n < 0)
+			return -1;
+		if (rp->p >= rp->end || *rp->p != ')') {
+			rp->err = "missing )";
+			return -1;
+		}
+		rp->p++;
+		return n;
+	case '[':
+		if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
+			return -1;
+		return parse_class(rp, rp->n[n].set, *icase) < 0 ? -1 : n;
+	case '.':
+		return rnew(rp, R_ANY, -1, -1);
+	case '^':
+		return rnew(rp, R_BOL, -1, -1);
+	case '$':
+		return rnew(rp, R_EOL, -1, -1);
+	case ')':
+		rp->err = "unmatched )";
+		return -1;
+	case '*': case '+': case '?': case '{':
+		rp->err = "quantifier without an operand";
+		return -1;
+	case '\\':
+		if (rp->p >= rp->end) {
+			rp->err = "trailing \\";
+			return -1;
+		}
+		if (*rp->p == 'b' || *rp->p == 'B') {
+			return rnew(rp, *rp->p++ == 'b' ? R_WORDB : R_NWORDB, -1, -1);
+		}
+		if (strchr("dDwWsS", *rp->p) && *rp->p) {
+			if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
+				return -1;
+			perl_class(*rp->p++, rp->n[n].set);
+			return n;
+		}
+		if ((c = escape_byte(rp)) < 0)
+			return -1;
+		break;
+	}
+	if ((n = rnew(rp, R_LIT, -1, -1)) < 0)
+		return -1;
+	set_bit(rp->n[n].set, (unsigned)c);
+	rp->n[n].lit = (unsigned char)c;
+	rp->n[n].icase = (unsigned char)(*icase && isalpha(c));
+	if (rp->n[n].icase)
+		fold_set(rp->n[n].set);
+	return n;
+}
+
+/* A deep copy of subtree n, for counted repetition. */
+static int rcopy(struct rparse *rp, int n)
+{
+	if (n < 0)
+		return -1;
+	int l = rcopy(rp, rp->n[n].left), r = rcopy(rp, rp->n[n].right);
+	if (rp->err)
+		return -1;
+	int m = rnew(rp, rp->n[n].op, l, r);
+	if (m < 0)
+		return -1;
+	memcpy(rp->n[m].set, rp->n[n].set, sizeof rp->n[m].set);
+	rp->n[m].lit = rp->n[n].lit;
+	rp->n[m].icase = rp->n[n].icase;
+	return m;
+}
+
+static int parse_count(struct rparse *rp, long *v)
+{
+	if (rp->p >= rp->end || !isdigit((unsigned char)*rp->p))
+		return -1;
+	*v = 0;
+	while (rp->p < rp->end && isdigit((unsigned char)*rp->p)) {
+		*v = *v * 10 + (*rp->p++ - '0');
+		if (*v > 1000)
+			return -1;
+	}
+	return 0;
+}
+
+/* x{lo,hi} (hi < 0: unbounded) as copies of x. */
+static int repeat(struct rparse *rp, int x, long lo, long hi)
+{
+	int out = -1;
+
+	for (long i = 0; i < lo; i++) {
+		int c = i ? rcopy(rp, x) : x;
+		out = out < 0 ? c : rnew(rp, R_CAT, out, c);
+		if (rp->err)
+			return -1;
+	}
+	if (hi < 0) {
+		int s = rnew(rp, R_STAR, lo ? rcopy(rp, x) : x, -1);
+		return out < 0 ? s : rnew(rp, R_CAT, out, s);
+	}
+	int tail = -1;
+	for (long i = lo; i < hi; i++) {
+		int c = (i || lo) ? rcopy(rp, x) : x;
+		tail = rnew(rp, R_QUEST, tail < 0 ? c : rnew(rp, R_CAT, c, tail), -1);
+		if (rp->err)
+			return -1;
+	}
+	if (tail < 0)
+		return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
+	return out < 0 ? tail : rnew(rp, R_CAT, out, tail);
+}
+
+static int parse_repeat(struct rparse *rp, int *icase)
+{
+	int x = parse_atom(rp, icase);
+
+	while (x >= 0) {
+		skip_x(rp);
+		if (rp->p >= rp->end)
+			break;
+		int q = (unsigned char)*rp->p;
+		long lo = 0, hi = -1;
+		if (q == '{') {
+			const char *save = rp->p++;
+			if (parse_count(rp, &lo) < 0) {
+				rp->p = save;   /* Perl: a '{' that starts no count */
+				break;
+			}
+			hi = lo;
+			if (rp->p < rp->end && *rp->p == ',') {
+				rp->p++;
+				hi = -1;
+				if (rp->p < rp->end && *rp->p != '}' &&
+				    parse_count(rp, &hi) < 0) {
+					rp->err = "bad {n,m}";
+					return -1;
+				}
+			}
+			if (rp->p >= rp->end || *rp->p != '}' || (hi >= 0 && hi < lo)) {
+				rp->err = "bad {n,m}";
+				return -1;
+			}
+			rp->p++;
+		} else if (q == '*' || q == '+' || q == '?') {
+			rp->p++;
+		} else {
+			break;
+		}
+		if (rp->p < rp->end && *rp->p == '+') {
+			rp->err = "possessive quantifiers are not supported";
+			return -1;
+		}
+		if (rp->p < rp->end && *rp->p == '?')
+			rp->p++;        /* lazy: the same yes/no answer */
+		if (q == '*')
+			x = rnew(rp, R_STAR, x, -1);
+		else if (q == '+')
+			x = rnew(rp, R_PLUS, x, -1);
+		else if (q == '?')
+			x = rnew(rp, R_QUEST, x, -1);
+		else
+			x = repeat(rp, x, lo, hi);
+	}
+	return x;
+}
+
+static int parse_cat(struct rparse *rp, int *icase)
+{
+	int out = -1;
+
+	for (;;) {
+		skip_x(rp);
+		if (rp->p >= rp->end || *rp->p == '|' || *rp->p == ')')
+			break;
+		int x = parse_repeat(rp, icase);
+		if (x < 0)
+			return -1;
+		out = out < 0 ? x : rnew(rp, R_CAT, out, x);
+	}
+	return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
+}
+
+static int parse_alt(struct rparse *rp, int icase)
+{
+	int out = parse_cat(rp, &icase);
+
+	while (out >= 0 && rp->p < rp->end && *rp->p == '|') {
+		rp->p++;
+		int r = parse_cat(rp, &icase);
+		if (r < 0)
+			return -1;
+		out = rnew(rp, R_ALT, out, r);
+	}
+	return out;
+}
+
+static size_t rcount(const struct rparse *rp, int n, size_t *ncls)
+{
+	const struct rnode *x = &rp->n[n];
+
+	switch (x->op) {
+	case R_LIT: case R_CLASS:
+		(*ncls)++;
+		return 1;
+	case R_CAT:
+		return rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
+	case R_ALT:
+		return 2 + rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
+	case R_STAR:
+		return 2 + rcount(rp, x->left, ncls);
+	case R_PLUS: case R_QUEST:
+		return 1 + rcount(rp, x->left, ncls);
+	case R_EMPTY:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static void remit(const struct rparse *rp, int n, struct regex *re)
+{
+	const struct rnode *x = &rp->n[n];
+	struct rinst *pc = &re->prog[re->ninst], *p;
+	size_t at = re->ninst;
+
+	switch (x->op) {
+	case R_LIT: case R_CLASS:
+		pc->op = I_CLASS;
+		pc->cls = (unsigned)re->ncls;
+		memcpy(re->cls[re->ncls++], x->set, 32);
+		re->ninst++;
+		break;
+	case R_ANY: pc->op = I_ANY; re->ninst++; break;
+	case R_BOL: pc->op = I_BOL; re->ninst++; break;
+	case R_EOL: pc->op = I_EOL; re->ninst++; break;
+	case R_WORDB: pc->op = I_WORDB; re->ninst++; break;
+	case R_NWORDB: pc->op = I_NWORDB; re->ninst++; break;
+	case R_EMPTY: break;
+	case R_CAT:
+		remit(rp, x->left, re);
+		remit(rp, x->right, re);
+		break;
+	case R_ALT:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_JMP;
+		re->prog[at].y = (unsigned)re->ninst;
+		remit(rp, x->right, re);
+		p->x = (unsigned)re->ninst;
+		break;
+	case R_STAR:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_JMP;
+		p->x = (unsigned)at;
+		re->prog[at].y = (unsigned)re->ninst;
+		break;
+	case R_PLUS:
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_SPLIT;
+		p->x = (unsigned)at;
+		p->y = (unsigned)re->ninst;
+		break;
+	case R_QUEST:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		re->prog[at].y = (unsigned)re->ninst;
+		break;
+	}
+}
+
+/*
+ * The prefilter: literals one of which every match must contain, or none
+ * (nlits == 0: no filter).  A run of literal nodes in a concatenation is a
+ * candidate; an alternation needs one from each side.
+ */
+struct litset {
+	struct sbuf s[16];
+	unsigned char icase[16];
+	size_t n;
+	int none;
+};
+
+static void litset_release(struct litset *ls)
+{
+	for (size_t i = 0; i < 16; i++)
+		sb_release(&ls->s[i]);
+	ls->n = 0;
+}
+
+static size_t litset_min(const struct litset *ls)
+{
+	size_t m = SIZE_MAX;
+
+	for (size_t i = 0; i < ls->n; i++)
+		if (ls->s[i].len < m)
+			m = ls->s[i].len;
+	return ls->none || !ls->n ? 0 : m;
+}
+
+static void litset_init(struct litset *ls)
+{
+	for (size_t i = 0; i < 16; i++)
+		sb_init(&ls->s[i]);
+	ls->n = 0;
+	ls->none = 1;
+}
+
+/* Keeps whichever of a and b filters better in a; frees the other. */
+static void litset_best(struct litset *a, struct litset *b)
+{
+	if (litset_min(b) > litset_min(a)) {
+		litset_release(a);
+		*a = *b;
+		litset_init(b);
+	} else {
+		litset_release(b);
+	}
+}
+
+static void rlits(const struct rparse *rp, int n, struct litset *out)
+{
+	const struct rnode *x = &rp->n[n];
+	struct litset a, b;
+
+	litset_init(out);
+	if (x->op == R_PLUS) {
+		rlits(rp, x->left, out);
+	} else if (x->op == R_ALT) {
+		rlits(rp, x->left, &a);
+		rlits(rp, x->right, &b);
+		if (!a.none && !b.none && a.n + b.n <= 16) {
+			*out = a;
+			for (size_t i = 0; i < b.n; i++) {
+				out->s[out->n] = b.s[i];
+				out->icase[out->n++] = b.icase[i];
+				sb_init(&b.s[i]);
+			}
+			out->none = 0;
+			litset_release(&b);
+			return;
+		}
+		litset_release(&a);
+		litset_release(&b);
+	} else if (x->op == R_CAT) {
+		/* Flatten the left-leaning chain, then scan for literal runs. */
+		int items[256];
+		size_t ni = 0;
+		int m = n;
+		while (rp->n[m].op == R_CAT && ni < 255) {
+			items[ni++] = rp->n[m].right;
+			m = rp->n[m].left;
+		}
+		items[ni++] = m;
+		struct sbuf run = SBUF_INIT;
+		int run_icase = 0;
+		for (size_t k = ni; k-- > 0;) {
+			const struct rnode *it = &rp->n[items[k]];
+			if (it->op == R_LIT && (!run.len || it->icase == run_icase)) {
+				run_icase = it->icase;
+				sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
+			} else {
+				if (run.len) {
+					litset_init(&a);
+					a.none = 0;
+					a.n = 1;
+					sb_add(&a.s[0], run.buf, run.len);
+					a.icase[0] = (unsigned char)run_icase;
+					litset_best(out, &a);
+					sb_setlen(&run, 0);
+				}
+				if (it->op == R_LIT) {
+					run_icase = it->icase;
+					sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
+				} else {
+					rlits(rp, items[k], &a);
+					litset_best(out, &a);
+				}
+			}
+		}
+		if (run.len) {
+			litset_init(&a);
+			a.none = 0;
+			a.n = 1;
+			sb_add(&a.s[0], run.buf, run.len);
+			a.icase[0] = (unsigned char)run_icase;
+			litset_best(out, &a);
+		}
+		sb_release(&run);
+	} else if (x->op == R_LIT) {
+		out->none = 0;
+		out->n = 1;
+		sb_addc(&out->s[0], x->icase ? tolower(x->lit) : x->lit);
+		out->icase[0] = x->icase;
+	}
+}
+
+void re_free(struct regex *re)
+{
+	if (!re)
+		return;
+	for (size_t i = 0; i < re->nlits; i++)
+		free(re->lits[i]);
+	free(re->lits);
+	free(re->lit_icase);
+	free(re->prog);
+	free(re->mark);
+	free(re);
+}
+
+struct regex *re_compile(const char *pat, size_t len, int xflag,
+			 struct sbuf *err)
+{
+	struct rparse rp = { pat, pat + len, pat, xflag, NULL, 0, 0, NULL };
+	int root = parse_alt(&rp, 0);
+
+	if (root >= 0 && rp.p < rp.end)
+		rp.err = "unmatched )";
+	if (root < 0 || rp.err) {
+		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
+			(size_t)(rp.p - pat));
+		free(rp.n);
+		return NULL;
+	}
+	size_t ncls = 0, ninst = rcount(&rp, root, &ncls) + 1;
+	if (ninst > RE_MAX_INST) {
+		sb_addf(err, "pattern too large (%zu instructions)", ninst);
+		free(rp.n);
+		return NULL;
+	}
+	struct regex *re = xcalloc(1, sizeof *re);
+	/* One allocation: the program, then the class table. */
+	re->prog = xcalloc(1, xadd(xmul(ninst, sizeof *re->prog),
+				   xmul(ncls + 1, 32)));
+	re->cls = (unsigned char (*)[32])(void *)(re->prog + ninst);
+	remit(&rp, root, re);
+	re->prog[re->ninst++].op = I_MATCH;
+	/* Scratch for the VM: marks and two thread lists. */
+	re->mark = xcalloc(xmul(re->ninst, 3), sizeof *re->mark);
+	re->list[0] = re->mark + re->ninst;
+	re->list[1] = re->mark + 2 * re->ninst;
+
+	struct litset ls;
+	rlits(&rp, root, &ls);
+	if (!ls.none && ls.n && litset_min(&ls) >= 2) {
+		re->lits = xcalloc(ls.n, sizeof *re->lits);
+		re->lit_icase = xcalloc(ls.n, 1);
+		for (size_t i = 0; i < ls.n; i++) {
+			re->lits[i] = sb_detach(&ls.s[i], NULL);
+			re->lit_icase[i] = ls.icase[i];
+		}
+		re->nlits = ls.n;
+	}
+	litset_release(&ls);
+	free(rp.n);
+	return re;
+}
+
+void re_dump(const struct regex *re, FILE *f)
+{
+	static const char *const names[] = { "class", "any", "split", "jmp",
+		"bol", "eol", "wordb", "nwordb", "match" };
+
+	for (size_t i = 0; i < re->ninst; i++) {
+		const struct rinst *in = &re->prog[i];
+		fprintf(f, "%3zu. %s", i, names[in->op]);
+		if (in->op == I_SPLIT)
+			fprintf(f, " %u, %u", in->x, in->y);
+		else if (in->op == I_JMP)
+			fprintf(f, " %u", in->x);
+		else if (in->op == I_CLASS) {
+			fputs(" [", f);
+			for (unsigned c = 0; c < 256; c++)
+				if (has_bit(re->cls[in->cls], c))
+					fprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
+			fputc(']', f);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < re->nlits; i++)
+		fprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
+			re->lits[i]);
+}
+
+static int contains(const char *s, size_t n, const char *lit, int icase)
+{
+	size_t m = strlen(lit);
+
+	if (m > n)
+		return 0;
+	for (size_t i = 0; i + m <= n; i++) {
+		if (icase) {
+			const char *hit = NULL;
+			size_t j;
+			for (j = 0; j < m && tolower((unsigned char)s[i + j]) ==
+					      (unsigned char)lit[j]; j++)
+				;
+			if (j == m)
+				hit = s + i;
+			if (hit)
+				return 1;
+		} else {
+			const char *p = memchr(s + i, lit[0], n - m + 1 - i);
+			if (!p)
+				return 0;
+			i = (size_t)(p - s);
+			if (!memcmp(p, lit, m))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Adds pc and what it leads to without consuming input. */
+static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
+		     const char *s, size_t len, size_t pos)
+{
+	unsigned stack[64];
+	size_t sp = 0;
+
+	stack[sp++] = pc;
+	while (sp) {
+		pc = stack[--sp];
+		if (re->mark[pc] == re->gen)
+			continue;
+		re->mark[pc] = re->gen;
+		const struct rinst *in = &re->prog[pc];
+		int prev = pos ? (unsigned char)s[pos - 1] : -1;
+		int cur = pos < len ? (unsigned char)s[pos] : -1;
+		switch (in->op) {
+		case I_JMP:
+			stack[sp++] = in->x;
+			break;
+		case I_SPLIT:
+			/* The stack cannot overflow: each pc is pushed once. */
+			if (sp + 2 > sizeof stack / sizeof *stack) {
+				if (addthread(re, list, n, in->y, s, len, pos))
+					return 1;
+			} else {
+				stack[sp++] = in->y;
+			}
+			stack[sp++] = in->x;
+			break;
+		case I_BOL:
+			if (!pos)
+				stack[sp++] = pc + 1;
+			break;
+		case I_EOL:
+			if (pos == len || (pos + 1 == len && cur == '\n'))
+				stack[sp++] = pc + 1;
+			break;
+		case I_WORDB: case I_NWORDB:
+			if ((is_word(prev) != is_word(cur)) == (in->op == I_WORDB))
+				stack[sp++] = pc + 1;
+			break;
+		case I_MATCH:
+			return 1;
+		default:
+			list[(*n)++] = pc;
+		}
+	}
+	return 0;
+}
+
+int re_search(struct regex *re, const char *s, size_t len, size_t start)
+{
+	if (re->nlits) {
+		size_t i;
+		for (i = 0; i < re->nlits; i++)
+			if (contains(s + start, len - start, re->lits[i],
+				     re->lit_icase[i]))
+				break;
+		if (i == re->nlits)
+			return 0;
+	}
+	size_t nc = 0, nn = 0;
+	unsigned *cl = re->list[0], *nl = re->list[1];
+
+	for (size_t pos = start;; pos++) {
+		if (++re->gen == 0) {
+			memset(re->mark, 0, re->ninst * sizeof *re->mark);
+			re->gen = 1;
+		}
+		/* The unanchored search: a new thread at every position. */
+		if (addthread(re, cl, &nc, 0, s, len, pos))
+			return 1;
+		if (pos >= len)
+			return 0;
+		unsigned c = (unsigned char)s[pos];
+		if (++re->gen == 0) {
+			memset(re->mark, 0, re->ninst * sizeof *re->mark);
+			re->gen = 1;
+		}
+		nn = 0;
+		for (size_t i = 0; i < nc; i++) {
+			const struct rinst *in = &re->prog[cl[i]];
+			int ok = in->op == I_ANY ? c != '\n' :
+				 has_bit(re->cls[in->cls], c);
+			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
+				return 1;
+		}
+		unsigned *t = cl;
+		cl = nl;
+		nl = t;
+		nc = nn;
+		/* Keep the marks of this step: the next addthread at pos+1
+		 * must not re-add threads already in cl. */
+		re->gen--;
+	}
+}
+
+/* ---- MAINTAINERS ---------------------------------------------------------------
+ * The file is kept whole in one buffer; lines are cut in place.  Like
+ * get_maintainer.pl, every "X: value" line (X a capital letter) and every
+ * other non-blank, non-comment line (a section title) gets an index in one
+ * array, tv[]; a section is a title and the tag lines after it.  Indices
+ * matter: keyword sections are added in the string order of their K: line's
+ * index, as the script sorts them.
+ *
+ * F:/X: are globs that the script turns into regexes ('.' literal, '*' any
+ * run, '?' any byte, [..] a class) matched at the start of the path; without
+ * a trailing '/' the path must have as many '/' as the pattern, and a
+ * pattern naming a directory of the tree gets the '/' added (checked lazily
+ * here, once a path could match).  N: is a regex searched in the path, K: in
+ * the patch, both with /x.
+ */
+struct tv {
+	char type;              /* 'A'..'Z', or 0 for a title line */
+	const char *value;
+	struct regex *re;       /* N:, K:, or an F:/X: the glob matcher can't do */
+	signed char dir;        /* F:/X: -1 unknown, 0 no, 1 a directory */
+	short depth;            /* F:/X: the script's $value_pd */
+};
+
+struct section {
+	size_t start, end;      /* tv[start] is the title; tag lines to end */
+	size_t key;             /* the script's $tvi */
+	unsigned maintained:1, has_m:1;
+};
+
+struct mailmap_entry {
+	char *key, *name, *addr;  /* name, addr: NULL when not mapped */
+};
+
+struct maintainers {
+	struct sbuf text;
+	char *top;                /* directory for -d and in-file lookups */
+	struct tv *tv;
+	size_t ntv, atv;
+	struct section *sec;
+	size_t nsec, asec;
+	size_t *kw;               /* indices of K: lines */
+	size_t nkw, akw;
+	struct mailmap_entry *mm;
+	size_t nmm, amm;
+};
+
+static int is_tag(const char *line)
+{
+	return line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
+}
+
+static const char *glob_meta = "()+|^${}\\";
+
+static int compile_tv(struct tv *t, size_t line, struct sbuf *err)
+{
+	struct sbuf e = SBUF_INIT, pat = SBUF_INIT;
+
+	if (t->type == 'F' || t->type == 'X') {
+		if (!strpbrk(t->value, glob_meta))
+			return 0;
+		/* The script's conversion, then our regex engine, anchored. */
+		sb_addc(&pat, '^');
+		for (const char *p = t->value; *p; p++)
+			sb_adds(&pat, *p == '.' ? "\\." : *p == '*' ? ".*" :
+				*p == '?' ? "." : (char[2]){ *p, 0 });
+	} else {
+		sb_adds(&pat, t->value);
+	}
+	t->re = re_compile(pat.buf, pat.len, t->type != 'F' && t->type != 'X', &e);
+	sb_release(&pat);
+	if (!t->re) {
+		sb_addf(err, "MAINTAINERS:%zu: %c: %s: %s", line, t->type,
+			t->value, e.buf);
+		sb_release(&e);
+		return -1;
+	}
+	return 0;
+}
+
+static void glob_depth(struct tv *t)
+{
+	size_t len = strlen(t->value);
+	int slashes = 0;
+
+	for (const char *p = t->value; *p; p++)
+		slashes += *p == '/';
+	t->depth = (short)(slashes + (len && t->value[len - 1] != '/'));
+	if (t->value[0] == '*')
+		t->depth = -1;
+	t->dir = -1;
+}
+
+void maintainers_free(struct maintainers *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ntv; i++)
+		re_free(m->tv[i].re);
+	for (size_t i = 0; i < m->nmm; i++) {
+		free(m->mm[i].key);
+		free(m->mm[i].name);
+		free(m->mm[i].addr);
+	}
+	free(m->mm);
+	free(m->tv);
+	free(m->sec);
+	free(m->kw);
+	free(m->top);
+	sb_release(&m->text);
+	free(m);
+}
+
+struct maintainers *maintainers_parse(const char *buf, size_t len,
+				      const char *top, struct sbuf *err)
+{
+	struct maintainers *m = xcalloc(1, sizeof *m);
+	size_t lineno = 0;
+
+	sb_add(&m->text, buf, len);
+	m->top = xstrdup(top ? top : ".");
+	if (memchr(buf, '\0', len)) {
+		sb_addf(err, "MAINTAINERS: holds a NUL byte");
+		maintainers_free(m);
+		return NULL;
+	}
+	for (char *p = m->text.buf, *end = p + m->text.len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *line = p;
+		if (nl)
+			*nl = '\0';
+		p = nl ? nl + 1 : end;
+		lineno++;
+		struct tv t = { 0, line, NULL, -1, 0 };
+		if (is_tag(line)) {
+			t.type = line[0];
+			const char *v = line + 2;
+			while (isspace((unsigned char)*v))
+				v++;
+			t.value = v;
+			if (t.type == 'F' || t.type == 'X')
+				glob_depth(&t);
+			if (t.type == 'K' || t.type == 'N' || t.type == 'F' ||
+			    t.type == 'X')
+				if (compile_tv(&t, lineno, err) < 0) {
+					maintainers_free(m);
+					return NULL;
+				}
+			if (t.type == 'K') {
+				GROW(m->kw, m->nkw + 1, m->akw);
+				m->kw[m->nkw++] = m->ntv;
+			}
+		} else {
+			const char *q = line;
+			while (isspace((unsigned char)*q))
+				q++;
+			if (!*q || *q == '#')
+				continue;
+		}
+		GROW(m->tv, m->ntv + 1, m->atv);
+		m->tv[m->ntv++] = t;
+	}
+	/* The sections, walked as get_maintainers() walks them. */
+	size_t tvi = 0;
+	while (tvi < m->ntv && !m->tv[tvi].type)
+		tvi++;
+	while (tvi < m->ntv) {
+		size_t start = tvi, end = tvi;
+		while (start > 0 && m->tv[start].type)
+			start--;
+		while (end < m->ntv && m->tv[end].type)
+			end++;
+		struct section s = { start, end, tvi, 0, 0 };
+		for (size_t i = start; i < end; i++) {
+			const struct tv *t = &m->tv[i];
+			if (t->type == 'M')
+				s.has_m = 1;
+			if (t->type == 'S' && (strcasestr_ascii(t->value, "maintain") ||
+					       strcasestr_ascii(t->value, "support")))
+				s.maintained = 1;
+		}
+		GROW(m->sec, m->nsec + 1, m->asec);
+		m->sec[m->nsec++] = s;
+		tvi = end + 1;
+	}
+	return m;
+}
+
+/* ---- addresses ----------------------------------------------------------
+ * parse_email() and format_email() as get_maintainer.pl has them: a name
+ * holding anything but [A-Za-z0-9_ -] (UTF-8 included: Perl's \w is ASCII
+ * on bytes) is put in double quotes with its own quotes escaped.
+ */
+static void trim(struct sbuf *sb)
+{
+	size_t s = 0, e = sb->len;
+
+	while (s < e && isspace((unsigned char)sb->buf[s]))
+		s++;
+	while (e > s && isspace((unsigned char)sb->buf[e - 1]))
+		e--;
+	memmove(sb->buf, sb->buf + s, e - s);
+	sb_setlen(sb, e - s);
+}
+
+static void quote_name(struct sbuf *name)
+{
+	trim(name);
+	if (name->len && name->buf[0] == '"') {
+		memmove(name->buf, name->buf + 1, name->len - 1);
+		sb_setlen(name, name->len - 1);
+	}
+	if (name->len && name->buf[name->len - 1] == '"')
+		sb_setlen(name, name->len - 1);
+	int must = 0;
+	for (size_t i = 0; i < name->len; i++) {
+		unsigned char c = (unsigned char)name->buf[i];
+		if (!is_word(c) && c != ' ' && c != '-')
+			must = 1;
+	}
+	if (!must)
+		return;
+	struct sbuf q = SBUF_INIT;
+	sb_addc(&q, '"');
+	for (size_t i = 0; i < name->len; i++) {
+		if (name->buf[i] == '"' && (!i || name->buf[i - 1] != '\\'))
+			sb_addc(&q, '\\');
+		sb_addc(&q, name->buf[i]);
+	}
+	sb_addc(&q, '"');
+	sb_release(name);
+	*name = q;
+}
+
+static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
+{
+	size_t len = strlen(in);
+	const char *lt = strchr(in, '<');
+
+	sb_setlen(name, 0);
+	sb_setlen(addr, 0);
+	if (lt && lt > in) {
+		/* ^([^<]+)<(.+\@.*)>.*$ : up to the last '>' */
+		const char *gt = strrchr(in, '>');
+		const char *at = gt ? memchr(lt + 2 <= gt ? lt + 2 : gt, '@',
+					     (size_t)(gt - (lt + 2 <= gt ? lt + 2 : gt))) : NULL;
+		if (gt && gt > lt && at && at < gt) {
+			sb_add(name, in, (size_t)(lt - in));
+			sb_add(addr, lt + 1, (size_t)(gt - lt - 1));
+			goto done;
+		}
+	}
+	const char *p = in;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '<') {
+		/* ^\s*<(.+\@\S*)>.*$ : the last '@' whose run holds a '>' */
+		const char *start = p + 1;
+		for (const char *at = in + len; at-- > start + 1;) {
+			if (*at != '@')
+				continue;
+			const char *run = at + 1, *gt = NULL;
+			while (*run && !isspace((unsigned char)*run)) {
+				if (*run == '>')
+					gt = run;
+				run++;
+			}
+			if (gt) {
+				sb_add(addr, start, (size_t)(gt - start));
+				goto done;
+			}
+		}
+	}
+	/* ^(.+\@\S*).*$ : through the last '@' and the non-blanks after it */
+	const char *at = strrchr(in, '@');
+	if (at && at > in) {
+		const char *e = at + 1;
+		while (*e && !isspace((unsigned char)*e))
+			e++;
+		sb_add(addr, in, (size_t)(e - in));
+	}
+done:
+	quote_name(name);
+	trim(addr);
+}
+
+static void format_email(struct sbuf *out, const char *name, const char *addr,
+			 int usename)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT;
+
+	sb_adds(&n, name);
+	sb_adds(&a, addr);
+	quote_name(&n);
+	trim(&a);
+	sb_setlen(out, 0);
+	if (usename && n.len)
+		sb_addf(out, "%s <%s>", n.buf, a.buf);
+	else
+		sb_add(out, a.buf, a.len);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/* ---- .mailmap, read as the script reads it ------------------------------- */
+static void mailmap_add(struct maintainers *m, const char *key,
+			const char *name, const char *addr)
+{
+	GROW(m->mm, m->nmm + 1, m->amm);
+	struct mailmap_entry *e = &m->mm[m->nmm++];
+	e->key = xstrdup(key);
+	e->name = name ? xstrdup(name) : NULL;
+	e->addr = addr ? xstrdup(addr) : NULL;
+}
+
+/* Parses "name <addr>" and gives back the script's formatted pieces. */
+static void email_parts(const char *name, size_t nlen, const char *addr,
+			size_t alen, struct sbuf *n, struct sbuf *a)
+{
+	struct sbuf tmp = SBUF_INIT;
+
+	sb_add(&tmp, name, nlen);
+	trim(&tmp);
+	sb_adds(&tmp, " <");
+	sb_add(&tmp, addr, alen);
+	sb_addc(&tmp, '>');
+	parse_email(tmp.buf, n, a);
+	sb_release(&tmp);
+}
+
+void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
+{
+	struct sbuf line = SBUF_INIT, n1 = SBUF_INIT, a1 = SBUF_INIT,
+		    n2 = SBUF_INIT, a2 = SBUF_INIT, key = SBUF_INIT;
+
+	for (const char *p = buf, *end = buf + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		sb_setlen(&line, 0);
+		sb_add(&line, p, (size_t)(e - p));
+		p = nl ? nl + 1 : end;
+		char *hash = memchr(line.buf, '#', line.len);
+		if (hash)
+			sb_setlen(&line, (size_t)(hash - line.buf));
+		trim(&line);
+		if (!line.len || memchr(line.buf, '\0', line.len))
+			continue;
+		/* The <...> groups: one or two, each "<x>" with no '>' inside. */
+		char *l = line.buf, *lt1 = strchr(l, '<');
+		char *gt1 = lt1 ? strchr(lt1, '>') : NULL;
+		if (!gt1)
+			continue;
+		char *lt2 = strchr(gt1, '<'), *gt2 = lt2 ? strchr(lt2, '>') : NULL;
+		int ends1 = !gt1[1], ends2 = gt2 && !gt2[1];
+		if (lt1 > l && ends1) {
+			/* name1 <mail1> */
+			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
+				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
+			mailmap_add(m, a1.buf, n1.buf, NULL);
+		} else if (lt1 == l && ends2 && only_space(gt1 + 1, lt2)) {
+			/* <mail1> <mail2> */
+			sb_setlen(&key, 0);
+			sb_add(&key, lt2 + 1, (size_t)(gt2 - lt2 - 1));
+			sb_setlen(&a1, 0);
+			sb_add(&a1, lt1 + 1, (size_t)(gt1 - lt1 - 1));
+			mailmap_add(m, key.buf, NULL, a1.buf);
+		} else if (lt1 > l && ends2 && only_space(gt1 + 1, lt2)) {
+			/* name1 <mail1> <mail2> */
+			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
+				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
+			sb_setlen(&key, 0);
+			sb_add(&key, lt2 + 1, (size_t)(gt2 - lt2 - 1));
+			mailmap_add(m, key.buf, n1.buf, a1.buf);
+		} else if (lt1 > l && ends2) {
+			/* name1 <mail1> name2 <mail2> */
+			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
+				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
+			email_parts(gt1 + 1, (size_t)(lt2 - gt1 - 1), lt2 + 1,
+				    (size_t)(gt2 - lt2 - 1), &n2, &a2);
+			format_email(&key, n2.buf, a2.buf, 1);
+			mailmap_add(m, key.buf, n1.buf, a1.buf);
+		}
+	}
+	sb_release(&line);
+	sb_release(&n1);
+	sb_release(&a1);
+	sb_release(&n2);
+	sb_release(&a2);
+	sb_release(&key);
+}
+
+/* The last mapping of key for a name (want_name) or an address. */
+static const char *mailmap_get(const struct maintainers *m, const char *key,
+			       int want_name)
+{
+	for (size_t i = m->nmm; i-- > 0;) {
+		const struct mailmap_entry *e = &m->mm[i];
+		const char *v = want_name ? e->name : e->addr;
+		if (v && !strcmp(e->key, key))
+			return v;
+	}
+	return NULL;
+}
+
+/* mailmap_email(): out gets "name <addr>" after the .mailmap. */
+static void mailmap_email(const struct maintainers *m, struct sbuf *out,
+			  const char *line)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT;
+
+	parse_email(line, &n, &a);
+	format_email(&email, n.buf, a.buf, 1);
+	const char *rn = mailmap_get(m, email.buf, 1);
+	const char *ra = mailmap_get(m, email.buf, 0);
+	if (!rn && !ra) {
+		rn = mailmap_get(m, a.buf, 1);
+		ra = mailmap_get(m, a.buf, 0);
+	}
+	format_email(out, rn ? rn : n.buf, ra ? ra : a.buf, 1);
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&email);
+}
+
+/* ---- who gets a patch ----------------------------------------------------------
+ * get_maintainers() of the script, for one set of files and keyword hits:
+ * per file, the sections whose F:/N: match (no X: matching), deepest
+ * pattern first (ties: file order, where the script's order is Perl's hash
+ * order and so not stable); then the K: sections; then .mailmap and
+ * de-duplication by name and by address; Linus dropped from THE REST; then
+ * the addresses written in a .yaml file the patch touches.
+ */
+struct rcpt {
+	char *email, *role;
+};
+
+struct query {
+	struct maintainers *m;
+	const struct cc_opts *o;
+	struct rcpt *to, *lists;
+	size_t nto, ato, nlists, alists;
+	struct sbuf seen_names, seen_addrs, seen_lists;  /* NUL-separated, lc */
+	struct sbuf dd;      /* dedup pairs: "lcname\0name\0addr\0" ... */
+	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
+};
+
+static int in_set(const struct sbuf *set, const char *s)
+{
+	for (const char *p = set->buf, *e = set->buf + set->len; p < e;
+	     p += strlen(p) + 1)
+		if (!strcmp(p, s))
+			return 1;
+	return 0;
+}
+
+static void set_add_lc(struct sbuf *set, const char *s)
+{
+	size_t at = set->len;
+
+	sb_add(set, s, strlen(s) + 1);
+	lower_ascii(set->buf + at);
+}
+
+static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
+		      const char *email, const char *role)
+{
+	GROW(*v, *n + 1, *alloc);
+	(*v)[*n].email = xstrdup(email);
+	(*v)[*n].role = xstrdup(role);
+	(*n)++;
+}
+
+static int push_email_address(struct query *q, const char *line,
+			      const char *role)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT, f = SBUF_INIT;
+	int r = 0;
+
+	parse_email(line, &n, &a);
+	if (a.len) {
+		r = 1;
+		int inuse = 0;
+		if (n.len) {
+			sb_adds(&lc, n.buf);
+			lower_ascii(lc.buf);
+			inuse = in_set(&q->seen_names, lc.buf);
+		}
+		sb_setlen(&lc, 0);
+		sb_adds(&lc, a.buf);
+		lower_ascii(lc.buf);
+		inuse = inuse || in_set(&q->seen_addrs, lc.buf);
+		if (!inuse) {
+			format_email(&f, n.buf, a.buf, 1);
+			push_rcpt(&q->to, &q->nto, &q->ato, f.buf, role);
+			if (n.len)
+				set_add_lc(&q->seen_names, n.buf);
+			set_add_lc(&q->seen_addrs, a.buf);
+		}
+	}
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&lc);
+	sb_release(&f);
+	return r;
+}
+
+/* Several addresses on one M:/R: line, comma-separated, each with an '@';
+ * anything else is one address (the script's rfc822 checks, in effect). */
+static void push_email_addresses(struct query *q, const char *value,
+				 const char *role)
+{
+	struct sbuf part = SBUF_INIT;
+	int all_have_at = 1, parts = 0, quoted = 0;
+
+	for (const char *p = value;; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		if (!*p || (*p == ',' && !quoted)) {
+			if (!memchr(part.buf, '@', part.len))
+				all_have_at = 0;
+			parts++;
+			sb_setlen(&part, 0);
+			if (!*p)
+				break;
+		} else {
+			sb_addc(&part, *p);
+		}
+	}
+	if (parts > 1 && all_have_at) {
+		const char *p = value;
+		quoted = 0;
+		for (;; p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			if (!*p || (*p == ',' && !quoted)) {
+				trim(&part);
+				push_email_address(q, part.buf, role);
+				sb_setlen(&part, 0);
+				if (!*p)
+					break;
+			} else {
+				sb_addc(&part, *p);
+			}
+		}
+	} else if (!push_email_address(q, value, role)) {
+		warning("invalid MAINTAINERS address: '%s'", value);
+	}
+	sb_release(&part);
+}
+
+static size_t section_start(const struct maintainers *m, size_t i)
+{
+	while (i > 0 && m->tv[i].type)
+		i--;
+	return i;
+}
+
+static size_t section_end(const struct maintainers *m, size_t i)
+{
+	while (i < m->ntv && m->tv[i].type)
+		i++;
+	return i;
+}
+
+/* get_subsystem_name(): the title, cut to 50 bytes as the script cuts it. */
+static void subsystem_name(const struct maintainers *m, size_t i,
+			   struct sbuf *out)
+{
+	const char *t = m->tv[section_start(m, i)].value;
+	size_t len = strlen(t);
+
+	sb_setlen(out, 0);
+	if (len > 50) {
+		sb_add(out, t, 47);
+		while (out->len && isspace((unsigned char)out->buf[out->len - 1]))
+			sb_setlen(out, out->len - 1);
+		sb_adds(out, "...");
+	} else {
+		sb_add(out, t, len);
+	}
+}
+
+static void maintainer_role(const struct maintainers *m, size_t i,
+			    struct sbuf *out)
+{
+	static const char *const map[][2] = {
+		{ "supported", "supporter" }, { "maintained", "maintainer" },
+		{ "odd fixes", "odd fixer" }, { "orphan", "orphan minder" },
+		{ "obsolete", "obsolete minder" },
+		{ "buried alive in reporters", "chief penguin" } };
+	size_t start = section_start(m, i), end = section_end(m, i);
+	struct sbuf role = SBUF_INIT, sub = SBUF_INIT;
+
+	sb_adds(&role, "unknown");
+	for (size_t k = start + 1; k < end; k++)
+		if (m->tv[k].type == 'S') {
+			sb_setlen(&role, 0);
+			sb_adds(&role, m->tv[k].value);
+		}
+	lower_ascii(role.buf);
+	subsystem_name(m, i, &sub);
+	sb_setlen(out, 0);
+	const char *r = role.buf;
+	for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+		if (!strcmp(r, map[k][0]))
+			r = map[k][1];
+	sb_addf(out, "%s:%s", r, sub.buf);
+	sb_release(&role);
+	sb_release(&sub);
+}
+
+static void add_categories(struct query *q, size_t idx)
+{
+	struct maintainers *m = q->m;
+	size_t start = section_start(m, idx), end = section_end(m, idx);
+	struct sbuf role = SBUF_INIT, addr = SBUF_INIT, lc = SBUF_INIT;
+
+	for (size_t i = start + 1; i < end; i++) {
+		const struct tv *t = &m->tv[i];
+		if (t->type == 'L') {
+			const char *v = t->value, *sp = v, *extra = "";
+			while (*sp && !isspace((unsigned char)*sp))
+				sp++;
+			sb_setlen(&addr, 0);
+			sb_add(&addr, v, (size_t)(sp - v));
+			if (*sp) {
+				extra = sp;
+				while (isspace((unsigned char)*extra))
+					extra++;
+			}
+			subsystem_name(m, i, &role);
+			int rest = !strcmp(role.buf, "THE REST");
+			const char *kind = strstr(extra, "subscribers-only") ?
+				(q->o->s ? "subscriber list" : NULL) :
+				!q->o->l ? NULL :
+				strstr(extra, "moderated") ?
+				(q->o->moderated ? "moderated list" : NULL) :
+				"open list";
+			sb_setlen(&lc, 0);
+			sb_add(&lc, addr.buf, addr.len);
+			lower_ascii(lc.buf);
+			if (kind && !in_set(&q->seen_lists, lc.buf)) {
+				set_add_lc(&q->seen_lists, addr.buf);
+				struct sbuf r = SBUF_INIT;
+				sb_addf(&r, "%s%s%s", kind, rest ? "" : ":",
+					rest ? "" : role.buf);
+				push_rcpt(&q->lists, &q->nlists, &q->alists,
+					  addr.buf, r.buf);
+				sb_release(&r);
+			}
+		} else if (t->type == 'M' && q->o->m) {
+			maintainer_role(m, i, &role);
+			push_email_addresses(q, t->value, role.buf);
+		} else if (t->type == 'R' && q->o->r) {
+			subsystem_name(m, i, &addr);
+			sb_setlen(&role, 0);
+			sb_addf(&role, "reviewer:%s", addr.buf);
+			push_email_addresses(q, t->value, role.buf);
+		}
+	}
+	sb_release(&role);
+	sb_release(&addr);
+	sb_release(&lc);
+}
+
+/* Whether glob g (the F:/X: text) matches a prefix of s. */
+static int glob_class(const char **gp, unsigned char c)
+{
+	const char *g = *gp + 1;
+	int neg = 0, hit = 0, first = 1;
+
+	if (*g == '^') {
+		neg = 1;
+		g++;
+	}
+	for (; *g && (*g != ']' || first); g++, first = 0) {
+		unsigned char lo = (unsigned char)*g, hi = lo;
+		if (g[1] == '-' && g[2] && g[2] != ']') {
+			hi = (unsigned char)g[2];
+			g += 2;
+		}
+		if (c >= lo && c <= hi)
+			hit = 1;
+	}
+	if (*g != ']')
+		return -1;
+	*gp = g + 1;
+	return hit != neg;
+}
+
+static int glob_prefix(const char *g, const char *s)
+{
+	const char *star_g = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (!*g)
+			return 1;
+		if (*g == '*') {
+			star_g = ++g;
+			star_s = s;
+			continue;
+		}
+		if (*s && *s != '\n') {
+			const char *ng = g + 1;
+			int ok;
+			if (*g == '[') {
+				ng = g;
+				ok = glob_class(&ng, (unsigned char)*s);
+				if (ok < 0)
+					ok = *s == '[', ng = g + 1;
+			} else {
+				ok = *g == '?' || *g == *s;
+			}
+			if (ok) {
+				g = ng;
+				s++;
+				continue;
+			}
+		}
+		if (star_g && *star_s && *star_s != '\n') {
+			g = star_g;
+			s = ++star_s;
+			continue;
+		}
+		return 0;
+	}
+}
+
+static int count_slashes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The script's "-d $value" on the converted pattern, asked once. */
+static int pattern_is_dir(const struct maintainers *m, struct tv *t)
+{
+	if (t->dir < 0) {
+		struct sbuf path = SBUF_INIT;
+		struct stat st;
+		sb_addf(&path, "%s/", m->top);
+		for (const char *p = t->value; *p; p++)
+			sb_adds(&path, *p == '.' ? "\\." : *p == '*' ? ".*" :
+				*p == '?' ? "." : (char[2]){ *p, 0 });
+		t->dir = !t->re && !stat(path.buf, &st) && S_ISDIR(st.st_mode);
+		sb_release(&path);
+	}
+	return t->dir;
+}
+
+static int file_match_pattern(const struct maintainers *m, struct tv *t,
+			      const char *file)
+{
+	size_t vlen = strlen(t->value);
+
+	if (t->re ? !re_search(t->re, file, strlen(file), 0) :
+		    !glob_prefix(t->value, file))
+		return 0;
+	if (vlen && t->value[vlen - 1] == '/')
+		return 1;
+	if (pattern_is_dir(m, t))
+		return !strncmp(file, t->value, vlen) && file[vlen] == '/';
+	return count_slashes(file) == count_slashes(t->value);
+}
+
+struct hit {
+	int depth;
+	size_t key;
+};
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return y->depth - x->depth;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The sections of one file, in the order the script adds them. */
+static size_t file_sections(struct maintainers *m, const char *file,
+			    struct hit *hits, int *exact)
+{
+	size_t n = 0;
+	int file_pd = count_slashes(file);
+	size_t flen = strlen(file);
+
+	for (size_t s = 0; s < m->nsec; s++) {
+		const struct section *sec = &m->sec[s];
+		int excluded = 0, depth = INT_MIN;
+		for (size_t i = sec->start; i < sec->end && !excluded; i++)
+			if (m->tv[i].type == 'X' &&
+			    file_match_pattern(m, &m->tv[i], file))
+				excluded = 1;
+		if (excluded)
+			continue;
+		for (size_t i = sec->start; i < sec->end; i++) {
+			struct tv *t = &m->tv[i];
+			if (t->type == 'F' && file_match_pattern(m, t, file)) {
+				int pd = t->depth;
+				if (pd >= file_pd && sec->maintained && sec->has_m)
+					*exact = 1;
+				depth = pd;
+			} else if (t->type == 'N' && re_search(t->re, file, flen, 0)) {
+				depth = 0;
+			}
+		}
+		if (depth != INT_MIN) {
+			hits[n].depth = depth;
+			hits[n].key = sec->key;
+			n++;
+		}
+	}
+	qsort(hits, n, sizeof *hits, cmp_hit);
+	return n;
+}
+
+/* The bytes of the script's [A-Za-zÀ-ÿ...] classes: its source is UTF-8 read
+ * as bytes, so "À-ÿ" is \xC3, \x80-\xC3 and \xBF. */
+static int latin_byte(unsigned char c)
+{
+	return isalpha(c) || (c >= 0x80 && c <= 0xC3) || c == 0xBF;
+}
+
+static int name_byte(unsigned char c)
+{
+	return latin_byte(c) || (c && strchr("\"' ,.+-", c));
+}
+
+static int local_byte(unsigned char c)
+{
+	return isalnum(c) || (c && strchr("_.+-", c));
+}
+
+static int domain_byte(unsigned char c)
+{
+	return isalnum(c) || c == '.' || c == '-';
+}
+
+/* clean_file_emails() of the script for one extracted match. */
+static void clean_file_email(const char *match, size_t len, struct sbuf *out)
+{
+	struct sbuf e = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
+
+	/* s/[(<{]?(LOCAL+@DOMAIN+)[)>}]?/<$1>/g */
+	for (size_t i = 0; i < len;) {
+		const char *at = memchr(match + i, '@', len - i);
+		if (!at) {
+			sb_add(&e, match + i, len - i);
+			break;
+		}
+		size_t ai = (size_t)(at - match), q = ai, r = ai + 1;
+		while (q > i && local_byte((unsigned char)match[q - 1]))
+			q--;
+		while (r < len && domain_byte((unsigned char)match[r]))
+			r++;
+		if (q == ai || r == ai + 1) {
+			sb_add(&e, match + i, ai + 1 - i);
+			i = ai + 1;
+			continue;
+		}
+		size_t p = q;
+		if (p > i && strchr("(<{", match[p - 1]))
+			p--;
+		sb_add(&e, match + i, p - i);
+		sb_addc(&e, '<');
+		sb_add(&e, match + q, r - q);
+		sb_addc(&e, '>');
+		if (r < len && strchr(")>}", match[r]))
+			r++;
+		i = r;
+	}
+	parse_email(e.buf, &n, &a);
+	if (n.len == 3 && n.buf[0] == '"' && n.buf[2] == '"' &&
+	    (n.buf[1] == ',' || n.buf[1] == '.'))
+		sb_setlen(&n, 0);
+	/* the last three words of the name, split as Perl's split() */
+	const char *w[3] = { NULL, NULL, NULL };
+	size_t wl[3] = { 0, 0, 0 }, nw = 0, last_nonempty = 0;
+	struct { const char *s; size_t l; } fld[256];
+	size_t nf = 0;
+	for (size_t s = 0, k = 0; k <= n.len && nf < 256; k++)
+		if (k == n.len || !(latin_byte((unsigned char)n.buf[k]) ||
+				    strchr("',.+-", n.buf[k]))) {
+			fld[nf].s = n.buf + s;
+			fld[nf].l = k - s;
+			if (k - s)
+				last_nonempty = nf + 1;
+			nf++;
+			s = k + 1;
+		}
+	nf = last_nonempty;        /* split drops trailing empty fields */
+	if (nf > 2) {
+		for (size_t k = 0; k < 3; k++) {
+			w[k] = fld[nf - 3 + k].s;
+			wl[k] = fld[nf - 3 + k].l;
+		}
+		nw = 3;
+		int initial = (wl[0] == 1 && isalpha((unsigned char)w[0][0])) ||
+			      (wl[0] == 2 && w[0][1] == '.') || wl[1] == 1 ||
+			      (wl[1] == 2 && w[1][1] == '.');
+		struct sbuf nn = SBUF_INIT;
+		if (initial)
+			sb_addf(&nn, "%.*s ", (int)wl[0], w[0]);
+		sb_addf(&nn, "%.*s %.*s", (int)wl[1], w[1], (int)wl[2], w[2]);
+		sb_release(&n);
+		n = nn;
+	}
+	(void)nw;
+	if (n.len && (n.buf[n.len - 1] == ',' || n.buf[n.len - 1] == '.')) {
+		sb_setlen(&n, n.len - 1);
+	} else if (n.len >= 2 && n.buf[n.len - 1] == '"' &&
+		   (n.buf[n.len - 2] == ',' || n.buf[n.len - 2] == '.')) {
+		n.buf[n.len - 2] = '"';
+		sb_setlen(&n, n.len - 1);
+	}
+	if (n.len && (n.buf[0] == ',' || n.buf[0] == '.')) {
+		memmove(n.buf, n.buf + 1, n.len - 1);
+		sb_setlen(&n, n.len - 1);
+	} else if (n.len >= 2 && n.buf[0] == '"' &&
+		   (n.buf[1] == ',' || n.buf[1] == '.')) {
+		memmove(n.buf + 1, n.buf + 2, n.len - 2);
+		sb_setlen(&n, n.len - 1);
+	}
+	format_email(out, n.buf, a.buf, 1);
+	sb_release(&e);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/*
+ * The addresses written in a file, found as the script's regex
+ *   NAME* \s* ,* \s* [(<{]? LOCAL+ @ DOMAIN+ \. ALNUM+ [)>}]?
+ * finds them, leftmost first: the match ends after the last ".tld" of the
+ * domain and starts as far left as NAME bytes and blanks reach.
+ */
+static void file_emails(const char *t, size_t len, struct sbuf *list)
+{
+	struct sbuf one = SBUF_INIT;
+
+	for (size_t pos = 0; pos < len;) {
+		const char *atp = memchr(t + pos, '@', len - pos);
+		if (!atp)
+			break;
+		size_t a = (size_t)(atp - t), q = a, r = a + 1, k = 0;
+		while (q > pos && local_byte((unsigned char)t[q - 1]))
+			q--;
+		while (r < len && domain_byte((unsigned char)t[r]))
+			r++;
+		for (size_t i = r; i-- > a + 2;)
+			if (i + 1 < r && t[i] == '.' && isalnum((unsigned char)t[i + 1])) {
+				k = i;
+				break;
+			}
+		if (q == a || !k) {
+			pos = a + 1;
+			continue;
+		}
+		size_t end = k + 1;
+		while (end < len && isalnum((unsigned char)t[end]))
+			end++;
+		if (end < len && strchr(")>}", t[end]) && t[end])
+			end++;
+		/* Leftwards: [(<{]?, then \s* ,* \s* (states 0,1,2), then NAME*. */
+		size_t p = q;
+		if (p > pos && strchr("(<{", t[p - 1]) && t[p - 1])
+			p--;
+		unsigned states = 0xf; /* bit0: trailing ws, 1: commas, 2: ws, 3: name */
+		while (p > pos) {
+			unsigned char c = (unsigned char)t[p - 1];
+			int ws = c == ' ' || (c >= '\t' && c <= '\r');
+			unsigned next = 0;
+			if ((states & 1) && ws)
+				next |= 1 | 2 | 4 | 8;
+			if ((states & 3) && c == ',')
+				next |= 2 | 4 | 8;
+			if ((states & 7) && ws)
+				next |= 4 | 8;
+			if (name_byte(c))
+				next |= 8;
+			if (!next)
+				break;
+			states = next;
+			p--;
+		}
+		sb_setlen(&one, 0);
+		clean_file_email(t + p, end - p, &one);
+		if (!in_set(list, one.buf))
+			sb_add(list, one.buf, one.len + 1);
+		pos = end;
+	}
+	sb_release(&one);
+}
+
+/* add_role(): appends role to every entry of that name or address. */
+static void add_role(struct query *q, const char *email, const char *role)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, en = SBUF_INIT, ea = SBUF_INIT;
+
+	parse_email(email, &n, &a);
+	for (size_t i = 0; i < q->nto; i++) {
+		parse_email(q->to[i].email, &en, &ea);
+		if ((strcmp(n.buf, en.buf) && strcmp(a.buf, ea.buf)) ||
+		    (*role && strstr(q->to[i].role, role)))
+			continue;
+		struct sbuf r = SBUF_INIT;
+		sb_addf(&r, "%s%s%s", q->to[i].role, *q->to[i].role ? "," : "",
+			role);
+		free(q->to[i].role);
+		q->to[i].role = sb_detach(&r, NULL);
+	}
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&en);
+	sb_release(&ea);
+}
+
+/* deduplicate_email(): the first (name, address) seen for a name or an
+ * address stands for every later one. */
+static void deduplicate_email(struct query *q, char **email)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT,
+		    lc = SBUF_INIT;
+	int matched = 0;
+
+	parse_email(*email, &n, &a);
+	format_email(&f, n.buf, a.buf, 1);
+	mailmap_email(q->m, &mm, f.buf);
+	parse_email(mm.buf, &n, &a);
+	struct sbuf *tables[2] = { &q->dd, &q->dda };
+	for (int t = 0; t < 2 && !matched; t++) {
+		if (t == 0 && !n.len)
+			continue;
+		sb_setlen(&lc, 0);
+		sb_adds(&lc, t ? a.buf : n.buf);
+		lower_ascii(lc.buf);
+		for (const char *p = tables[t]->buf, *e = p + tables[t]->len;
+		     p < e;) {
+			const char *pn = p + strlen(p) + 1, *pa = pn + strlen(pn) + 1;
+			if (!strcmp(p, lc.buf)) {
+				/* The script reads the address back through the
+				 * name it just replaced: same entry here. */
+				char *nn = xstrdup(pn), *na = xstrdup(pa);
+				sb_setlen(&n, 0);
+				sb_adds(&n, nn);
+				sb_setlen(&a, 0);
+				sb_adds(&a, na);
+				free(nn);
+				free(na);
+				matched = 1;
+				break;
+			}
+			p = pa + strlen(pa) + 1;
+		}
+	}
+	if (!matched) {
+		for (int t = 0; t < 2; t++) {
+			size_t at = tables[t]->len;
+			sb_adds(tables[t], t ? a.buf : n.buf);
+			lower_ascii(tables[t]->buf + at);
+			sb_add(tables[t], "", 1);
+			sb_add(tables[t], n.buf, n.len + 1);
+			sb_add(tables[t], a.buf, a.len + 1);
+		}
+	}
+	format_email(&f, n.buf, a.buf, 1);
+	mailmap_email(q->m, &mm, f.buf);
+	free(*email);
+	*email = sb_detach(&mm, NULL);
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&f);
+	sb_release(&lc);
+}
+
+static void query_release(struct query *q)
+{
+	for (size_t i = 0; i < q->nto; i++) {
+		free(q->to[i].email);
+		free(q->to[i].role);
+	}
+	for (size_t i = 0; i < q->nlists; i++) {
+		free(q->lists[i].email);
+		free(q->lists[i].role);
+	}
+	free(q->to);
+	free(q->lists);
+	sb_release(&q->seen_names);
+	sb_release(&q->seen_addrs);
+	sb_release(&q->seen_lists);
+	sb_release(&q->dd);
+	sb_release(&q->dda);
+}
+
+static int cmp_index_string(const void *a, const void *b)
+{
+	char x[32], y[32];
+
+	snprintf(x, sizeof x, "%zu", *(const size_t *)a);
+	snprintf(y, sizeof y, "%zu", *(const size_t *)b);
+	return strcmp(x, y);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads top/file if it is a regular file; returns 0 or -1. */
+static int read_tree_file(const struct maintainers *m, const char *file,
+			  struct sbuf *out)
+{
+	struct sbuf path = SBUF_INIT;
+	struct stat st;
+	int r = -1;
+
+	sb_addf(&path, "%s/%s", m->top, file);
+	if (!stat(path.buf, &st) && S_ISREG(st.st_mode))
+		r = sb_read_file(out, path.buf);
+	sb_release(&path);
+	return r;
+}
+
+/*
+ * The recipients for files and keyword hits (K: line indices), one per
+ * line into out, in the script's order.
+ */
+void maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		       char *const *files, size_t nfiles, const size_t *kw,
+		       size_t nkw, struct sbuf *out)
+{
+	struct query q = { m, o, NULL, NULL, 0, 0, 0, 0, SBUF_INIT, SBUF_INIT,
+			   SBUF_INIT, SBUF_INIT, SBUF_INIT };
+	struct hit *hits = xcalloc(m->nsec + 1, sizeof *hits);
+	struct sbuf femails = SBUF_INIT, text = SBUF_INIT, f = SBUF_INIT,
+		    n = SBUF_INIT, a = SBUF_INIT;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		int exact = 0;
+		size_t nh = file_sections(m, files[i], hits, &exact);
+		for (size_t h = 0; h < nh; h++)
+			add_categories(&q, hits[h].key);
+		size_t fl = strlen(files[i]);
+		if (fl >= 5 && !strcmp(files[i] + fl - 5, ".yaml") &&
+		    (fl < 11 || strcmp(files[i] + fl - 11, "MAINTAINERS"))) {
+			sb_setlen(&text, 0);
+			if (!read_tree_file(m, files[i], &text))
+				file_emails(text.buf, text.len, &femails);
+		}
+	}
+	if (o->keywords && nkw) {
+		size_t *k = xcalloc(nkw, sizeof *k);
+		memcpy(k, kw, nkw * sizeof *k);
+		qsort(k, nkw, sizeof *k, cmp_index_string);
+		for (size_t i = 0; i < nkw; i++)
+			if (!i || k[i] != k[i - 1])
+				add_categories(&q, k[i]);
+		free(k);
+	}
+	for (size_t i = 0; i < q.nto; i++)
+		deduplicate_email(&q, &q.to[i].email);
+	for (size_t i = 0; i < q.nlists; i++)
+		deduplicate_email(&q, &q.lists[i].email);
+	/* THE REST names Linus; the script drops him unless asked. */
+	size_t w = 0;
+	for (size_t i = 0; i < q.nto; i++) {
+		if (strstr(q.to[i].email,
+			   "Linus Torvalds <torvalds@linux-foundation.org>")) {
+			free(q.to[i].email);
+			free(q.to[i].role);
+			continue;
+		}
+		q.to[w++] = q.to[i];
+	}
+	q.nto = w;
+	for (const char *p = femails.buf, *e = p + femails.len; p < e;
+	     p += strlen(p) + 1) {
+		mailmap_email(m, &f, p);
+		parse_email(f.buf, &n, &a);
+		format_email(&f, n.buf, a.buf, 1);
+		push_email_address(&q, f.buf, "");
+		add_role(&q, f.buf, "in file");
+	}
+	/* merge_email(): maintainers and reviewers, then lists, each once */
+	struct sbuf seen = SBUF_INIT;
+	for (int pass = 0; pass < 2; pass++) {
+		struct rcpt *v = pass ? q.lists : q.to;
+		size_t nv = pass ? q.nlists : q.nto;
+		if (pass && !o->l)
+			break;
+		for (size_t i = 0; i < nv; i++) {
+			if (in_set(&seen, v[i].email))
+				continue;
+			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
+			sb_adds(out, v[i].email);
+			if (o->roles)
+				sb_addf(out, " (%s)", v[i].role);
+			sb_addc(out, '\n');
+		}
+	}
+	sb_release(&seen);
+	sb_release(&femails);
+	sb_release(&text);
+	sb_release(&f);
+	sb_release(&n);
+	sb_release(&a);
+	free(hits);
+	query_release(&q);
+}
+
+/* K: hits of text (a -f file's whole text), appended to kw. */
+static void keyword_text(const struct maintainers *m, const char *t,
+			 size_t len, size_t **kw, size_t *nkw, size_t *akw)
+{
+	for (size_t i = 0; i < m->nkw; i++)
+		if (re_search(m->tv[m->kw[i]].re, t, len, 0)) {
+			GROW(*kw, *nkw + 1, *akw);
+			(*kw)[(*nkw)++] = m->kw[i];
+		}
+}
+
+/*
+ * Scans a patch: its files (sorted, unique, as the script leaves them),
+ * Fixes: ids, and the K: lines it hits.  Returns the number of files.
+ */
+size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
+		  struct patch_files *pf, size_t **kw, size_t *nkw, size_t *akw)
+{
+	int in_diff = 0;
+	size_t first = pf->nr;
+
+	for (const char *p = t, *end = t + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		if (!patch_line(pf, p, e, &in_diff) && m) {
+			/* The line as Perl holds it: with its LF. */
+			size_t l = (size_t)(e - p) + (nl ? 1 : 0);
+			for (size_t i = 0; i < m->nkw; i++) {
+				int hit = in_diff ?
+					(l && (*p == '+' || *p == '-') &&
+					 re_search(m->tv[m->kw[i]].re, p, l, 1)) :
+					re_search(m->tv[m->kw[i]].re, p, l, 0);
+				if (hit) {
+					GROW(*kw, *nkw + 1, *akw);
+					(*kw)[(*nkw)++] = m->kw[i];
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	qsort(pf->file + first, pf->nr - first, sizeof *pf->file, cmp_str);
+	size_t w = first;
+	for (size_t i = first; i < pf->nr; i++) {
+		if (w > first && !strcmp(pf->file[w - 1], pf->file[i])) {
+			free(pf->file[i]);
+			continue;
+		}
+		pf->file[w++] = pf->file[i];
+	}
+	pf->nr = w;
+	return pf->nr - first;
+}
+
+void patch_files_release(struct patch_files *pf)
+{
+	for (size_t i = 0; i < pf->nr; i++)
+		free(pf->file[i]);
+	for (size_t i = 0; i < pf->nfixes; i++)
+		free(pf->fixes[i]);
+	free(pf->file);
+	free(pf->fixes);
+	memset(pf, 0, sizeof *pf);
 }
 
 /* ---- grouping --------------------------------------------------------------
@@ -1921,6 +4296,384 @@ out:
 	return r;
 }
 
+/*
+ * `series cc`: where MAINTAINERS is.  --maintainers FILE, else the nearest
+ * directory holding one above the first patch, else above the current
+ * directory.  The tree's top is that directory.
+ */
+static char *find_up(const char *start)
+{
+	struct sbuf dir = SBUF_INIT, probe = SBUF_INIT;
+	struct stat st;
+
+	if (start[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof cwd))
+			return NULL;
+		sb_adds(&dir, cwd);
+		if (strcmp(start, "."))
+			sb_addf(&dir, "/%s", start);
+	} else {
+		sb_adds(&dir, start);
+	}
+	for (;;) {
+		sb_setlen(&probe, 0);
+		sb_addf(&probe, "%s/MAINTAINERS", dir.buf);
+		if (!stat(probe.buf, &st) && S_ISREG(st.st_mode)) {
+			sb_release(&probe);
+			return sb_detach(&dir, NULL);
+		}
+		char *slash = strrchr(dir.buf, '/');
+		if (!slash)
+			break;
+		if (slash == dir.buf) {
+			if (dir.len == 1)
+				break;
+			sb_setlen(&dir, 1);
+		} else {
+			sb_setlen(&dir, (size_t)(slash - dir.buf));
+		}
+	}
+	sb_release(&dir);
+	sb_release(&probe);
+	return NULL;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* The options of get_maintainer.pl that `series cc` honours; 0 if w is one
+ * (and applied), -1 if it is not. */
+static int cc_option(struct cc_opts *o, const char *w)
+{
+	static const struct { const char *name; size_t off; int val; } t[] = {
+#define O(n, f, v) { n, offsetof(struct cc_opts, f), v }
+		O("--m", m, 1), O("--no-m", m, 0), O("--nom", m, 0),
+		O("--r", r, 1), O("--no-r", r, 0), O("--nor", r, 0),
+		O("--l", l, 1), O("--no-l", l, 0), O("--nol", l, 0),
+		O("--s", s, 1), O("--no-s", s, 0), O("--nos", s, 0),
+		O("--moderated", moderated, 1), O("--no-moderated", moderated, 0),
+		O("--roles", roles, 1), O("--no-roles", roles, 0),
+		O("--rolestats", roles, 1), O("--no-rolestats", roles, 0),
+		O("--norolestats", roles, 0),
+		O("--keywords", keywords, 1), O("--no-keywords", keywords, 0),
+		O("-k", keywords, 1),
+		O("--git-fallback", git_fallback, 1),
+		O("--no-git-fallback", git_fallback, 0),
+		O("--nogit-fallback", git_fallback, 0),
+		O("--mailmap", mailmap, 1), O("--no-mailmap", mailmap, 0),
+		O("--tree", tree, 1), O("--no-tree", tree, 0),
+		O("--git", git, 1), O("--no-git", git, 0), O("--nogit", git, 0),
+		O("--email", email, 1),
+#undef O
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (!strcmp(w, t[i].name)) {
+			*(int *)(void *)((char *)o + t[i].off) = t[i].val;
+			return 0;
+		}
+	return -1;
+}
+
+/* .get_maintainer.conf at the top: its words go before ours. */
+static void read_conf(struct cc_opts *o, const char *top)
+{
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+
+	sb_addf(&path, "%s/.get_maintainer.conf", top);
+	if (sb_read_file(&text, path.buf) < 0) {
+		sb_release(&path);
+		return;
+	}
+	for (char *p = text.buf, *end = text.buf + text.len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *e = nl ? nl : end;
+		*e = '\0';
+		for (char *tok = strtok(p, " \t\r\f\v"); tok;
+		     tok = strtok(NULL, " \t\r\f\v")) {
+			if (tok[0] == '#')
+				break;
+			if (cc_option(o, tok) < 0)
+				warning("%s: option '%s' is not supported; ignored",
+					path.buf, tok);
+		}
+		p = e + 1;
+	}
+	sb_release(&path);
+	sb_release(&text);
+}
+
+/* path (relative to the current directory) relative to top, "dir/" for a
+ * directory, as the script strips its own prefixes. */
+static char *tree_path(const char *top, const char *path)
+{
+	struct sbuf abs = SBUF_INIT, out = SBUF_INIT;
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+		sb_addf(&abs, "%s/", cwd);
+	sb_adds(&abs, path);
+	/* lexical clean-up of "." and ".." and "//" */
+	for (char *p = abs.buf; *p;) {
+		char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if ((n == 1 && p[0] == '.') || n == 0) {
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(out.buf, '/');
+			sb_setlen(&out, s ? (size_t)(s - out.buf) : 0);
+		} else {
+			sb_addc(&out, '/');
+			sb_add(&out, p, n);
+		}
+		p = e ? e + 1 : p + n;
+	}
+	size_t tl = strlen(top);
+	char *r;
+	if (!strncmp(out.buf, top, tl) && out.buf[tl] == '/')
+		r = xstrdup(out.buf + tl + 1);
+	else
+		r = xstrdup(path);
+	sb_release(&abs);
+	sb_release(&out);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode) && *r &&
+	    r[strlen(r) - 1] != '/') {
+		size_t n = strlen(r);
+		r = xrealloc(r, n + 2);
+		memcpy(r + n, "/", 2);
+	}
+	return r;
+}
+
+static int is_cover_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "0000-", 5);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* The recipients of one patch file, appended to out.  Returns the number
+ * of files it touches, or -1 when it cannot be read. */
+static long cc_patch(struct maintainers *m, const struct cc_opts *o,
+		     const char *path, struct sbuf *out)
+{
+	struct sbuf text = SBUF_INIT;
+	struct patch_files pf = { 0 };
+	size_t *kw = NULL, nkw = 0, akw = 0;
+
+	if (sb_read_file(&text, path) < 0) {
+		error("%s: %s", path, strerror(errno));
+		sb_release(&text);
+		return -1;
+	}
+	size_t n = scan_patch(o->keywords ? m : NULL, text.buf, text.len, &pf,
+			      &kw, &nkw, &akw);
+	if (n)
+		maintainers_query(m, o, pf.file, pf.nr, kw, nkw, out);
+	free(kw);
+	patch_files_release(&pf);
+	sb_release(&text);
+	return (long)n;
+}
+
+/* A cover letter's recipients: the sorted union of the lists (and
+ * reviewers: the script runs --no-m) of every other *.patch beside it. */
+static int cc_cover(struct maintainers *m, const struct cc_opts *o,
+		    const char *path, struct sbuf *out)
+{
+	struct cc_opts no_m = *o;
+	char *dir = dir_of(path);
+	const char *base = strrchr(path, '/');
+	struct sbuf all = SBUF_INIT, one = SBUF_INIT;
+	char **names = NULL, **lines = NULL;
+	size_t nn = 0, an = 0, nl = 0, al = 0;
+	int r = 0;
+
+	base = base ? base + 1 : path;
+	no_m.m = 0;
+	DIR *d = opendir(dir);
+	if (!d) {
+		error("%s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	for (struct dirent *de; (de = readdir(d));)
+		if (has_suffix(de->d_name, ".patch") && strcmp(de->d_name, base) &&
+		    de->d_name[0] != '.') {
+			GROW(names, nn + 1, an);
+			names[nn++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	qsort(names, nn, sizeof *names, cmp_str);
+	for (size_t i = 0; i < nn && !r; i++) {
+		sb_setlen(&one, 0);
+		sb_addf(&one, "%s/%s", dir, names[i]);
+		if (cc_patch(m, &no_m, one.buf, &all) < 0)
+			r = -1;
+	}
+	for (char *p = all.buf, *e = all.buf + all.len; p < e;) {
+		char *q = memchr(p, '\n', (size_t)(e - p));
+		*q = '\0';
+		GROW(lines, nl + 1, al);
+		lines[nl++] = p;
+		p = q + 1;
+	}
+	qsort(lines, nl, sizeof *lines, cmp_str);
+	for (size_t i = 0; i < nl && !r; i++)
+		if (!i || strcmp(lines[i], lines[i - 1]))
+			sb_addf(out, "%s\n", lines[i]);
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	free(lines);
+	free(dir);
+	sb_release(&all);
+	sb_release(&one);
+	return r;
+}
+
+static struct maintainers *load_maintainers(const char *file, const char *top,
+					    const struct cc_opts *o)
+{
+	struct sbuf text = SBUF_INIT, err = SBUF_INIT, mm = SBUF_INIT;
+
+	if (sb_read_file(&text, file) < 0) {
+		error("%s: %s", file, strerror(errno));
+		return NULL;
+	}
+	struct maintainers *m = maintainers_parse(text.buf, text.len, top, &err);
+	sb_release(&text);
+	if (!m) {
+		error("%s", err.buf);
+		sb_release(&err);
+		return NULL;
+	}
+	sb_addf(&mm, "%s/.mailmap", top);
+	if (o->mailmap && sb_read_file(&text, mm.buf) == 0)
+		mailmap_parse(m, text.buf, text.len);
+	sb_release(&text);
+	sb_release(&mm);
+	sb_release(&err);
+	return m;
+}
+
+static int cmd_cc(struct args *a)
+{
+	struct cc_opts o = CC_OPTS_INIT;
+	const char *mfile = NULL;
+	int from_files = 0, first = 0;
+	char *top = NULL, *mpath = NULL;
+	struct sbuf out = SBUF_INIT;
+	int r = EXIT_FAIL;
+
+	/* Command-line switches win over .get_maintainer.conf: they are
+	 * read now for the options that find files, applied after it. */
+	for (a->i = 1; a->i < a->argc; a->i++) {
+		const char *w = a->argv[a->i], *v;
+		int rr;
+		if (!strcmp(w, "--")) {
+			a->i++;
+			break;
+		}
+		if (w[0] != '-' || !w[1])
+			break;
+		if ((rr = opt(a, NULL, "--maintainers", &v))) {
+			if (rr < 0)
+				return usage("cc: --maintainers needs a file");
+			mfile = v;
+		} else if (!strcmp(w, "-f") || !strcmp(w, "--file")) {
+			from_files = 1;
+		} else if (cc_option(&o, w) < 0) {
+			error("cc: unknown option '%s'", w);
+			return usage(NULL);
+		}
+	}
+	first = a->i;
+	if (first >= a->argc)
+		return usage("cc: no patch or file given");
+	if (mfile) {
+		mpath = xstrdup(mfile);
+		top = dir_of(mfile);
+	} else {
+		char *d = from_files ? xstrdup(".") : dir_of(a->argv[first]);
+		top = find_up(d);
+		free(d);
+		if (!top)
+			top = find_up(".");
+		if (!top) {
+			error("cc: no MAINTAINERS file above %s or the current "
+			      "directory (use --maintainers FILE)", a->argv[first]);
+			return EXIT_FAIL;
+		}
+		struct sbuf p = SBUF_INIT;
+		sb_addf(&p, "%s/MAINTAINERS", top);
+		mpath = sb_detach(&p, NULL);
+	}
+	/* The conf first, then the command line again over it. */
+	read_conf(&o, top);
+	for (int i = 1; i < first; i++)
+		cc_option(&o, a->argv[i]);
+	struct maintainers *m = load_maintainers(mpath, top, &o);
+	if (!m)
+		goto done;
+	if (from_files) {
+		char **files = xcalloc((size_t)(a->argc - first), sizeof *files);
+		size_t nf = 0, *kw = NULL, nkw = 0, akw = 0;
+		struct sbuf text = SBUF_INIT;
+		for (int i = first; i < a->argc; i++) {
+			files[nf] = tree_path(top, a->argv[i]);
+			sb_setlen(&text, 0);
+			if (o.keywords && strcmp(files[nf], "MAINTAINERS") &&
+			    !read_tree_file(m, files[nf], &text))
+				keyword_text(m, text.buf, text.len, &kw, &nkw, &akw);
+			nf++;
+		}
+		maintainers_query(m, &o, files, nf, kw, nkw, &out);
+		for (size_t i = 0; i < nf; i++)
+			free(files[i]);
+		free(files);
+		free(kw);
+		sb_release(&text);
+		r = EXIT_DONE;
+	} else {
+		r = EXIT_DONE;
+		for (int i = first; i < a->argc && r == EXIT_DONE; i++) {
+			size_t before = out.len;
+			long nfiles = is_cover_name(a->argv[i]) ? 0 :
+				cc_patch(m, &o, a->argv[i], &out);
+			if (nfiles < 0)
+				r = EXIT_FAIL;
+			else if (nfiles == 0) {
+				sb_setlen(&out, before);
+				if (cc_cover(m, &o, a->argv[i], &out) < 0)
+					r = EXIT_FAIL;
+			}
+		}
+	}
+	if (r == EXIT_DONE)
+		fwrite(out.buf, 1, out.len, stdout);
+	maintainers_free(m);
+done:
+	free(top);
+	free(mpath);
+	sb_release(&out);
+	return r;
+}
+
 /* ---- main --------------------------------------------------------------- */
 struct command {
 	const char *name;
@@ -1932,6 +4685,9 @@ static const struct command commands[] = {
 	{ "plan", cmd_plan,
 	  "plan [--by dir|file|tree] [--depth N] [--include GLOB]... "
 	  "[--untracked] [-F FILE | -m MSG] [-- PATHSPEC...]" },
+	{ "cc", cmd_cc,
+	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--maintainers FILE] "
+	  "(PATCH... | -f PATH...)" },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--by dir|file|tree] "
 	  "[--depth N] [--include GLOB]... [--untracked] [-- PATHSPEC...]" },

@@ -126,6 +126,63 @@ struct status {
 int parse_status(struct status *st, const char *buf, size_t len);
 void status_release(struct status *st);
 
+/* ---- diff parser ---------------------------------------------------------
+ * What a patch touches: files in the script's sense (see series.c), sorted
+ * and unique per patch, and the ids of its Fixes: lines.  Owns its strings.
+ */
+struct patch_files {
+	char **file;
+	size_t nr, alloc;
+	char **fixes;
+	size_t nfixes, afixes;
+};
+void patch_files_release(struct patch_files *pf);
+
+/* ---- regex -----------------------------------------------------------------
+ * A compiled pattern: program and class table in one allocation, plus
+ * scratch for matching, so a struct regex is not shared between threads.
+ */
+struct regex;
+/* Compiles pat (len bytes; xflag: Perl's /x).  Returns the regex (free with
+ * re_free), or NULL with the reason appended to err. */
+struct regex *re_compile(const char *pat, size_t len, int xflag,
+			 struct sbuf *err);
+/* 1 if the regex matches s[start..len) anywhere, 0 if not; s[0..start)
+ * is context for \b.  Linear in len times the program's size. */
+int re_search(struct regex *re, const char *s, size_t len, size_t start);
+/* Prints the program and the prefilter literals, for debugging. */
+void re_dump(const struct regex *re, FILE *f);
+void re_free(struct regex *re);
+
+/* ---- MAINTAINERS -------------------------------------------------------------
+ * The parsed file, its sections and .mailmap.  It keeps its own copy of the
+ * text; top is the tree the F: directory checks and in-file (.yaml)
+ * addresses are read from.
+ */
+struct maintainers;
+struct cc_opts {
+	int m, r, l, s, moderated, roles, keywords, git_fallback, mailmap,
+	    tree, git, email;
+};
+#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1 }
+/* Returns the parsed file (free with maintainers_free), or NULL with
+ * "MAINTAINERS:LINE: ..." appended to err for a pattern we cannot run. */
+struct maintainers *maintainers_parse(const char *buf, size_t len,
+				      const char *top, struct sbuf *err);
+void maintainers_free(struct maintainers *m);
+/* Adds the entries of a .mailmap text. */
+void mailmap_parse(struct maintainers *m, const char *buf, size_t len);
+/* Scans a patch (m may be NULL: no keywords); files go to pf, the K: line
+ * indices it hits are appended to *kw (a GROW array).  Returns the number
+ * of files this patch added. */
+size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
+		  struct patch_files *pf, size_t **kw, size_t *nkw, size_t *akw);
+/* Appends the recipients of files and keyword hits to out, one per line,
+ * in get_maintainer.pl's order. */
+void maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		       char *const *files, size_t nfiles, const size_t *kw,
+		       size_t nkw, struct sbuf *out);
+
 /* ---- grouping ------------------------------------------------------------
  * A plan is a list of groups sorted by name (bytewise); each group's members
  * index into the status it was made from and are sorted by path.
