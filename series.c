@@ -1257,7 +1257,8 @@ static int parse_atom(struct rparse *rp, int *icase)
 	case ')':
 		rp->err = "unmatched )";
 		return -1;
-	case '*': case '+': case '?': case '{':
+	case '*': case '+': case '?':
+		/* A '{' here starts no count (parse_repeat looked): literal. */
 		rp->err = "quantifier without an operand";
 		return -1;
 	case '\\':
@@ -1357,7 +1358,10 @@ static int parse_repeat(struct rparse *rp, int *icase)
 		long lo = 0, hi = -1;
 		if (q == '{') {
 			const char *save = rp->p++;
-			if (parse_count(rp, &lo) < 0) {
+			if (rp->p < rp->end && *rp->p == ',' && rp->p + 1 < rp->end &&
+			    isdigit((unsigned char)rp->p[1])) {
+				lo = 0;         /* Perl 5.34+: {,n} is {0,n} */
+			} else if (parse_count(rp, &lo) < 0) {
 				rp->p = save;   /* Perl: a '{' that starts no count */
 				break;
 			}
@@ -2298,6 +2302,14 @@ struct query {
 	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
 };
 
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 static int in_set(const struct sbuf *set, const char *s)
 {
 	for (const char *p = set->buf, *e = set->buf + set->len; p < e;
@@ -3048,6 +3060,12 @@ void maintainers_query(struct maintainers *m, const struct cc_opts *o,
 		for (size_t i = 0; i < nv; i++) {
 			if (in_set(&seen, v[i].email))
 				continue;
+			if (has_control(v[i].email)) {
+				/* A CR or the like could forge a mail header. */
+				warning("dropped an address with control bytes: %s",
+					v[i].email);
+				continue;
+			}
 			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
 			sb_adds(out, v[i].email);
 			if (o->roles)

@@ -141,8 +141,10 @@ static void test_messages(void)
 	sb_release(&sb);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "--matrix"))
+		return unit_matrix(argv[2], argv[3]);
 	test_sbuf();
 	test_status();
 	test_group_name();

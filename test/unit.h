@@ -20,4 +20,5 @@ extern int unit_pass, unit_fail;
 
 /* The tests of the other unit-*.c files, called by main(). */
 void unit_more(void);
+int unit_matrix(const char *pfile, const char *sfile);
 #endif
