@@ -265,7 +265,8 @@ int sb_read_fd(struct sbuf *sb, int fd)
 	size_t start = sb->len;
 
 	for (;;) {
-		sb_grow(sb, 65536);
+		if (sb->alloc - sb->len < 2)
+			sb_grow(sb, 65536);
 		ssize_t n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (n < 0) {
 			if (errno == EINTR)
@@ -284,9 +285,14 @@ int sb_read_fd(struct sbuf *sb, int fd)
 int sb_read_file(struct sbuf *sb, const char *path)
 {
 	int fd = open(path, O_RDONLY);
+	struct stat st;
 
 	if (fd < 0)
 		return -1;
+	/* One allocation for a regular file, not a doubling series. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX / 2)
+		sb_grow(sb, (size_t)st.st_size + 1);
 	int r = sb_read_fd(sb, fd);
 	int saved = errno;
 	close(fd);
@@ -1001,9 +1007,10 @@ struct rnode {
 struct rparse {
 	const char *p, *end, *pat;
 	int xflag;
-	struct rnode *n;
+	struct rnode *n;        /* stack[] until it outgrows it, then heap */
 	size_t nr, alloc;
 	const char *err;
+	struct rnode stack[128];
 };
 
 struct rinst {
@@ -1045,6 +1052,11 @@ static int rnew(struct rparse *rp, int op, int l, int r)
 	if (rp->nr >= RE_MAX_NODES) {
 		rp->err = "pattern too large";
 		return -1;
+	}
+	if (rp->n == rp->stack && rp->nr == rp->alloc) {
+		rp->n = xmalloc(xmul(rp->alloc * 2, sizeof *rp->n));
+		memcpy(rp->n, rp->stack, sizeof rp->stack);
+		rp->alloc *= 2;
 	}
 	GROW(rp->n, rp->nr + 1, rp->alloc);
 	struct rnode *n = &rp->n[rp->nr];
@@ -1651,15 +1663,20 @@ void re_free(struct regex *re)
 		free(re->lits[i]);
 	free(re->lits);
 	free(re->lit_icase);
-	free(re->prog);
-	free(re->mark);
 	free(re);
 }
 
 struct regex *re_compile(const char *pat, size_t len, int xflag,
 			 struct sbuf *err)
 {
-	struct rparse rp = { pat, pat + len, pat, xflag, NULL, 0, 0, NULL };
+	struct rparse rp;
+	rp.p = rp.pat = pat;
+	rp.end = pat + len;
+	rp.xflag = xflag;
+	rp.n = rp.stack;
+	rp.nr = 0;
+	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
+	rp.err = NULL;
 	int root = parse_alt(&rp, 0);
 
 	if (root >= 0 && rp.p < rp.end)
@@ -1667,26 +1684,32 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 	if (root < 0 || rp.err) {
 		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
 			(size_t)(rp.p - pat));
-		free(rp.n);
+		if (rp.n != rp.stack)
+			free(rp.n);
 		return NULL;
 	}
 	size_t ncls = 0, ninst = rcount(&rp, root, &ncls) + 1;
 	if (ninst > RE_MAX_INST) {
 		sb_addf(err, "pattern too large (%zu instructions)", ninst);
-		free(rp.n);
+		if (rp.n != rp.stack)
+			free(rp.n);
 		return NULL;
 	}
-	struct regex *re = xcalloc(1, sizeof *re);
-	/* One allocation: the program, then the class table. */
-	re->prog = xcalloc(1, xadd(xmul(ninst, sizeof *re->prog),
-				   xmul(ncls + 1, 32)));
-	re->cls = (unsigned char (*)[32])(void *)(re->prog + ninst);
+	/* One allocation: the struct, the program, the VM's marks and two
+	 * thread lists, then the class table (32-byte rows, so aligned). */
+	size_t head = (sizeof(struct regex) + 15) / 16 * 16;
+	size_t progsz = (xmul(ninst, sizeof(struct rinst)) + 15) / 16 * 16;
+	size_t scratch = (xmul(xmul(ninst, 3), sizeof(unsigned)) + 15) / 16 * 16;
+	char *block = xcalloc(1, xadd(xadd(head, progsz),
+				      xadd(scratch, xmul(ncls + 1, 32))));
+	struct regex *re = (struct regex *)(void *)block;
+	re->prog = (struct rinst *)(void *)(block + head);
+	re->mark = (unsigned *)(void *)(block + head + progsz);
+	re->list[0] = re->mark + ninst;
+	re->list[1] = re->mark + 2 * ninst;
+	re->cls = (unsigned char (*)[32])(void *)(block + head + progsz + scratch);
 	remit(&rp, root, re);
 	re->prog[re->ninst++].op = I_MATCH;
-	/* Scratch for the VM: marks and two thread lists. */
-	re->mark = xcalloc(xmul(re->ninst, 3), sizeof *re->mark);
-	re->list[0] = re->mark + re->ninst;
-	re->list[1] = re->mark + 2 * re->ninst;
 
 	struct litset ls;
 	rlits(&rp, root, &ls);
@@ -1700,7 +1723,8 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 		re->nlits = ls.n;
 	}
 	litset_release(&ls);
-	free(rp.n);
+	if (rp.n != rp.stack)
+		free(rp.n);
 	return re;
 }
 
@@ -1878,7 +1902,17 @@ struct tv {
 	struct regex *re;       /* N:, K:, or an F:/X: the glob matcher can't do */
 	signed char dir;        /* F:/X: -1 unknown, 0 no, 1 a directory */
 	short depth;            /* F:/X: the script's $value_pd */
+	unsigned vlen;          /* strlen(value) */
+	unsigned sec;           /* the section it belongs to */
 };
+
+/* F:/X: lines by their literal prefix (up to the first * ? or [), in a
+ * hash table chained through next, so a path is only tried against the
+ * patterns whose prefix it starts with. */
+struct fpat {
+	uint32_t tv, len, next, hash;   /* the literal is tv[tv].value[0..len) */
+};
+#define NO_FPAT UINT32_MAX
 
 struct section {
 	size_t start, end;      /* tv[start] is the title; tag lines to end */
@@ -1899,6 +1933,12 @@ struct maintainers {
 	size_t nsec, asec;
 	size_t *kw;               /* indices of K: lines */
 	size_t nkw, akw;
+	size_t *nre;              /* indices of N: lines */
+	size_t nnre, anre;
+	struct fpat *fp;          /* F: and X: lines, by literal prefix */
+	size_t nfp, afp;
+	uint32_t *bucket;         /* hash table heads into fp, nbucket a 2^k */
+	size_t nbucket;
 	struct mailmap_entry *mm;
 	size_t nmm, amm;
 };
@@ -1936,17 +1976,47 @@ static int compile_tv(struct tv *t, size_t line, struct sbuf *err)
 	return 0;
 }
 
-static void glob_depth(struct tv *t)
+/* The script's $value_pd, counted the first time it is wanted. */
+static int glob_depth(struct tv *t)
 {
-	size_t len = strlen(t->value);
-	int slashes = 0;
+	if (t->depth == SHRT_MIN) {
+		int slashes = 0;
+		for (const char *p = t->value; *p; p++)
+			slashes += *p == '/';
+		t->depth = (short)(slashes + (t->vlen && t->value[t->vlen - 1] != '/'));
+		if (t->value[0] == '*')
+			t->depth = -1;
+	}
+	return t->depth;
+}
 
-	for (const char *p = t->value; *p; p++)
-		slashes += *p == '/';
-	t->depth = (short)(slashes + (len && t->value[len - 1] != '/'));
-	if (t->value[0] == '*')
-		t->depth = -1;
-	t->dir = -1;
+/* FNV-1a, byte by byte, so the hashes of all prefixes of a path come
+ * from one pass over it. */
+static uint32_t fnv_step(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * 16777619u;
+}
+#define FNV_INIT 2166136261u
+
+static void index_patterns(struct maintainers *m)
+{
+	m->nbucket = 64;
+	while (m->nbucket < 2 * m->nfp)
+		m->nbucket *= 2;
+	m->bucket = xcalloc(m->nbucket, sizeof *m->bucket);
+	for (size_t i = 0; i < m->nbucket; i++)
+		m->bucket[i] = NO_FPAT;
+	/* Backwards, so each chain lists its patterns in file order. */
+	for (size_t i = m->nfp; i-- > 0;) {
+		struct fpat *f = &m->fp[i];
+		const char *lit = m->tv[f->tv].value;
+		uint32_t h = FNV_INIT;
+		for (size_t k = 0; k < f->len; k++)
+			h = fnv_step(h, (unsigned char)lit[k]);
+		f->hash = h;
+		f->next = m->bucket[h & (m->nbucket - 1)];
+		m->bucket[h & (m->nbucket - 1)] = (uint32_t)i;
+	}
 }
 
 void maintainers_free(struct maintainers *m)
@@ -1964,6 +2034,9 @@ void maintainers_free(struct maintainers *m)
 	free(m->tv);
 	free(m->sec);
 	free(m->kw);
+	free(m->nre);
+	free(m->fp);
+	free(m->bucket);
 	free(m->top);
 	sb_release(&m->text);
 	free(m);
@@ -1972,11 +2045,29 @@ void maintainers_free(struct maintainers *m)
 struct maintainers *maintainers_parse(const char *buf, size_t len,
 				      const char *top, struct sbuf *err)
 {
-	struct maintainers *m = xcalloc(1, sizeof *m);
-	size_t lineno = 0;
+	struct sbuf text = SBUF_INIT;
 
-	sb_add(&m->text, buf, len);
+	sb_add(&text, buf, len);
+	return maintainers_take(&text, top, err);
+}
+
+struct maintainers *maintainers_take(struct sbuf *text, const char *top,
+				     struct sbuf *err)
+{
+	struct maintainers *m = xcalloc(1, sizeof *m);
+	size_t lineno = 0, lines = 1;
+
+	m->text = *text;
+	sb_init(text);
 	m->top = xstrdup(top ? top : ".");
+	const char *buf = m->text.buf;
+	size_t len = m->text.len;
+	/* One allocation for the line table: count the lines first. */
+	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf)));
+	     p++)
+		lines++;
+	m->tv = xcalloc(lines, sizeof *m->tv);
+	m->atv = lines;
 	if (memchr(buf, '\0', len)) {
 		sb_addf(err, "MAINTAINERS: holds a NUL byte");
 		maintainers_free(m);
@@ -1989,15 +2080,15 @@ struct maintainers *maintainers_parse(const char *buf, size_t len,
 			*nl = '\0';
 		p = nl ? nl + 1 : end;
 		lineno++;
-		struct tv t = { 0, line, NULL, -1, 0 };
+		struct tv t = { 0, line, NULL, -1, 0, 0, 0 };
 		if (is_tag(line)) {
 			t.type = line[0];
 			const char *v = line + 2;
 			while (isspace((unsigned char)*v))
 				v++;
 			t.value = v;
-			if (t.type == 'F' || t.type == 'X')
-				glob_depth(&t);
+			t.vlen = (unsigned)strlen(v);
+			t.depth = SHRT_MIN;
 			if (t.type == 'K' || t.type == 'N' || t.type == 'F' ||
 			    t.type == 'X')
 				if (compile_tv(&t, lineno, err) < 0) {
@@ -2007,6 +2098,13 @@ struct maintainers *maintainers_parse(const char *buf, size_t len,
 			if (t.type == 'K') {
 				GROW(m->kw, m->nkw + 1, m->akw);
 				m->kw[m->nkw++] = m->ntv;
+			} else if (t.type == 'N') {
+				GROW(m->nre, m->nnre + 1, m->anre);
+				m->nre[m->nnre++] = m->ntv;
+			} else if (t.type == 'F' || t.type == 'X') {
+				GROW(m->fp, m->nfp + 1, m->afp);
+				m->fp[m->nfp].len = t.re ? 0 : (uint32_t)strcspn(v, "*?[");
+				m->fp[m->nfp++].tv = (uint32_t)m->ntv;
 			}
 		} else {
 			const char *q = line;
@@ -2030,7 +2128,8 @@ struct maintainers *maintainers_parse(const char *buf, size_t len,
 			end++;
 		struct section s = { start, end, tvi, 0, 0 };
 		for (size_t i = start; i < end; i++) {
-			const struct tv *t = &m->tv[i];
+			struct tv *t = &m->tv[i];
+			t->sec = (unsigned)m->nsec;
 			if (t->type == 'M')
 				s.has_m = 1;
 			if (t->type == 'S' && (strcasestr_ascii(t->value, "maintain") ||
@@ -2041,6 +2140,7 @@ struct maintainers *maintainers_parse(const char *buf, size_t len,
 		m->sec[m->nsec++] = s;
 		tvi = end + 1;
 	}
+	index_patterns(m);
 	return m;
 }
 
@@ -2620,7 +2720,7 @@ static int pattern_is_dir(const struct maintainers *m, struct tv *t)
 static int file_match_pattern(const struct maintainers *m, struct tv *t,
 			      const char *file)
 {
-	size_t vlen = strlen(t->value);
+	size_t vlen = t->vlen;
 
 	if (t->re ? !re_search(t->re, file, strlen(file), 0) :
 		    !glob_prefix(t->value, file))
@@ -2646,40 +2746,82 @@ static int cmp_hit(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* The sections of one file, in the order the script adds them. */
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The F:/X: lines whose literal prefix is a prefix of file (each a
+ * candidate to try), appended to *out. */
+static void prefix_candidates(const struct maintainers *m, const char *file,
+			      size_t **out, size_t *n, size_t *alloc)
+{
+	uint32_t h = FNV_INIT;
+
+	for (size_t l = 0;; l++) {
+		for (uint32_t i = m->bucket[h & (m->nbucket - 1)]; i != NO_FPAT;
+		     i = m->fp[i].next) {
+			const struct fpat *f = &m->fp[i];
+			if (f->hash == h && f->len == l &&
+			    !memcmp(m->tv[f->tv].value, file, l)) {
+				GROW(*out, *n + 1, *alloc);
+				(*out)[(*n)++] = f->tv;
+			}
+		}
+		if (!file[l])
+			break;
+		h = fnv_step(h, (unsigned char)file[l]);
+	}
+}
+
+/*
+ * The sections of one file, in the order the script adds them: per
+ * section, no X: may match, and the last matching F: or N: line (in the
+ * file's order) gives its depth.
+ */
 static size_t file_sections(struct maintainers *m, const char *file,
 			    struct hit *hits, int *exact)
 {
-	size_t n = 0;
+	size_t n = 0, *cand = NULL, nc = 0, ac = 0, w = 0;
 	int file_pd = count_slashes(file);
 	size_t flen = strlen(file);
 
-	for (size_t s = 0; s < m->nsec; s++) {
-		const struct section *sec = &m->sec[s];
+	prefix_candidates(m, file, &cand, &nc, &ac);
+	for (size_t i = 0; i < nc; i++)
+		if (file_match_pattern(m, &m->tv[cand[i]], file))
+			cand[w++] = cand[i];
+	nc = w;
+	for (size_t i = 0; i < m->nnre; i++)
+		if (re_search(m->tv[m->nre[i]].re, file, flen, 0)) {
+			GROW(cand, nc + 1, ac);
+			cand[nc++] = m->nre[i];
+		}
+	qsort(cand, nc, sizeof *cand, cmp_size);
+	for (size_t i = 0; i < nc;) {
+		unsigned sec = m->tv[cand[i]].sec;
 		int excluded = 0, depth = INT_MIN;
-		for (size_t i = sec->start; i < sec->end && !excluded; i++)
-			if (m->tv[i].type == 'X' &&
-			    file_match_pattern(m, &m->tv[i], file))
+		for (; i < nc && m->tv[cand[i]].sec == sec; i++) {
+			const struct tv *t = &m->tv[cand[i]];
+			if (t->type == 'X')
 				excluded = 1;
-		if (excluded)
-			continue;
-		for (size_t i = sec->start; i < sec->end; i++) {
-			struct tv *t = &m->tv[i];
-			if (t->type == 'F' && file_match_pattern(m, t, file)) {
-				int pd = t->depth;
-				if (pd >= file_pd && sec->maintained && sec->has_m)
-					*exact = 1;
-				depth = pd;
-			} else if (t->type == 'N' && re_search(t->re, file, flen, 0)) {
+			else if (t->type == 'N')
 				depth = 0;
+			else {
+				depth = glob_depth(&m->tv[cand[i]]);
+				if (depth >= file_pd && m->sec[sec].maintained &&
+				    m->sec[sec].has_m)
+					*exact = 1;
 			}
 		}
-		if (depth != INT_MIN) {
+		if (!excluded && depth != INT_MIN) {
 			hits[n].depth = depth;
-			hits[n].key = sec->key;
+			hits[n].key = m->sec[sec].key;
 			n++;
 		}
 	}
+	free(cand);
 	qsort(hits, n, sizeof *hits, cmp_hit);
 	return n;
 }
@@ -4573,8 +4715,7 @@ static struct maintainers *load_maintainers(const char *file, const char *top,
 		error("%s: %s", file, strerror(errno));
 		return NULL;
 	}
-	struct maintainers *m = maintainers_parse(text.buf, text.len, top, &err);
-	sb_release(&text);
+	struct maintainers *m = maintainers_take(&text, top, &err);
 	if (!m) {
 		error("%s", err.buf);
 		sb_release(&err);

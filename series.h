@@ -169,6 +169,9 @@ struct cc_opts {
  * "MAINTAINERS:LINE: ..." appended to err for a pattern we cannot run. */
 struct maintainers *maintainers_parse(const char *buf, size_t len,
 				      const char *top, struct sbuf *err);
+/* The same, parsing text in place: takes its bytes (text is left empty). */
+struct maintainers *maintainers_take(struct sbuf *text, const char *top,
+				     struct sbuf *err);
 void maintainers_free(struct maintainers *m);
 /* Adds the entries of a .mailmap text. */
 void mailmap_parse(struct maintainers *m, const char *buf, size_t len);
