@@ -43,7 +43,10 @@ series: series.c series.h
 test/unit: test/unit*.c test/unit.h series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o $@ test/unit*.c series.c
 
-test: series test/unit
+test/elfcheck: test/elfcheck.c
+	$(HOSTCC) $(WARN) -O1 -o $@ test/elfcheck.c
+
+test: series test/unit test/elfcheck test/corpus-run
 	bash test/run
 
 # The sanitizers need the dynamic glibc runtime, so these builds are not static.
@@ -52,9 +55,16 @@ series-san: series.c series.h
 test/unit-san: test/unit*.c test/unit.h series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -I. -o $@ test/unit*.c series.c
 
-check: series-san test/unit-san
+test/corpus-san: test/fuzz-main.c test/fuzz-*.c series.c series.h
+	for f in $(FUZZERS); do \
+	  $(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c series.c || exit 1; \
+	done
+	rm -f test/corpus-run
+	touch $@
+
+check: series-san test/unit-san test/elfcheck test/corpus-san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	SERIES=$(CURDIR)/series-san UNIT=$(CURDIR)/test/unit-san bash test/run
+	SERIES=$(CURDIR)/series-san UNIT=$(CURDIR)/test/unit-san SERIES_DYNAMIC_OK=1 bash test/run
 
 size: series
 	@echo "series: $$(stat -c %s series) bytes stripped ($(CC), $(LIBC), static)"
@@ -64,6 +74,30 @@ install: series
 	install -m 755 series $(DESTDIR)$(BINDIR)/series
 
 clean:
-	rm -f series series-san test/unit test/unit-san
+	rm -f series series-san test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
+	  test/fuzz-patch test/fuzz-maintainers test/fuzz-regex
 
 .PHONY: all test check size install clean
+
+# Fuzzing (clang with libFuzzer): each harness for FUZZ_SECONDS, seeded from
+# test/corpus/NAME; what it finds goes to test/fuzz-out/NAME/.
+FUZZ_SECONDS ?= 60
+FUZZERS  = status patch maintainers regex
+FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -DSERIES_NO_MAIN -I.
+test/fuzz-%: test/fuzz-%.c series.c series.h
+	clang $(FUZZFLAGS) -o $@ $< series.c
+fuzz: $(FUZZERS:%=test/fuzz-%)
+	for f in $(FUZZERS); do \
+	  mkdir -p test/fuzz-out/$$f/work; \
+	  test/fuzz-$$f -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 -print_final_stats=1 \
+	    -artifact_prefix=test/fuzz-out/$$f/ test/fuzz-out/$$f/work test/corpus/$$f || exit 1; \
+	done
+
+# The harnesses without libFuzzer: every file of the seed corpus (and every
+# crasher kept there) once, as part of the suite.
+test/corpus-run: test/fuzz-main.c test/fuzz-*.c series.c series.h
+	for f in $(FUZZERS); do \
+	  $(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c series.c || exit 1; \
+	done
+	touch $@
+.PHONY: fuzz

@@ -1,0 +1,17 @@
+/* fuzz-status.c - libFuzzer harness: the porcelain v2 -z parser. */
+#include <stdint.h>
+#include "series.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct status st = STATUS_INIT;
+	struct plan p = PLAN_INIT;
+	struct selection sel = { BY_DIR, 2, NULL };
+
+	if (parse_status(&st, (const char *)data, size) == 0) {
+		make_plan(&p, &st, &sel);
+		plan_release(&p);
+	}
+	status_release(&st);
+	return 0;
+}
