@@ -153,6 +153,14 @@ static char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+/* qsort() that accepts an empty (even NULL) array, as qsort does not. */
+static void sort_n(void *base, size_t n, size_t size,
+		   int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /* Grows *arr (of *alloc elements of size sz) to hold at least n. */
 static void *xgrow(void *arr, size_t n, size_t *alloc, size_t sz)
 {
@@ -2798,7 +2806,7 @@ static size_t file_sections(struct maintainers *m, const char *file,
 			GROW(cand, nc + 1, ac);
 			cand[nc++] = m->nre[i];
 		}
-	qsort(cand, nc, sizeof *cand, cmp_size);
+	sort_n(cand, nc, sizeof *cand, cmp_size);
 	for (size_t i = 0; i < nc;) {
 		unsigned sec = m->tv[cand[i]].sec;
 		int excluded = 0, depth = INT_MIN;
@@ -2822,7 +2830,7 @@ static size_t file_sections(struct maintainers *m, const char *file,
 		}
 	}
 	free(cand);
-	qsort(hits, n, sizeof *hits, cmp_hit);
+	sort_n(hits, n, sizeof *hits, cmp_hit);
 	return n;
 }
 
@@ -3162,7 +3170,7 @@ void maintainers_query(struct maintainers *m, const struct cc_opts *o,
 	if (o->keywords && nkw) {
 		size_t *k = xcalloc(nkw, sizeof *k);
 		memcpy(k, kw, nkw * sizeof *k);
-		qsort(k, nkw, sizeof *k, cmp_index_string);
+		sort_n(k, nkw, sizeof *k, cmp_index_string);
 		for (size_t i = 0; i < nkw; i++)
 			if (!i || k[i] != k[i - 1])
 				add_categories(&q, k[i]);
@@ -3265,7 +3273,8 @@ size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
 		}
 		p = nl ? nl + 1 : end;
 	}
-	qsort(pf->file + first, pf->nr - first, sizeof *pf->file, cmp_str);
+	if (pf->nr > first)
+		sort_n(pf->file + first, pf->nr - first, sizeof *pf->file, cmp_str);
 	size_t w = first;
 	for (size_t i = first; i < pf->nr; i++) {
 		if (w > first && !strcmp(pf->file[w - 1], pf->file[i])) {
@@ -3366,7 +3375,7 @@ size_t make_plan(struct plan *p, const struct status *st,
 		k[n].idx = i;
 		n++;
 	}
-	qsort(k, n, sizeof *k, cmp_keyed);
+	sort_n(k, n, sizeof *k, cmp_keyed);
 	p->g = xcalloc(n, sizeof *p->g);
 	p->nr = 0;
 	for (size_t i = 0; i < n;) {
@@ -4678,7 +4687,7 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 			names[nn++] = xstrdup(de->d_name);
 		}
 	closedir(d);
-	qsort(names, nn, sizeof *names, cmp_str);
+	sort_n(names, nn, sizeof *names, cmp_str);
 	for (size_t i = 0; i < nn && !r; i++) {
 		sb_setlen(&one, 0);
 		sb_addf(&one, "%s/%s", dir, names[i]);
@@ -4692,7 +4701,7 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 		lines[nl++] = p;
 		p = q + 1;
 	}
-	qsort(lines, nl, sizeof *lines, cmp_str);
+	sort_n(lines, nl, sizeof *lines, cmp_str);
 	for (size_t i = 0; i < nl && !r; i++)
 		if (!i || strcmp(lines[i], lines[i - 1]))
 			sb_addf(out, "%s\n", lines[i]);
