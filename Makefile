@@ -83,7 +83,7 @@ clean:
 # test/corpus/NAME; what it finds goes to test/fuzz-out/NAME/.
 FUZZ_SECONDS ?= 60
 FUZZERS  = status patch maintainers regex
-FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -DSERIES_NO_MAIN -I.
+FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSERIES_NO_MAIN -I.
 test/fuzz-%: test/fuzz-%.c series.c series.h
 	clang $(FUZZFLAGS) -o $@ $< series.c
 fuzz: $(FUZZERS:%=test/fuzz-%)

@@ -1002,7 +1002,8 @@ enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
 enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
        I_MATCH };
 #define RE_MAX_INST 20000
-#define RE_MAX_NODES 40000
+#define RE_MAX_NODES 10000
+#define RE_MAX_LEN 4096     /* bytes of pattern; MAINTAINERS' longest is 180 */
 
 struct rnode {
 	int op;
@@ -1586,17 +1587,20 @@ static void litset_best(struct litset *a, struct litset *b)
 	}
 }
 
-static void rlits(const struct rparse *rp, int n, struct litset *out)
+static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
 {
 	const struct rnode *x = &rp->n[n];
 	struct litset a, b;
 
 	litset_init(out);
+	/* The prefilter is optional: a deep tree just goes without one. */
+	if (depth > 64)
+		return;
 	if (x->op == R_PLUS) {
-		rlits(rp, x->left, out);
+		rlits(rp, x->left, out, depth + 1);
 	} else if (x->op == R_ALT) {
-		rlits(rp, x->left, &a);
-		rlits(rp, x->right, &b);
+		rlits(rp, x->left, &a, depth + 1);
+		rlits(rp, x->right, &b, depth + 1);
 		if (!a.none && !b.none && a.n + b.n <= 16) {
 			*out = a;
 			for (size_t i = 0; i < b.n; i++) {
@@ -1641,7 +1645,7 @@ static void rlits(const struct rparse *rp, int n, struct litset *out)
 					run_icase = it->icase;
 					sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
 				} else {
-					rlits(rp, items[k], &a);
+					rlits(rp, items[k], &a, depth + 1);
 					litset_best(out, &a);
 				}
 			}
@@ -1678,6 +1682,10 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 			 struct sbuf *err)
 {
 	struct rparse rp;
+	if (len > RE_MAX_LEN) {
+		sb_addf(err, "pattern longer than %d bytes", RE_MAX_LEN);
+		return NULL;
+	}
 	rp.p = rp.pat = pat;
 	rp.end = pat + len;
 	rp.xflag = xflag;
@@ -1720,7 +1728,7 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 	re->prog[re->ninst++].op = I_MATCH;
 
 	struct litset ls;
-	rlits(&rp, root, &ls);
+	rlits(&rp, root, &ls, 0);
 	if (!ls.none && ls.n && litset_min(&ls) >= 2) {
 		re->lits = xcalloc(ls.n, sizeof *re->lits);
 		re->lit_icase = xcalloc(ls.n, 1);
