@@ -46,7 +46,11 @@ test/unit: test/unit*.c test/unit.h series.c series.h
 test/elfcheck: test/elfcheck.c
 	$(HOSTCC) $(WARN) -O1 -o $@ test/elfcheck.c
 
-test: series test/unit test/elfcheck test/corpus-run
+# For valgrind's memcheck: dynamic, so it can follow the heap.
+series-vg: series.c series.h
+	$(HOSTCC) $(WARN) -O1 -g -DSERIES_VERSION='"$(VERSION)"' -o $@ series.c
+
+test: series test/unit test/elfcheck test/corpus-run series-vg
 	bash test/run
 
 # The sanitizers need the dynamic glibc runtime, so these builds are not static.
@@ -74,7 +78,7 @@ install: series
 	install -m 755 series $(DESTDIR)$(BINDIR)/series
 
 clean:
-	rm -f series series-san test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
+	rm -f series series-san series-vg test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
 	  test/fuzz-patch test/fuzz-maintainers test/fuzz-regex
 
 .PHONY: all test check size install clean
