@@ -78,6 +78,7 @@ install: series
 	install -m 755 series $(DESTDIR)$(BINDIR)/series
 
 clean:
+	rm -rf cross-*
 	rm -f series series-san series-vg test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
 	  test/fuzz-patch test/fuzz-maintainers test/fuzz-regex
 
@@ -104,4 +105,8 @@ test/corpus-run: test/fuzz-main.c test/fuzz-*.c series.c series.h
 	  $(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c series.c || exit 1; \
 	done
 	touch $@
-.PHONY: fuzz
+# The suite against static cross builds under qemu-user (test/cross).
+cross-test: test/elfcheck test/corpus-run series-vg
+	bash test/cross $(CROSS_TARGETS)
+
+.PHONY: fuzz cross-test

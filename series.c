@@ -16,6 +16,9 @@
  *   - a group whose files all match HEAD again still gets a commit.
  */
 #define _POSIX_C_SOURCE 200809L
+/* 32-bit systems: 64-bit inode numbers and sizes, or readdir() and stat()
+ * fail with EOVERFLOW on today's file systems. */
+#define _FILE_OFFSET_BITS 64
 
 #include <ctype.h>
 #include <dirent.h>
@@ -4688,12 +4691,20 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 		free(dir);
 		return -1;
 	}
-	for (struct dirent *de; (de = readdir(d));)
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			if (errno)
+				r = error("%s: %s", dir, strerror(errno));
+			break;
+		}
 		if (has_suffix(de->d_name, ".patch") && strcmp(de->d_name, base) &&
 		    de->d_name[0] != '.') {
 			GROW(names, nn + 1, an);
 			names[nn++] = xstrdup(de->d_name);
 		}
+	}
 	closedir(d);
 	sort_n(names, nn, sizeof *names, cmp_str);
 	for (size_t i = 0; i < nn && !r; i++) {

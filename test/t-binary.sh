@@ -5,11 +5,12 @@ elfcheck() { "$here/elfcheck" "$@"; }
 
 t_binary_static() {
 	[ -x "$here/elfcheck" ] || { bad "no test/elfcheck (make test builds it)"; return; }
-	local kind; kind=$(elfcheck "$SERIES" | tail -n 1)
+	local elf=${SERIES_ELF:-$SERIES} kind
+	kind=$(elfcheck "$elf" | tail -n 1)
 	if [ -n "${SERIES_DYNAMIC_OK:-}" ]; then
 		echo "SKIP t_binary_static: $SERIES is a sanitizer build ($kind)"; return
 	fi
-	eq "no PT_INTERP, no DT_NEEDED" "$(elfcheck "$SERIES")" "static"
+	eq "no PT_INTERP, no DT_NEEDED" "$(elfcheck "$elf")" "static"
 	# and the checker can tell: a dynamic binary is caught
 	has "checker sees a dynamic binary" "$(elfcheck "$(command -v git)")" "dynamic"
 }
@@ -35,6 +36,7 @@ t_binary_install() {
 # patches; series cc gives there what it gives outside.
 t_binary_empty_chroot() {
 	if [ "$(id -u)" != 0 ]; then echo "SKIP t_binary_empty_chroot: needs root"; return; fi
+	if [ -n "${SERIES_CROSS:-}" ]; then echo "SKIP t_binary_empty_chroot: a $SERIES_CROSS binary needs qemu"; return; fi
 	if [ "$(elfcheck "$SERIES" | tail -n 1)" != static ]; then
 		echo "SKIP t_binary_empty_chroot: $SERIES is not static"; return
 	fi
