@@ -1853,6 +1853,15 @@ static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
 	return 0;
 }
 
+/* A new generation of marks; on wrap-around the marks are cleared. */
+static void next_gen(struct regex *re)
+{
+	if (++re->gen == 0) {
+		memset(re->mark, 0, re->ninst * sizeof *re->mark);
+		re->gen = 1;
+	}
+}
+
 int re_search(struct regex *re, const char *s, size_t len, size_t start)
 {
 	if (re->nlits) {
@@ -1868,20 +1877,14 @@ int re_search(struct regex *re, const char *s, size_t len, size_t start)
 	unsigned *cl = re->list[0], *nl = re->list[1];
 
 	for (size_t pos = start;; pos++) {
-		if (++re->gen == 0) {
-			memset(re->mark, 0, re->ninst * sizeof *re->mark);
-			re->gen = 1;
-		}
+		next_gen(re);
 		/* The unanchored search: a new thread at every position. */
 		if (addthread(re, cl, &nc, 0, s, len, pos))
 			return 1;
 		if (pos >= len)
 			return 0;
 		unsigned c = (unsigned char)s[pos];
-		if (++re->gen == 0) {
-			memset(re->mark, 0, re->ninst * sizeof *re->mark);
-			re->gen = 1;
-		}
+		next_gen(re);
 		nn = 0;
 		for (size_t i = 0; i < nc; i++) {
 			const struct rinst *in = &re->prog[cl[i]];
@@ -3244,15 +3247,19 @@ void maintainers_query(struct maintainers *m, const struct cc_opts *o,
 	query_release(&q);
 }
 
+static void push_kw(size_t **kw, size_t *nkw, size_t *akw, size_t line)
+{
+	GROW(*kw, *nkw + 1, *akw);
+	(*kw)[(*nkw)++] = line;
+}
+
 /* K: hits of text (a -f file's whole text), appended to kw. */
 static void keyword_text(const struct maintainers *m, const char *t,
 			 size_t len, size_t **kw, size_t *nkw, size_t *akw)
 {
 	for (size_t i = 0; i < m->nkw; i++)
-		if (re_search(m->tv[m->kw[i]].re, t, len, 0)) {
-			GROW(*kw, *nkw + 1, *akw);
-			(*kw)[(*nkw)++] = m->kw[i];
-		}
+		if (re_search(m->tv[m->kw[i]].re, t, len, 0))
+			push_kw(kw, nkw, akw, m->kw[i]);
 }
 
 /*
@@ -3276,10 +3283,8 @@ size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
 					(l && (*p == '+' || *p == '-') &&
 					 re_search(m->tv[m->kw[i]].re, p, l, 1)) :
 					re_search(m->tv[m->kw[i]].re, p, l, 0);
-				if (hit) {
-					GROW(*kw, *nkw + 1, *akw);
-					(*kw)[(*nkw)++] = m->kw[i];
-				}
+				if (hit)
+					push_kw(kw, nkw, akw, m->kw[i]);
 			}
 		}
 		p = nl ? nl + 1 : end;
