@@ -368,6 +368,13 @@ static void lower_ascii(char *s)
 			*s = (char)(*s + 32);
 }
 
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
 /* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
  * A signal that asks us to stop ends the retries. */
 static int write_all(int fd, const char *buf, size_t len)
@@ -3537,7 +3544,10 @@ void add_signoff(struct sbuf *msg, const char *sob)
  *      index under us;
  *   2. stream every group as a commit into one `git fast-import`; its branch
  *      is reset at the end without a value, so fast-import writes objects and
- *      no ref at all; `get-mark` tells us the tip;
+ *      no ref at all; `get-mark` tells us the tip.  It writes them into a
+ *      quarantine (a mkdtemp object directory under .git, the real one as
+ *      its alternate), whose pack moves in only when it succeeded: a
+ *      failed or killed fast-import leaves no tmp_pack behind;
  *   3. build the new index in a mkstemp copy of the old one (update-index
  *      of the committed paths);
  *   4. `git update-ref HEAD NEW OLD`: the commit point;
@@ -3550,6 +3560,7 @@ struct repo {
 	char *top;      /* absolute work tree top */
 	char *gitdir;   /* absolute $GIT_DIR of this work tree */
 	char *index;    /* absolute index path ($GIT_INDEX_FILE honoured) */
+	char *objects;  /* absolute object directory (the common one) */
 	char old[72];   /* HEAD's commit, "" when the branch is unborn */
 	char *ref;      /* what HEAD names: "refs/heads/x", or "HEAD" detached */
 };
@@ -3559,6 +3570,7 @@ static void repo_release(struct repo *r)
 	free(r->top);
 	free(r->gitdir);
 	free(r->index);
+	free(r->objects);
 	free(r->ref);
 }
 
@@ -3634,10 +3646,10 @@ static int read_head(struct repo *r)
 static int repo_open(struct repo *r)
 {
 	struct sbuf out = SBUF_INIT;
-	char *lines[3] = { NULL, NULL, NULL };
+	char *lines[4] = { NULL, NULL, NULL, NULL };
 	static const char *const where[] = {
 		"rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-dir", "--git-path", "index", NULL };
+		"--git-dir", "--git-path", "index", "--git-path", "objects", NULL };
 
 	memset(r, 0, sizeof *r);
 	int st = git(where, NULL, NULL, 0, &out);
@@ -3645,8 +3657,8 @@ static int repo_open(struct repo *r)
 		return error("git rev-parse: not inside a git work tree");
 	if (st)
 		return git_failed("git rev-parse", st);
-	if (take_lines(&out, lines, 3) < 0) {
-		for (int i = 0; i < 3; i++)
+	if (take_lines(&out, lines, 4) < 0) {
+		for (int i = 0; i < 4; i++)
 			free(lines[i]);
 		sb_release(&out);
 		return error("git rev-parse: unexpected answer");
@@ -3655,6 +3667,7 @@ static int repo_open(struct repo *r)
 	r->top = lines[0];
 	r->gitdir = lines[1];
 	r->index = lines[2];
+	r->objects = lines[3];
 	return read_head(r);
 }
 
@@ -3919,6 +3932,7 @@ struct txn {
 	char *lock;         /* index.lock, once we hold it */
 	char *tmp_index;    /* our copy of the index, once made */
 	pid_t importer;     /* fast-import's pid, for its crash report */
+	char *quarantine;   /* fast-import's own object directory, once made */
 	char tip[72];
 	size_t files;
 };
@@ -3936,13 +3950,99 @@ static void progress(size_t k, size_t n, const char *name)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
 
+/* Removes dir and what is in it, two levels down (pack/, xx/). */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct sbuf path = SBUF_INIT;
+
+	if (d) {
+		for (struct dirent *de; (de = readdir(d));) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			sb_setlen(&path, 0);
+			sb_addf(&path, "%s/%s", dir, de->d_name);
+			if (unlink(path.buf) < 0 && depth > 0)
+				remove_tree(path.buf, depth - 1);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	sb_release(&path);
+}
+
+static int make_quarantine(struct txn *t, struct sbuf *env_objects,
+			   struct sbuf *env_alternates)
+{
+	struct sbuf dir = SBUF_INIT;
+
+	sb_addf(&dir, "%s/series-objects-XXXXXX", t->repo->gitdir);
+	if (!mkdtemp(dir.buf)) {
+		int saved = errno;
+		sb_release(&dir);
+		return error("%s: %s", t->repo->gitdir, strerror(saved));
+	}
+	t->quarantine = sb_detach(&dir, NULL);
+	sb_addf(&dir, "%s/pack", t->quarantine);
+	int r = mkdir(dir.buf, 0777);
+	sb_release(&dir);
+	if (r < 0)
+		return error("%s/pack: %s", t->quarantine, strerror(errno));
+	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	sb_addf(env_objects, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
+	sb_addf(env_alternates, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
+		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
+	return 0;
+}
+
+/* Moves the quarantine's pack into the object directory: each .pack before
+ * its .idx, as git does, so no reader sees an index without its pack. */
+static int release_quarantine(struct txn *t)
+{
+	struct sbuf dir = SBUF_INIT, from = SBUF_INIT, to = SBUF_INIT;
+	int r = 0;
+
+	sb_addf(&dir, "%s/pack", t->quarantine);
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		DIR *d = opendir(dir.buf);
+		if (!d) {
+			r = error("%s: %s", dir.buf, strerror(errno));
+			break;
+		}
+		for (struct dirent *de; !r && (de = readdir(d));) {
+			if (strncmp(de->d_name, "pack-", 5) ||
+			    (pass == 0) != has_suffix(de->d_name, ".pack") ||
+			    (pass == 1 && !has_suffix(de->d_name, ".idx")))
+				continue;
+			sb_setlen(&from, 0);
+			sb_setlen(&to, 0);
+			sb_addf(&from, "%s/%s", dir.buf, de->d_name);
+			sb_addf(&to, "%s/pack/%s", t->repo->objects, de->d_name);
+			if (rename(from.buf, to.buf) < 0)
+				r = error("%s: %s", to.buf, strerror(errno));
+		}
+		closedir(d);
+	}
+	sb_release(&dir);
+	sb_release(&from);
+	sb_release(&to);
+	return r;
+}
+
 static int import_series(struct txn *t)
 {
 	static const char *const words[] = {
-		"fast-import", "--quiet", "--done", "--cat-blob-fd=1",
-		"--date-format=raw", NULL };
+		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+		"--done", "--cat-blob-fd=1", "--date-format=raw", NULL };
+	struct sbuf env_obj = SBUF_INIT, env_alt = SBUF_INIT;
+	if (make_quarantine(t, &env_obj, &env_alt) < 0) {
+		sb_release(&env_obj);
+		sb_release(&env_alt);
+		return -1;
+	}
+	const char *env[] = { env_obj.buf, env_alt.buf, NULL };
 	const char **argv = git_argv(words);
-	struct child c = { argv, NULL, NULL, CHILD_PIPE, CHILD_PIPE,
+	struct child c = { argv, env, NULL, CHILD_PIPE, CHILD_PIPE,
 			   CHILD_INHERIT, 0 };
 	struct stream s = { -1, 0, SBUF_INIT };
 	struct sbuf msg = SBUF_INIT, out = SBUF_INIT;
@@ -3950,6 +4050,8 @@ static int import_series(struct txn *t)
 
 	if (child_start(&c) < 0) {
 		free(argv);
+		sb_release(&env_obj);
+		sb_release(&env_alt);
 		return -1;
 	}
 	t->importer = c.pid;
@@ -3994,9 +4096,13 @@ static int import_series(struct txn *t)
 			r = error("git fast-import: unexpected answer to get-mark");
 	if (!r)
 		memcpy(t->tip, out.buf, out.len + 1);
+	if (!r)
+		r = release_quarantine(t);
 	sb_release(&s.buf);
 	sb_release(&msg);
 	sb_release(&out);
+	sb_release(&env_obj);
+	sb_release(&env_alt);
 	return r;
 }
 
@@ -4101,6 +4207,11 @@ static int move_head(struct txn *t)
 /* Undoes whatever of steps 1-3 happened; safe to call twice. */
 static void txn_abort(struct txn *t)
 {
+	if (t->quarantine) {
+		remove_tree(t->quarantine, 2);
+		free(t->quarantine);
+		t->quarantine = NULL;
+	}
 	if (t->tmp_index) {
 		struct sbuf lock = SBUF_INIT;
 		sb_addf(&lock, "%s.lock", t->tmp_index);
@@ -4646,12 +4757,6 @@ static int is_cover_name(const char *path)
 	return !strncmp(base, "0000-", 5);
 }
 
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
 
 /* The recipients of one patch file, appended to out.  Returns the number
  * of files it touches, or -1 when it cannot be read. */

@@ -95,3 +95,33 @@ t_valgrind() {
 	$vg --trace-children=no "$here/../series-vg" commit -s -m 'SEDME: x' >/dev/null 2>>"$scratch/vg.log"; eq "memcheck: commit" "$?" 0
 	eq "memcheck: no report" "$(cat "$scratch/vg.log")" ""
 }
+
+# Root only: the repository on a small tmpfs that fills up while series
+# writes; nothing may be lost and nothing left behind.
+t_full_disk() {
+	if [ "$(id -u)" != 0 ]; then echo "SKIP t_full_disk: needs root (mount)"; return; fi
+	local mnt=$scratch/full
+	mkdir -p "$mnt"
+	if ! mount -t tmpfs -o size=4m tmpfs "$mnt" 2>/dev/null; then
+		echo "SKIP t_full_disk: cannot mount a tmpfs here"; return
+	fi
+	( cd "$mnt" && git init -q r && cd r && mkdir a b &&
+	  echo 1 > a/f && echo 1 > b/f && git add -A && git commit -qm base ) >/dev/null
+	cd "$mnt/r"
+	# incompressible content, so the pack git writes needs real room
+	head -c 600000 /dev/urandom > a/f
+	head -c 600000 /dev/urandom > b/f
+	local free; free=$(df -k --output=avail "$mnt" | tail -n 1)
+	head -c $(( (free - 300) * 1024 )) /dev/zero > "$mnt/filler" 2>/dev/null
+	local s; s=$(snapshot)
+	run commit -m 'SEDME: big'
+	[ "$rc" -ne 0 ] && ok || bad "a full disk: exit 0"
+	eq "full disk: unchanged" "$(snapshot)" "$s"
+	eq "full disk: one line" "$(grep -c '^series:' <<<"$err")" 1
+	rm -f "$mnt/filler"
+	run commit -m 'SEDME: big'
+	eq "room again: commits" "$rc" 0
+	eq "room again: clean" "$(git status --porcelain)" ""
+	cd "$scratch"
+	umount "$mnt"
+}
