@@ -1599,6 +1599,22 @@ static void litset_best(struct litset *a, struct litset *b)
 	}
 }
 
+/* A run of literals as a one-string candidate for out; empties run. */
+static void offer_run(struct litset *out, struct sbuf *run, int icase)
+{
+	struct litset a;
+
+	if (!run->len)
+		return;
+	litset_init(&a);
+	a.none = 0;
+	a.n = 1;
+	sb_add(&a.s[0], run->buf, run->len);
+	a.icase[0] = (unsigned char)icase;
+	litset_best(out, &a);
+	sb_setlen(run, 0);
+}
+
 static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
 {
 	const struct rnode *x = &rp->n[n];
@@ -1644,15 +1660,7 @@ static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
 				run_icase = it->icase;
 				sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
 			} else {
-				if (run.len) {
-					litset_init(&a);
-					a.none = 0;
-					a.n = 1;
-					sb_add(&a.s[0], run.buf, run.len);
-					a.icase[0] = (unsigned char)run_icase;
-					litset_best(out, &a);
-					sb_setlen(&run, 0);
-				}
+				offer_run(out, &run, run_icase);
 				if (it->op == R_LIT) {
 					run_icase = it->icase;
 					sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
@@ -1662,14 +1670,7 @@ static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
 				}
 			}
 		}
-		if (run.len) {
-			litset_init(&a);
-			a.none = 0;
-			a.n = 1;
-			sb_add(&a.s[0], run.buf, run.len);
-			a.icase[0] = (unsigned char)run_icase;
-			litset_best(out, &a);
-		}
+		offer_run(out, &run, run_icase);
 		sb_release(&run);
 	} else if (x->op == R_LIT) {
 		out->none = 0;
@@ -1981,6 +1982,14 @@ static int is_tag(const char *line)
 
 static const char *glob_meta = "()+|^${}\\";
 
+/* The script's F:/X: conversion: '.' literal, '*' to ".*", '?' to ".". */
+static void perl_glob(struct sbuf *out, const char *value)
+{
+	for (const char *p = value; *p; p++)
+		sb_adds(out, *p == '.' ? "\\." : *p == '*' ? ".*" :
+			*p == '?' ? "." : (char[2]){ *p, 0 });
+}
+
 static int compile_tv(struct tv *t, size_t line, struct sbuf *err)
 {
 	struct sbuf e = SBUF_INIT, pat = SBUF_INIT;
@@ -1990,9 +1999,7 @@ static int compile_tv(struct tv *t, size_t line, struct sbuf *err)
 			return 0;
 		/* The script's conversion, then our regex engine, anchored. */
 		sb_addc(&pat, '^');
-		for (const char *p = t->value; *p; p++)
-			sb_adds(&pat, *p == '.' ? "\\." : *p == '*' ? ".*" :
-				*p == '?' ? "." : (char[2]){ *p, 0 });
+		perl_glob(&pat, t->value);
 	} else {
 		sb_adds(&pat, t->value);
 	}
@@ -2739,9 +2746,7 @@ static int pattern_is_dir(const struct maintainers *m, struct tv *t)
 		struct sbuf path = SBUF_INIT;
 		struct stat st;
 		sb_addf(&path, "%s/", m->top);
-		for (const char *p = t->value; *p; p++)
-			sb_adds(&path, *p == '.' ? "\\." : *p == '*' ? ".*" :
-				*p == '?' ? "." : (char[2]){ *p, 0 });
+		perl_glob(&path, t->value);
 		t->dir = !t->re && !stat(path.buf, &st) && S_ISDIR(st.st_mode);
 		sb_release(&path);
 	}
