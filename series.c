@@ -1952,10 +1952,6 @@ struct section {
 	unsigned maintained:1, has_m:1;
 };
 
-struct mailmap_entry {
-	char *key, *name, *addr;  /* name, addr: NULL when not mapped */
-};
-
 struct maintainers {
 	struct sbuf text;
 	char *top;                /* directory for -d and in-file lookups */
@@ -1971,8 +1967,11 @@ struct maintainers {
 	size_t nfp, afp;
 	uint32_t *bucket;         /* hash table heads into fp, nbucket a 2^k */
 	size_t nbucket;
-	struct mailmap_entry *mm;
-	size_t nmm, amm;
+	struct sbuf mm;           /* .mailmap: see mailmap_parse() */
+	struct mm_line *mml;
+	size_t nmml, amml;
+	uint32_t *mmhead;         /* chains by address hash, nmmhead a 2^k */
+	size_t nmmhead;
 };
 
 static int is_tag(const char *line)
@@ -2063,12 +2062,9 @@ void maintainers_free(struct maintainers *m)
 		return;
 	for (size_t i = 0; i < m->ntv; i++)
 		re_free(m->tv[i].re);
-	for (size_t i = 0; i < m->nmm; i++) {
-		free(m->mm[i].key);
-		free(m->mm[i].name);
-		free(m->mm[i].addr);
-	}
-	free(m->mm);
+	sb_release(&m->mm);
+	free(m->mml);
+	free(m->mmhead);
 	free(m->tv);
 	free(m->sec);
 	free(m->kw);
@@ -2298,124 +2294,268 @@ static void format_email(struct sbuf *out, const char *name, const char *addr,
 	sb_release(&a);
 }
 
-/* ---- .mailmap, read as the script reads it ------------------------------- */
-static void mailmap_add(struct maintainers *m, const char *key,
-			const char *name, const char *addr)
+/* ---- .mailmap, read as the script reads it -------------------------------
+ * The text is kept, cut into lines at '\n' and at '#', and a line is parsed
+ * only when an address it may map is looked up.  A line's key is "addr" or
+ * "name <addr>", where addr is its last <...> (trimmed, for the forms whose
+ * key the script runs through parse_email()): so lines are chained by the
+ * hash of that address, in file order, and a lookup parses its chain, plus
+ * the odd lines whose key's address cannot be told without parsing.  The
+ * last line that maps a key wins, for the name and the address each, as
+ * the script's hash assignments do.
+ */
+struct mm_line {
+	size_t off;             /* the line: mm.buf + off, NUL-terminated */
+	uint32_t hash, next;    /* next: the chain, or NO_MM */
+	int odd;                /* tried for every address */
+};
+#define NO_MM UINT32_MAX
+
+/* One line's mapping: key, and the name and/or address it maps to. */
+struct mm_entry {
+	struct sbuf key, name, addr, n2, a2, tmp;
+	int has_name, has_addr;
+};
+#define MM_ENTRY_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
+			SBUF_INIT, 0, 0 }
+
+static void mm_entry_release(struct mm_entry *e)
 {
-	GROW(m->mm, m->nmm + 1, m->amm);
-	struct mailmap_entry *e = &m->mm[m->nmm++];
-	e->key = xstrdup(key);
-	e->name = name ? xstrdup(name) : NULL;
-	e->addr = addr ? xstrdup(addr) : NULL;
+	sb_release(&e->key);
+	sb_release(&e->name);
+	sb_release(&e->addr);
+	sb_release(&e->n2);
+	sb_release(&e->a2);
+	sb_release(&e->tmp);
 }
 
 /* Parses "name <addr>" and gives back the script's formatted pieces. */
 static void email_parts(const char *name, size_t nlen, const char *addr,
-			size_t alen, struct sbuf *n, struct sbuf *a)
+			size_t alen, struct sbuf *tmp, struct sbuf *n,
+			struct sbuf *a)
 {
-	struct sbuf tmp = SBUF_INIT;
+	sb_setlen(tmp, 0);
+	sb_add(tmp, name, nlen);
+	trim(tmp);
+	sb_adds(tmp, " <");
+	sb_add(tmp, addr, alen);
+	sb_addc(tmp, '>');
+	parse_email(tmp->buf, n, a);
+}
 
-	sb_add(&tmp, name, nlen);
-	trim(&tmp);
-	sb_adds(&tmp, " <");
-	sb_add(&tmp, addr, alen);
-	sb_addc(&tmp, '>');
-	parse_email(tmp.buf, n, a);
-	sb_release(&tmp);
+/* The <...> groups of a trimmed line: one or two, each "<x>" with no '>'
+ * inside.  Returns the form (1-4 as below) or 0 for a line that maps
+ * nothing. */
+struct mm_groups {
+	const char *lt1, *gt1, *lt2, *gt2;
+};
+
+static int mm_form(const char *l, struct mm_groups *g)
+{
+	g->lt1 = strchr(l, '<');
+	g->gt1 = g->lt1 ? strchr(g->lt1, '>') : NULL;
+	if (!g->gt1)
+		return 0;
+	g->lt2 = strchr(g->gt1, '<');
+	g->gt2 = g->lt2 ? strchr(g->lt2, '>') : NULL;
+	int ends1 = !g->gt1[1], ends2 = g->gt2 && !g->gt2[1];
+	if (g->lt1 > l && ends1)
+		return 1;       /* name1 <mail1> */
+	if (g->lt1 == l && ends2 && only_space(g->gt1 + 1, g->lt2))
+		return 2;       /* <mail1> <mail2> */
+	if (g->lt1 > l && ends2 && only_space(g->gt1 + 1, g->lt2))
+		return 3;       /* name1 <mail1> <mail2> */
+	if (g->lt1 > l && ends2)
+		return 4;       /* name1 <mail1> name2 <mail2> */
+	return 0;
+}
+
+/* The entry of one line (trimmed, comment cut); 0 when it maps nothing. */
+static int mm_parse_line(const char *l, struct mm_entry *e)
+{
+	struct mm_groups g;
+	int form = mm_form(l, &g);
+
+	e->has_name = e->has_addr = 0;
+	sb_setlen(&e->key, 0);
+	if (form == 1 || form == 3 || form == 4)
+		email_parts(l, (size_t)(g.lt1 - l), g.lt1 + 1,
+			    (size_t)(g.gt1 - g.lt1 - 1), &e->tmp, &e->name,
+			    &e->addr);
+	if (form == 1) {
+		sb_add(&e->key, e->addr.buf, e->addr.len);
+		e->has_name = 1;
+	} else if (form == 2 || form == 3) {
+		sb_add(&e->key, g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
+		if (form == 2) {
+			sb_setlen(&e->addr, 0);
+			sb_add(&e->addr, g.lt1 + 1, (size_t)(g.gt1 - g.lt1 - 1));
+		}
+		e->has_addr = 1;
+		e->has_name = form == 3;
+	} else if (form == 4) {
+		email_parts(g.gt1 + 1, (size_t)(g.lt2 - g.gt1 - 1), g.lt2 + 1,
+			    (size_t)(g.gt2 - g.lt2 - 1), &e->tmp, &e->n2, &e->a2);
+		format_email(&e->key, e->n2.buf, e->a2.buf, 1);
+		e->has_name = e->has_addr = 1;
+	}
+	return form != 0;
+}
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = FNV_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		h = fnv_step(h, (unsigned char)s[i]);
+	return h;
+}
+
+/* Whether <s..e> holds an '@' after its first byte: then parse_email()
+ * gives back exactly its trimmed text as the address. */
+static int plain_address(const char *s, const char *e)
+{
+	return e - s > 1 && memchr(s + 1, '@', (size_t)(e - s - 1));
+}
+
+static uint32_t trimmed_hash(const char *s, const char *e)
+{
+	while (s < e && isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	return hash_bytes(s, (size_t)(e - s));
+}
+
+/* Files a line under the address its key ends with. */
+static void mm_index_line(struct maintainers *m, size_t off)
+{
+	const char *l = m->mm.buf + off;
+	struct mm_groups g;
+	int form = mm_form(l, &g);
+	struct mm_line ml = { off, 0, NO_MM, 0 };
+
+	if (!form)
+		return;
+	if (form == 2 || form == 3)
+		ml.hash = hash_bytes(g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
+	else if (form == 1 ? plain_address(g.lt1 + 1, g.gt1) :
+			     plain_address(g.lt2 + 1, g.gt2))
+		ml.hash = form == 1 ? trimmed_hash(g.lt1 + 1, g.gt1) :
+				      trimmed_hash(g.lt2 + 1, g.gt2);
+	else
+		ml.odd = 1;
+	GROW(m->mml, m->nmml + 1, m->amml);
+	m->mml[m->nmml++] = ml;
 }
 
 void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
 {
-	struct sbuf line = SBUF_INIT, n1 = SBUF_INIT, a1 = SBUF_INIT,
-		    n2 = SBUF_INIT, a2 = SBUF_INIT, key = SBUF_INIT;
+	size_t at = m->mm.len;
 
-	for (const char *p = buf, *end = buf + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
-		sb_setlen(&line, 0);
-		sb_add(&line, p, (size_t)(e - p));
-		p = nl ? nl + 1 : end;
-		char *hash = memchr(line.buf, '#', line.len);
+	sb_add(&m->mm, buf, len);
+	sb_addc(&m->mm, '\n');
+	for (size_t p = at; p < m->mm.len;) {
+		char *l = m->mm.buf + p;
+		char *nl = memchr(l, '\n', m->mm.len - p);
+		*nl = '\0';
+		size_t next = (size_t)(nl - m->mm.buf) + 1;
+		char *hash = memchr(l, '#', (size_t)(nl - l));
 		if (hash)
-			sb_setlen(&line, (size_t)(hash - line.buf));
-		trim(&line);
-		if (!line.len || memchr(line.buf, '\0', line.len))
-			continue;
-		/* The <...> groups: one or two, each "<x>" with no '>' inside. */
-		char *l = line.buf, *lt1 = strchr(l, '<');
-		char *gt1 = lt1 ? strchr(lt1, '>') : NULL;
-		if (!gt1)
-			continue;
-		char *lt2 = strchr(gt1, '<'), *gt2 = lt2 ? strchr(lt2, '>') : NULL;
-		int ends1 = !gt1[1], ends2 = gt2 && !gt2[1];
-		if (lt1 > l && ends1) {
-			/* name1 <mail1> */
-			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
-				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
-			mailmap_add(m, a1.buf, n1.buf, NULL);
-		} else if (lt1 == l && ends2 && only_space(gt1 + 1, lt2)) {
-			/* <mail1> <mail2> */
-			sb_setlen(&key, 0);
-			sb_add(&key, lt2 + 1, (size_t)(gt2 - lt2 - 1));
-			sb_setlen(&a1, 0);
-			sb_add(&a1, lt1 + 1, (size_t)(gt1 - lt1 - 1));
-			mailmap_add(m, key.buf, NULL, a1.buf);
-		} else if (lt1 > l && ends2 && only_space(gt1 + 1, lt2)) {
-			/* name1 <mail1> <mail2> */
-			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
-				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
-			sb_setlen(&key, 0);
-			sb_add(&key, lt2 + 1, (size_t)(gt2 - lt2 - 1));
-			mailmap_add(m, key.buf, n1.buf, a1.buf);
-		} else if (lt1 > l && ends2) {
-			/* name1 <mail1> name2 <mail2> */
-			email_parts(l, (size_t)(lt1 - l), lt1 + 1,
-				    (size_t)(gt1 - lt1 - 1), &n1, &a1);
-			email_parts(gt1 + 1, (size_t)(lt2 - gt1 - 1), lt2 + 1,
-				    (size_t)(gt2 - lt2 - 1), &n2, &a2);
-			format_email(&key, n2.buf, a2.buf, 1);
-			mailmap_add(m, key.buf, n1.buf, a1.buf);
+			*hash = '\0';
+		/* A NUL before the comment: the line is dropped whole. */
+		if (strlen(l) == (size_t)((hash ? hash : nl) - l)) {
+			while (isspace((unsigned char)*l))
+				l++;
+			char *e = l + strlen(l);
+			while (e > l && isspace((unsigned char)e[-1]))
+				*--e = '\0';
+			if (*l)
+				mm_index_line(m, (size_t)(l - m->mm.buf));
 		}
+		p = next;
 	}
-	sb_release(&line);
-	sb_release(&n1);
-	sb_release(&a1);
-	sb_release(&n2);
-	sb_release(&a2);
-	sb_release(&key);
+	/* The chains, rebuilt whole: newest line first, read backwards. */
+	m->nmmhead = 64;
+	while (m->nmmhead < 2 * m->nmml)
+		m->nmmhead *= 2;
+	free(m->mmhead);
+	m->mmhead = xcalloc(m->nmmhead, sizeof *m->mmhead);
+	for (size_t i = 0; i < m->nmmhead; i++)
+		m->mmhead[i] = NO_MM;
+	for (size_t i = m->nmml; i-- > 0;) {
+		if (m->mml[i].odd)
+			continue;
+		uint32_t *head = &m->mmhead[m->mml[i].hash & (m->nmmhead - 1)];
+		m->mml[i].next = *head;
+		*head = (uint32_t)i;
+	}
 }
 
-/* The last mapping of key for a name (want_name) or an address. */
-static const char *mailmap_get(const struct maintainers *m, const char *key,
-			       int want_name)
+/* The last mappings of key, whose address is addr: *name and *to point
+ * into e (or are NULL when no line maps that). */
+static void mailmap_find(const struct maintainers *m, const char *key,
+			 const char *addr, struct mm_entry *e,
+			 struct sbuf *name, struct sbuf *to, int *has_name,
+			 int *has_to)
 {
-	for (size_t i = m->nmm; i-- > 0;) {
-		const struct mailmap_entry *e = &m->mm[i];
-		const char *v = want_name ? e->name : e->addr;
-		if (v && !strcmp(e->key, key))
-			return v;
+	uint32_t h = hash_bytes(addr, strlen(addr));
+	uint32_t i = m->nmml ? m->mmhead[h & (m->nmmhead - 1)] : NO_MM;
+	size_t odd = 0;
+
+	*has_name = *has_to = 0;
+	/* The chain and the odd lines, merged in file order. */
+	for (;;) {
+		while (odd < m->nmml && !m->mml[odd].odd)
+			odd++;
+		size_t k;
+		if (i != NO_MM && (odd >= m->nmml || i < odd)) {
+			k = i;
+			i = m->mml[i].next;
+			if (m->mml[k].hash != h)
+				continue;
+		} else if (odd < m->nmml) {
+			k = odd++;
+		} else {
+			break;
+		}
+		if (!mm_parse_line(m->mm.buf + m->mml[k].off, e) ||
+		    strcmp(e->key.buf, key))
+			continue;
+		if (e->has_name) {
+			sb_setlen(name, 0);
+			sb_add(name, e->name.buf, e->name.len);
+			*has_name = 1;
+		}
+		if (e->has_addr) {
+			sb_setlen(to, 0);
+			sb_add(to, e->addr.buf, e->addr.len);
+			*has_to = 1;
+		}
 	}
-	return NULL;
 }
 
 /* mailmap_email(): out gets "name <addr>" after the .mailmap. */
 static void mailmap_email(const struct maintainers *m, struct sbuf *out,
 			  const char *line)
 {
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT;
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT,
+		    rn = SBUF_INIT, ra = SBUF_INIT;
+	struct mm_entry e = MM_ENTRY_INIT;
+	int hn, ha;
 
 	parse_email(line, &n, &a);
 	format_email(&email, n.buf, a.buf, 1);
-	const char *rn = mailmap_get(m, email.buf, 1);
-	const char *ra = mailmap_get(m, email.buf, 0);
-	if (!rn && !ra) {
-		rn = mailmap_get(m, a.buf, 1);
-		ra = mailmap_get(m, a.buf, 0);
-	}
-	format_email(out, rn ? rn : n.buf, ra ? ra : a.buf, 1);
+	mailmap_find(m, email.buf, a.buf, &e, &rn, &ra, &hn, &ha);
+	if (!hn && !ha)
+		mailmap_find(m, a.buf, a.buf, &e, &rn, &ra, &hn, &ha);
+	format_email(out, hn ? rn.buf : n.buf, ha ? ra.buf : a.buf, 1);
+	mm_entry_release(&e);
 	sb_release(&n);
 	sb_release(&a);
 	sb_release(&email);
+	sb_release(&rn);
+	sb_release(&ra);
 }
 
 /* ---- who gets a patch ----------------------------------------------------------
