@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -345,18 +346,18 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always)
 	sb_addc(sb, '"');
 }
 
-/* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
-static const char *strcasestr_ascii(const char *h, const char *n)
+/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
+static const char *find_bytes(const char *h, size_t hn, const char *needle,
+			      size_t nn)
 {
-	size_t m = strlen(n);
-
-	for (; *h; h++) {
-		size_t i = 0;
-		while (i < m && h[i] && tolower((unsigned char)h[i]) ==
-					 tolower((unsigned char)n[i]))
-			i++;
-		if (i == m)
-			return h;
+	if (!nn)
+		return h;
+	for (const char *p = h, *e = h + hn; (size_t)(e - p) >= nn; p++) {
+		p = memchr(p, needle[0], (size_t)(e - p) - nn + 1);
+		if (!p)
+			return NULL;
+		if (!memcmp(p, needle, nn))
+			return p;
 	}
 	return NULL;
 }
@@ -1787,27 +1788,15 @@ static int contains(const char *s, size_t n, const char *lit, int icase)
 {
 	size_t m = strlen(lit);
 
-	if (m > n)
-		return 0;
+	if (!icase)
+		return find_bytes(s, n, lit, m) != NULL;
 	for (size_t i = 0; i + m <= n; i++) {
-		if (icase) {
-			const char *hit = NULL;
-			size_t j;
-			for (j = 0; j < m && tolower((unsigned char)s[i + j]) ==
-					      (unsigned char)lit[j]; j++)
-				;
-			if (j == m)
-				hit = s + i;
-			if (hit)
-				return 1;
-		} else {
-			const char *p = memchr(s + i, lit[0], n - m + 1 - i);
-			if (!p)
-				return 0;
-			i = (size_t)(p - s);
-			if (!memcmp(p, lit, m))
-				return 1;
-		}
+		size_t j;
+		for (j = 0; j < m && tolower((unsigned char)s[i + j]) ==
+				      (unsigned char)lit[j]; j++)
+			;
+		if (j == m)
+			return 1;
 	}
 	return 0;
 }
@@ -1913,60 +1902,117 @@ int re_search(struct regex *re, const char *s, size_t len, size_t start)
 	}
 }
 
+/*
+ * The longest run of bytes every match of pat must contain, read from the
+ * source without compiling it, so a caller can skip a pattern whose run its
+ * subject lacks.  Conservative: only bytes outside groups count, in a
+ * pattern with no top-level '|'; a byte a quantifier follows is optional;
+ * escapes and classes end a run; (?i) and the other (?...) forms but (?:,
+ * and escapes that take arguments, give no run at all.
+ */
+size_t re_literal(const char *pat, size_t len, int xflag, size_t *at)
+{
+	size_t best = 0, run = 0, start = 0;
+	int depth = 0;
+
+	*at = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)pat[i];
+		int lit = 0;
+		if (c == '\\') {
+			unsigned char e = i + 1 < len ? (unsigned char)pat[i + 1] : 0;
+			if (!e || (isalnum(e) && !strchr("bBsSwWdDntrfe", e)))
+				return 0;
+			i++;
+		} else if (c == '(') {
+			if (i + 1 < len && pat[i + 1] == '?' &&
+			    (i + 2 >= len || pat[i + 2] != ':'))
+				return 0;
+			depth++;
+		} else if (c == ')') {
+			if (!depth--)
+				return 0;
+		} else if (c == '|') {
+			if (!depth)
+				return 0;
+		} else if (c == '[') {
+			size_t j = i + 1;
+			if (j < len && pat[j] == '^')
+				j++;
+			if (j < len && pat[j] == ']')
+				j++;
+			for (; j < len && pat[j] != ']'; j++)
+				if (pat[j] == '\\')
+					j++;
+			if (j >= len)
+				return 0;
+			i = j;
+		} else if (c == '*' || c == '?' || c == '{') {
+			if (run)
+				run--;          /* the byte before is optional */
+			if (c == '{') {
+				const char *close = memchr(pat + i, '}', len - i);
+				if (!close)
+					return 0;
+				i = (size_t)(close - pat);
+			}
+		} else if (xflag && c == '#') {
+			break;                  /* a comment to the end */
+		} else {
+			lit = !strchr(".^$+}", c) && !(xflag && isspace(c)) && c;
+		}
+		if (lit && !depth) {
+			if (!run)
+				start = i;
+			run++;
+		} else {
+			if (run > best) {
+				best = run;
+				*at = start;
+			}
+			run = 0;
+		}
+	}
+	if (run > best) {
+		best = run;
+		*at = start;
+	}
+	return best;
+}
+
 /* ---- MAINTAINERS ---------------------------------------------------------------
- * The file is kept whole in one buffer; lines are cut in place.  Like
- * get_maintainer.pl, every "X: value" line (X a capital letter) and every
- * other non-blank, non-comment line (a section title) gets an index in one
- * array, tv[]; a section is a title and the tag lines after it.  Indices
- * matter: keyword sections are added in the string order of their K: line's
- * index, as the script sorts them.
+ * The file is not parsed into a table: one pass over its text answers all
+ * the queries of a call at once (a patch, or every patch of a cover
+ * letter) and keeps only the sections that some file or keyword hits.
+ * The text is mapped, not copied, and never written to.
+ *
+ * The pass numbers lines as get_maintainer.pl's @typevalue does: every
+ * "X: value" line (X a capital letter) and every other non-blank,
+ * non-comment line (a title) gets the next index.  A section is a run of
+ * tag lines; its key (the script's $tvi) is the index of its first tag
+ * line, and its title the line before it (or, when the file starts with a
+ * tag line, that line itself, which add_categories() skips as the script
+ * does).  Keyword sections are added in the string order of their K:
+ * line's index, as the script sorts them.
  *
  * F:/X: are globs that the script turns into regexes ('.' literal, '*' any
  * run, '?' any byte, [..] a class) matched at the start of the path; without
  * a trailing '/' the path must have as many '/' as the pattern, and a
- * pattern naming a directory of the tree gets the '/' added (checked lazily
- * here, once a path could match).  N: is a regex searched in the path, K: in
- * the patch, both with /x.
+ * pattern naming a directory of the tree gets the '/' added (asked only
+ * once a path matched).  A pattern is tried only on the paths that start
+ * with its literal prefix: a binary search in the sorted paths.  N: is a
+ * regex searched in the path, K: in the patch, both with /x.  Each is
+ * compiled only when the literal every match must contain (re_literal())
+ * occurs in what it is matched against: so a call compiles a handful of
+ * the file's patterns, and one we cannot run is an error naming its line
+ * whenever it could change an answer.
  */
-struct tv {
-	char type;              /* 'A'..'Z', or 0 for a title line */
-	const char *value;
-	struct regex *re;       /* N:, K:, or an F:/X: the glob matcher can't do */
-	signed char dir;        /* F:/X: -1 unknown, 0 no, 1 a directory */
-	short depth;            /* F:/X: the script's $value_pd */
-	unsigned vlen;          /* strlen(value) */
-	unsigned sec;           /* the section it belongs to */
-};
-
-/* F:/X: lines by their literal prefix (up to the first * ? or [), in a
- * hash table chained through next, so a path is only tried against the
- * patterns whose prefix it starts with. */
-struct fpat {
-	uint32_t tv, len, next, hash;   /* the literal is tv[tv].value[0..len) */
-};
-#define NO_FPAT UINT32_MAX
-
-struct section {
-	size_t start, end;      /* tv[start] is the title; tag lines to end */
-	size_t key;             /* the script's $tvi */
-	unsigned maintained:1, has_m:1;
-};
-
 struct maintainers {
-	struct sbuf text;
+	const char *text;         /* the file, len bytes: mapped, or own.buf */
+	size_t len;
+	void *map;                /* the mapping, or NULL */
+	struct sbuf own;
 	char *top;                /* directory for -d and in-file lookups */
-	struct tv *tv;
-	size_t ntv, atv;
-	struct section *sec;
-	size_t nsec, asec;
-	size_t *kw;               /* indices of K: lines */
-	size_t nkw, akw;
-	size_t *nre;              /* indices of N: lines */
-	size_t nnre, anre;
-	struct fpat *fp;          /* F: and X: lines, by literal prefix */
-	size_t nfp, afp;
-	uint32_t *bucket;         /* hash table heads into fp, nbucket a 2^k */
-	size_t nbucket;
 	struct sbuf mm;           /* .mailmap: see mailmap_parse() */
 	struct mm_line *mml;
 	size_t nmml, amml;
@@ -1974,12 +2020,120 @@ struct maintainers {
 	size_t nmmhead;
 };
 
-static int is_tag(const char *line)
+/* A section some query hits: offsets into the text. */
+struct msec {
+	size_t key;             /* the script's $tvi */
+	size_t title, tlen;     /* its title line */
+	size_t body, end;       /* its tag lines (and blank ones between) */
+	int tag_title;          /* the title is the first tag line */
+};
+
+/* A file's hit on a section: the depth of the last F:/N: that matched. */
+struct fhit {
+	size_t file, sec;       /* into scan.file and scan.sec */
+	int depth;
+	int deep;               /* an F: as deep as the file matched */
+};
+
+/* A pattern line that matched a file, while its section is read. */
+struct fmatch {
+	size_t file;
+	int depth;
+	char type;
+};
+
+struct khit {
+	size_t query, sec, idx; /* idx: the K: line's index */
+};
+
+struct scan {
+	struct maintainers *m;
+	const struct cc_query *q;
+	size_t nq;
+	int keywords;
+	char **file;            /* every query's files, sorted, unique */
+	size_t *fplain;         /* of each, the length without glob bytes */
+	size_t nfile;
+	size_t common;          /* the length of the start they all share */
+	struct msec *sec;
+	size_t nsec, asec;
+	struct fhit *fh;
+	size_t nfh, afh;
+	struct fmatch *fm;
+	size_t nfm, afm;
+	struct khit *kh;
+	size_t nkh, akh;
+	struct msec cur;        /* the section being read */
+	int cur_kept;           /* it is sec[nsec - 1] */
+	struct sbuf value;      /* the tag value being tried, NUL-terminated */
+};
+
+static int is_tag(const char *line, size_t len)
 {
-	return line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
+	return len >= 2 && line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
 }
 
-static const char *glob_meta = "()+|^${}\\";
+/* Perl's \s on a byte, without a call into the C library's isspace(). */
+static int space_byte(unsigned char c)
+{
+	return c == ' ' || (unsigned)(c - '\t') < 5;
+}
+
+/* The script skips /^\s*$/ and /^\s*#/ lines without an index. */
+static int blank_or_comment(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && space_byte((unsigned char)p[i]))
+		i++;
+	return i == n || p[i] == '#';
+}
+
+/* The value of a tag line: after "X:" and blanks. */
+static size_t tag_value(const char *p, size_t n)
+{
+	size_t i = 2;
+
+	while (i < n && space_byte((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+/* The index in p[0..n) of the first byte c or NUL (with *nul set for a
+ * NUL), or n: eight bytes at a time, as the lines searched are short and
+ * the C library's memchr() is slow to start.  The first flagged byte of a
+ * word is found by arithmetic on little-endian machines, byte by byte
+ * elsewhere. */
+static size_t span_until(const char *p, size_t n, unsigned char c, int *nul)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones << 7,
+		       cs = ones * c;
+	const uint16_t probe = 1;
+	unsigned char little;
+	size_t i = 0;
+
+	memcpy(&little, &probe, 1);
+	for (; n - i >= 8; i += 8) {
+		uint64_t w, x, hit;
+		memcpy(&w, p + i, 8);
+		x = w ^ cs;
+		hit = ((x - ones) & ~x & high) | ((w - ones) & ~w & high);
+		if (!hit)
+			continue;
+		if (!little)
+			break;
+		/* the lowest flagged byte is exact; its index, 0..7 */
+		i += (size_t)((((hit & -hit) >> 7) * 0x0001020304050607u) >> 56);
+		*nul = !p[i];
+		return i;
+	}
+	for (; i < n && (unsigned char)p[i] != c; i++)
+		if (!p[i]) {
+			*nul = 1;
+			break;
+		}
+	return i;
+}
 
 /* The script's F:/X: conversion: '.' literal, '*' to ".*", '?' to ".". */
 static void perl_glob(struct sbuf *out, const char *value)
@@ -1989,192 +2143,101 @@ static void perl_glob(struct sbuf *out, const char *value)
 			*p == '?' ? "." : (char[2]){ *p, 0 });
 }
 
-static int compile_tv(struct tv *t, size_t line, struct sbuf *err)
+/* The script's $value_pd: slashes, one more without a trailing '/'; -1
+ * for a pattern that starts with '*'. */
+static int glob_depth(const char *v, size_t n)
 {
-	struct sbuf e = SBUF_INIT, pat = SBUF_INIT;
+	int slashes = 0;
 
-	if (t->type == 'F' || t->type == 'X') {
-		if (!strpbrk(t->value, glob_meta))
-			return 0;
-		/* The script's conversion, then our regex engine, anchored. */
-		sb_addc(&pat, '^');
-		perl_glob(&pat, t->value);
-	} else {
-		sb_adds(&pat, t->value);
-	}
-	t->re = re_compile(pat.buf, pat.len, t->type != 'F' && t->type != 'X', &e);
-	sb_release(&pat);
-	if (!t->re) {
-		sb_addf(err, "MAINTAINERS:%zu: %c: %s: %s", line, t->type,
-			t->value, e.buf);
-		sb_release(&e);
+	for (size_t i = 0; i < n; i++)
+		slashes += v[i] == '/';
+	if (n && v[0] == '*')
 		return -1;
-	}
-	return 0;
+	return slashes + (!n || v[n - 1] != '/');
 }
 
-/* The script's $value_pd, counted the first time it is wanted. */
-static int glob_depth(struct tv *t)
-{
-	if (t->depth == SHRT_MIN) {
-		int slashes = 0;
-		for (const char *p = t->value; *p; p++)
-			slashes += *p == '/';
-		t->depth = (short)(slashes + (t->vlen && t->value[t->vlen - 1] != '/'));
-		if (t->value[0] == '*')
-			t->depth = -1;
-	}
-	return t->depth;
-}
-
-/* FNV-1a, byte by byte, so the hashes of all prefixes of a path come
- * from one pass over it. */
 static uint32_t fnv_step(uint32_t h, unsigned char c)
 {
 	return (h ^ c) * 16777619u;
 }
 #define FNV_INIT 2166136261u
 
-static void index_patterns(struct maintainers *m)
-{
-	m->nbucket = 64;
-	while (m->nbucket < 2 * m->nfp)
-		m->nbucket *= 2;
-	m->bucket = xcalloc(m->nbucket, sizeof *m->bucket);
-	for (size_t i = 0; i < m->nbucket; i++)
-		m->bucket[i] = NO_FPAT;
-	/* Backwards, so each chain lists its patterns in file order. */
-	for (size_t i = m->nfp; i-- > 0;) {
-		struct fpat *f = &m->fp[i];
-		const char *lit = m->tv[f->tv].value;
-		uint32_t h = FNV_INIT;
-		for (size_t k = 0; k < f->len; k++)
-			h = fnv_step(h, (unsigned char)lit[k]);
-		f->hash = h;
-		f->next = m->bucket[h & (m->nbucket - 1)];
-		m->bucket[h & (m->nbucket - 1)] = (uint32_t)i;
-	}
-}
-
 void maintainers_free(struct maintainers *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->ntv; i++)
-		re_free(m->tv[i].re);
+	if (m->map)
+		munmap(m->map, m->len);
+	sb_release(&m->own);
 	sb_release(&m->mm);
 	free(m->mml);
 	free(m->mmhead);
-	free(m->tv);
-	free(m->sec);
-	free(m->kw);
-	free(m->nre);
-	free(m->fp);
-	free(m->bucket);
 	free(m->top);
-	sb_release(&m->text);
 	free(m);
 }
 
+static struct maintainers *maintainers_new(const char *top)
+{
+	struct maintainers *m = xcalloc(1, sizeof *m);
+
+	sb_init(&m->own);
+	sb_init(&m->mm);
+	m->text = m->own.buf;
+	m->top = xstrdup(top ? top : ".");
+	return m;
+}
+
 struct maintainers *maintainers_parse(const char *buf, size_t len,
-				      const char *top, struct sbuf *err)
+				      const char *top)
 {
 	struct sbuf text = SBUF_INIT;
 
 	sb_add(&text, buf, len);
-	return maintainers_take(&text, top, err);
+	return maintainers_take(&text, top);
 }
 
-struct maintainers *maintainers_take(struct sbuf *text, const char *top,
+struct maintainers *maintainers_take(struct sbuf *text, const char *top)
+{
+	struct maintainers *m = maintainers_new(top);
+
+	m->own = *text;
+	sb_init(text);
+	m->text = m->own.buf;
+	m->len = m->own.len;
+	return m;
+}
+
+struct maintainers *maintainers_open(const char *path, const char *top,
 				     struct sbuf *err)
 {
-	struct maintainers *m = xcalloc(1, sizeof *m);
-	size_t lineno = 0, lines = 1;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	m->text = *text;
-	sb_init(text);
-	m->top = xstrdup(top ? top : ".");
-	const char *buf = m->text.buf;
-	size_t len = m->text.len;
-	/* One allocation for the line table: count the lines first. */
-	for (const char *p = buf; (p = memchr(p, '\n', len - (size_t)(p - buf)));
-	     p++)
-		lines++;
-	m->tv = xcalloc(lines, sizeof *m->tv);
-	m->atv = lines;
-	if (memchr(buf, '\0', len)) {
-		sb_addf(err, "MAINTAINERS: holds a NUL byte");
-		maintainers_free(m);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
-	for (char *p = m->text.buf, *end = p + m->text.len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *line = p;
-		if (nl)
-			*nl = '\0';
-		p = nl ? nl + 1 : end;
-		lineno++;
-		struct tv t = { 0, line, NULL, -1, 0, 0, 0 };
-		if (is_tag(line)) {
-			t.type = line[0];
-			const char *v = line + 2;
-			while (isspace((unsigned char)*v))
-				v++;
-			t.value = v;
-			t.vlen = (unsigned)strlen(v);
-			t.depth = SHRT_MIN;
-			if (t.type == 'K' || t.type == 'N' || t.type == 'F' ||
-			    t.type == 'X')
-				if (compile_tv(&t, lineno, err) < 0) {
-					maintainers_free(m);
-					return NULL;
-				}
-			if (t.type == 'K') {
-				GROW(m->kw, m->nkw + 1, m->akw);
-				m->kw[m->nkw++] = m->ntv;
-			} else if (t.type == 'N') {
-				GROW(m->nre, m->nnre + 1, m->anre);
-				m->nre[m->nnre++] = m->ntv;
-			} else if (t.type == 'F' || t.type == 'X') {
-				GROW(m->fp, m->nfp + 1, m->afp);
-				m->fp[m->nfp].len = t.re ? 0 : (uint32_t)strcspn(v, "*?[");
-				m->fp[m->nfp++].tv = (uint32_t)m->ntv;
-			}
-		} else {
-			const char *q = line;
-			while (isspace((unsigned char)*q))
-				q++;
-			if (!*q || *q == '#')
-				continue;
-		}
-		GROW(m->tv, m->ntv + 1, m->atv);
-		m->tv[m->ntv++] = t;
+	struct maintainers *m = maintainers_new(top);
+	void *map = MAP_FAILED;
+	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= SIZE_MAX)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map != MAP_FAILED) {
+		m->map = map;
+		m->text = map;
+		m->len = (size_t)st.st_size;
+	} else if (sb_read_fd(&m->own, fd) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		maintainers_free(m);
+		return NULL;
+	} else {
+		m->text = m->own.buf;
+		m->len = m->own.len;
 	}
-	/* The sections, walked as get_maintainers() walks them. */
-	size_t tvi = 0;
-	while (tvi < m->ntv && !m->tv[tvi].type)
-		tvi++;
-	while (tvi < m->ntv) {
-		size_t start = tvi, end = tvi;
-		while (start > 0 && m->tv[start].type)
-			start--;
-		while (end < m->ntv && m->tv[end].type)
-			end++;
-		struct section s = { start, end, tvi, 0, 0 };
-		for (size_t i = start; i < end; i++) {
-			struct tv *t = &m->tv[i];
-			t->sec = (unsigned)m->nsec;
-			if (t->type == 'M')
-				s.has_m = 1;
-			if (t->type == 'S' && (strcasestr_ascii(t->value, "maintain") ||
-					       strcasestr_ascii(t->value, "support")))
-				s.maintained = 1;
-		}
-		GROW(m->sec, m->nsec + 1, m->asec);
-		m->sec[m->nsec++] = s;
-		tvi = end + 1;
-	}
-	index_patterns(m);
+	close(fd);
 	return m;
 }
 
@@ -2352,13 +2415,20 @@ struct mm_groups {
 
 static int mm_form(const char *l, struct mm_groups *g)
 {
-	g->lt1 = strchr(l, '<');
-	g->gt1 = g->lt1 ? strchr(g->lt1, '>') : NULL;
+	const char *mark[4] = { NULL, NULL, NULL, NULL }, *p = l;
+	size_t k = 0;
+
+	/* one pass for strchr(l,'<'), then '>', '<', '>' each after the last */
+	for (; *p; p++)
+		if (k < 4 && *p == "<><>"[k])
+			mark[k++] = p;
+	g->lt1 = mark[0];
+	g->gt1 = mark[1];
+	g->lt2 = mark[2];
+	g->gt2 = mark[3];
 	if (!g->gt1)
 		return 0;
-	g->lt2 = strchr(g->gt1, '<');
-	g->gt2 = g->lt2 ? strchr(g->lt2, '>') : NULL;
-	int ends1 = !g->gt1[1], ends2 = g->gt2 && !g->gt2[1];
+	int ends1 = g->gt1 == p - 1, ends2 = g->gt2 && g->gt2 == p - 1;
 	if (g->lt1 > l && ends1)
 		return 1;       /* name1 <mail1> */
 	if (g->lt1 == l && ends2 && only_space(g->gt1 + 1, g->lt2))
@@ -2457,23 +2527,25 @@ void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
 	sb_addc(&m->mm, '\n');
 	for (size_t p = at; p < m->mm.len;) {
 		char *l = m->mm.buf + p;
-		char *nl = memchr(l, '\n', m->mm.len - p);
-		*nl = '\0';
-		size_t next = (size_t)(nl - m->mm.buf) + 1;
-		char *hash = memchr(l, '#', (size_t)(nl - l));
-		if (hash)
-			*hash = '\0';
-		/* A NUL before the comment: the line is dropped whole. */
-		if (strlen(l) == (size_t)((hash ? hash : nl) - l)) {
-			while (isspace((unsigned char)*l))
-				l++;
-			char *e = l + strlen(l);
-			while (e > l && isspace((unsigned char)e[-1]))
-				*--e = '\0';
-			if (*l)
-				mm_index_line(m, (size_t)(l - m->mm.buf));
-		}
-		p = next;
+		size_t rest = m->mm.len - p;
+		int nul = 0;
+		size_t n = span_until(l, rest, '\n', &nul);
+		if (nul)
+			n = (size_t)((char *)memchr(l + n, '\n', rest - n) - l);
+		l[n] = '\0';
+		p += n + 1;
+		/* The comment is cut; a NUL before it drops the line. */
+		nul = 0;
+		size_t e = span_until(l, n, '#', &nul), s = 0;
+		if (nul)
+			continue;
+		while (s < e && space_byte((unsigned char)l[s]))
+			s++;
+		while (e > s && space_byte((unsigned char)l[e - 1]))
+			e--;
+		l[e] = '\0';
+		if (e > s)
+			mm_index_line(m, (size_t)(l + s - m->mm.buf));
 	}
 	/* The chains, rebuilt whole: newest line first, read backwards. */
 	m->nmmhead = 64;
@@ -2692,39 +2764,57 @@ static void push_email_addresses(struct query *q, const char *value,
 	sb_release(&part);
 }
 
-static size_t section_start(const struct maintainers *m, size_t i)
+/* The next tag line of a section from *pos: its type, and its value in v.
+ * 0 at the section's end. */
+static int section_tag(const struct maintainers *m, const struct msec *sec,
+		       size_t *pos, char *type, struct sbuf *v)
 {
-	while (i > 0 && m->tv[i].type)
-		i--;
-	return i;
+	while (*pos < sec->end) {
+		const char *p = m->text + *pos;
+		const char *nl = memchr(p, '\n', sec->end - *pos);
+		size_t n = nl ? (size_t)(nl - p) : sec->end - *pos;
+		*pos += n + (nl ? 1 : 0);
+		if (!is_tag(p, n))
+			continue;       /* a blank or comment line */
+		size_t i = tag_value(p, n);
+		*type = p[0];
+		sb_setlen(v, 0);
+		sb_add(v, p + i, n - i);
+		return 1;
+	}
+	return 0;
 }
 
-static size_t section_end(const struct maintainers *m, size_t i)
-{
-	while (i < m->ntv && m->tv[i].type)
-		i++;
-	return i;
-}
-
-/* get_subsystem_name(): the title, cut to 50 bytes as the script cuts it. */
-static void subsystem_name(const struct maintainers *m, size_t i,
+/* get_subsystem_name(): the title, cut to 50 bytes as the script cuts it.
+ * A title that is a tag line reads as the script holds it: "X:value". */
+static void subsystem_name(const struct maintainers *m, const struct msec *sec,
 			   struct sbuf *out)
 {
-	const char *t = m->tv[section_start(m, i)].value;
-	size_t len = strlen(t);
-
 	sb_setlen(out, 0);
-	if (len > 50) {
-		sb_add(out, t, 47);
+	if (sec->tag_title) {
+		struct sbuf v = SBUF_INIT;
+		size_t pos = sec->body;
+		char type = 0;
+		section_tag(m, sec, &pos, &type, &v);
+		sb_addf(out, "%c:", type);
+		if (type == 'F' || type == 'X')
+			perl_glob(out, v.buf);
+		else
+			sb_add(out, v.buf, v.len);
+		sb_release(&v);
+	} else {
+		sb_add(out, m->text + sec->title, sec->tlen);
+	}
+	if (out->len > 50) {
+		sb_setlen(out, 47);
 		while (out->len && isspace((unsigned char)out->buf[out->len - 1]))
 			sb_setlen(out, out->len - 1);
 		sb_adds(out, "...");
-	} else {
-		sb_add(out, t, len);
 	}
 }
 
-static void maintainer_role(const struct maintainers *m, size_t i,
+/* The section's status (its last S: line), as a role. */
+static void maintainer_role(const struct maintainers *m, const struct msec *sec,
 			    struct sbuf *out)
 {
 	static const char *const map[][2] = {
@@ -2732,17 +2822,20 @@ static void maintainer_role(const struct maintainers *m, size_t i,
 		{ "odd fixes", "odd fixer" }, { "orphan", "orphan minder" },
 		{ "obsolete", "obsolete minder" },
 		{ "buried alive in reporters", "chief penguin" } };
-	size_t start = section_start(m, i), end = section_end(m, i);
-	struct sbuf role = SBUF_INIT, sub = SBUF_INIT;
+	struct sbuf role = SBUF_INIT, sub = SBUF_INIT, v = SBUF_INIT;
+	size_t pos = sec->body;
+	char type;
 
 	sb_adds(&role, "unknown");
-	for (size_t k = start + 1; k < end; k++)
-		if (m->tv[k].type == 'S') {
+	if (sec->tag_title)
+		section_tag(m, sec, &pos, &type, &v);
+	while (section_tag(m, sec, &pos, &type, &v))
+		if (type == 'S') {
 			sb_setlen(&role, 0);
-			sb_adds(&role, m->tv[k].value);
+			sb_add(&role, v.buf, v.len);
 		}
 	lower_ascii(role.buf);
-	subsystem_name(m, i, &sub);
+	subsystem_name(m, sec, &sub);
 	sb_setlen(out, 0);
 	const char *r = role.buf;
 	for (size_t k = 0; k < sizeof map / sizeof *map; k++)
@@ -2751,60 +2844,71 @@ static void maintainer_role(const struct maintainers *m, size_t i,
 	sb_addf(out, "%s:%s", r, sub.buf);
 	sb_release(&role);
 	sb_release(&sub);
+	sb_release(&v);
 }
 
-static void add_categories(struct query *q, size_t idx)
+static void add_list(struct query *q, const struct msec *sec, const char *v,
+		     struct sbuf *role)
 {
-	struct maintainers *m = q->m;
-	size_t start = section_start(m, idx), end = section_end(m, idx);
-	struct sbuf role = SBUF_INIT, addr = SBUF_INIT, lc = SBUF_INIT;
+	struct sbuf addr = SBUF_INIT, lc = SBUF_INIT;
+	const char *sp = v, *extra = "";
 
-	for (size_t i = start + 1; i < end; i++) {
-		const struct tv *t = &m->tv[i];
-		if (t->type == 'L') {
-			const char *v = t->value, *sp = v, *extra = "";
-			while (*sp && !isspace((unsigned char)*sp))
-				sp++;
-			sb_setlen(&addr, 0);
-			sb_add(&addr, v, (size_t)(sp - v));
-			if (*sp) {
-				extra = sp;
-				while (isspace((unsigned char)*extra))
-					extra++;
-			}
-			subsystem_name(m, i, &role);
-			int rest = !strcmp(role.buf, "THE REST");
-			const char *kind = strstr(extra, "subscribers-only") ?
-				(q->o->s ? "subscriber list" : NULL) :
-				!q->o->l ? NULL :
-				strstr(extra, "moderated") ?
-				(q->o->moderated ? "moderated list" : NULL) :
-				"open list";
-			sb_setlen(&lc, 0);
-			sb_add(&lc, addr.buf, addr.len);
-			lower_ascii(lc.buf);
-			if (kind && !in_set(&q->seen_lists, lc.buf)) {
-				set_add_lc(&q->seen_lists, addr.buf);
-				struct sbuf r = SBUF_INIT;
-				sb_addf(&r, "%s%s%s", kind, rest ? "" : ":",
-					rest ? "" : role.buf);
-				push_rcpt(&q->lists, &q->nlists, &q->alists,
-					  addr.buf, r.buf);
-				sb_release(&r);
-			}
-		} else if (t->type == 'M' && q->o->m) {
-			maintainer_role(m, i, &role);
-			push_email_addresses(q, t->value, role.buf);
-		} else if (t->type == 'R' && q->o->r) {
-			subsystem_name(m, i, &addr);
+	while (*sp && !isspace((unsigned char)*sp))
+		sp++;
+	sb_add(&addr, v, (size_t)(sp - v));
+	if (*sp) {
+		extra = sp;
+		while (isspace((unsigned char)*extra))
+			extra++;
+	}
+	subsystem_name(q->m, sec, role);
+	int rest = !strcmp(role->buf, "THE REST");
+	const char *kind = strstr(extra, "subscribers-only") ?
+		(q->o->s ? "subscriber list" : NULL) :
+		!q->o->l ? NULL :
+		strstr(extra, "moderated") ?
+		(q->o->moderated ? "moderated list" : NULL) :
+		"open list";
+	sb_add(&lc, addr.buf, addr.len);
+	lower_ascii(lc.buf);
+	if (kind && !in_set(&q->seen_lists, lc.buf)) {
+		set_add_lc(&q->seen_lists, addr.buf);
+		struct sbuf r = SBUF_INIT;
+		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : role->buf);
+		push_rcpt(&q->lists, &q->nlists, &q->alists, addr.buf, r.buf);
+		sb_release(&r);
+	}
+	sb_release(&addr);
+	sb_release(&lc);
+}
+
+/* add_categories(): the lists, maintainers and reviewers of a section. */
+static void add_categories(struct query *q, const struct msec *sec)
+{
+	const struct maintainers *m = q->m;
+	struct sbuf role = SBUF_INIT, v = SBUF_INIT;
+	size_t pos = sec->body;
+	char type;
+
+	if (sec->tag_title)
+		section_tag(m, sec, &pos, &type, &v);
+	while (section_tag(m, sec, &pos, &type, &v)) {
+		if (type == 'L') {
+			add_list(q, sec, v.buf, &role);
+		} else if (type == 'M' && q->o->m) {
+			maintainer_role(m, sec, &role);
+			push_email_addresses(q, v.buf, role.buf);
+		} else if (type == 'R' && q->o->r) {
+			struct sbuf sub = SBUF_INIT;
+			subsystem_name(m, sec, &sub);
 			sb_setlen(&role, 0);
-			sb_addf(&role, "reviewer:%s", addr.buf);
-			push_email_addresses(q, t->value, role.buf);
+			sb_addf(&role, "reviewer:%s", sub.buf);
+			push_email_addresses(q, v.buf, role.buf);
+			sb_release(&sub);
 		}
 	}
 	sb_release(&role);
-	sb_release(&addr);
-	sb_release(&lc);
+	sb_release(&v);
 }
 
 /* Whether glob g (the F:/X: text) matches a prefix of s. */
@@ -2879,127 +2983,356 @@ static int count_slashes(const char *s)
 	return n;
 }
 
-/* The script's "-d $value" on the converted pattern, asked once. */
-static int pattern_is_dir(const struct maintainers *m, struct tv *t)
+/* The script's "-d $value" on the converted pattern. */
+static int pattern_is_dir(const struct maintainers *m, const char *v)
 {
-	if (t->dir < 0) {
-		struct sbuf path = SBUF_INIT;
-		struct stat st;
-		sb_addf(&path, "%s/", m->top);
-		perl_glob(&path, t->value);
-		t->dir = !t->re && !stat(path.buf, &st) && S_ISDIR(st.st_mode);
-		sb_release(&path);
-	}
-	return t->dir;
+	struct sbuf path = SBUF_INIT;
+	struct stat st;
+
+	sb_addf(&path, "%s/", m->top);
+	perl_glob(&path, v);
+	int dir = !stat(path.buf, &st) && S_ISDIR(st.st_mode);
+	sb_release(&path);
+	return dir;
 }
 
-static int file_match_pattern(const struct maintainers *m, struct tv *t,
-			      const char *file)
+/* file_match_pattern() of the script, for the value v of an F:/X: line
+ * (re: its regex when the glob matcher cannot do it). */
+static int file_match_pattern(const struct maintainers *m, const char *v,
+			      size_t vlen, struct regex *re, const char *file)
 {
-	size_t vlen = t->vlen;
-
-	if (t->re ? !re_search(t->re, file, strlen(file), 0) :
-		    !glob_prefix(t->value, file))
+	if (re ? !re_search(re, file, strlen(file), 0) : !glob_prefix(v, file))
 		return 0;
-	if (vlen && t->value[vlen - 1] == '/')
+	if (vlen && v[vlen - 1] == '/')
 		return 1;
-	if (pattern_is_dir(m, t))
-		return !strncmp(file, t->value, vlen) && file[vlen] == '/';
-	return count_slashes(file) == count_slashes(t->value);
+	if (!re && pattern_is_dir(m, v))
+		return !strncmp(file, v, vlen) && file[vlen] == '/';
+	return count_slashes(file) == count_slashes(v);
 }
 
-struct hit {
-	int depth;
-	size_t key;
+/* The index in s->sec of the section being read, kept on first need. */
+static size_t keep_section(struct scan *s)
+{
+	if (!s->cur_kept) {
+		GROW(s->sec, s->nsec + 1, s->asec);
+		s->sec[s->nsec++] = s->cur;
+		s->cur_kept = 1;
+	}
+	return s->nsec - 1;
+}
+
+/* A section ends: per file, no X: may have matched, and the last F: or
+ * N: that did gives the depth. */
+static void close_section(struct scan *s, size_t end)
+{
+	if (!s->cur_kept)
+		return;
+	size_t sec = s->nsec - 1;
+	s->sec[sec].end = end;
+	for (size_t i = 0; i < s->nfm; i++) {
+		size_t f = s->fm[i].file, j;
+		for (j = 0; j < i && s->fm[j].file != f; j++)
+			;
+		if (j < i)
+			continue;       /* this file is done */
+		int excluded = 0, found = 0, deep = 0, depth = 0;
+		int file_pd = count_slashes(s->file[f]);
+		for (j = i; j < s->nfm; j++) {
+			const struct fmatch *x = &s->fm[j];
+			if (x->file != f)
+				continue;
+			if (x->type == 'X') {
+				excluded = 1;
+				continue;
+			}
+			found = 1;
+			depth = x->depth;
+			if (x->type == 'F' && depth >= file_pd)
+				deep = 1;
+		}
+		if (found && !excluded) {
+			GROW(s->fh, s->nfh + 1, s->afh);
+			s->fh[s->nfh++] = (struct fhit){ f, sec, depth, deep };
+		}
+	}
+	s->nfm = 0;
+	s->cur_kept = 0;
+}
+
+static void push_match(struct scan *s, size_t file, int depth, char type)
+{
+	keep_section(s);
+	GROW(s->fm, s->nfm + 1, s->afm);
+	s->fm[s->nfm++] = (struct fmatch){ file, depth, type };
+}
+
+/* The bytes that end an F:/X: literal: 1, a glob's; 2, a regex's (then
+ * the script's conversion yields a regex our glob matcher cannot run). */
+static const unsigned char glob_byte[256] = {
+	['*'] = 1, ['?'] = 1, ['['] = 1,
+	['('] = 2, [')'] = 2, ['+'] = 2, ['|'] = 2, ['^'] = 2, ['$'] = 2,
+	['{'] = 2, ['}'] = 2, ['\\'] = 2,
 };
 
-static int cmp_hit(const void *a, const void *b)
+/* Compares path f with the literal start of an F:/X: value (v, n bytes)
+ * as strncmp() would: the literal ends at the first glob or regex byte, or
+ * before a byte a '{' quantifies.  The bytes f and v share need no look:
+ * fplain, the length of f's start without such bytes, says whether the
+ * literal ended among them.  *at: where they part. */
+static int literal_cmp(const char *f, size_t fplain, const char *v, size_t n,
+		       size_t *at)
 {
-	const struct hit *x = a, *y = b;
+	size_t k = 0;
 
+	while (k < n && f[k] == v[k])
+		k++;
+	*at = k;
+	if (k > fplain || k == n || glob_byte[(unsigned char)v[k]] ||
+	    (k + 1 < n && v[k + 1] == '{'))
+		return 0;
+	return (unsigned char)f[k] < (unsigned char)v[k] ? -1 : 1;
+}
+
+/* The first of the sorted files that starts with v's literal. */
+static size_t first_with_literal(const struct scan *s, const char *v, size_t n)
+{
+	size_t lo = 0, hi = s->nfile, at;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (literal_cmp(s->file[mid], s->fplain[mid], v, n, &at) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct regex *compile_line(char type, const char *v, size_t vlen,
+				  size_t lineno, struct sbuf *err)
+{
+	struct sbuf pat = SBUF_INIT, e = SBUF_INIT;
+	int glob = type == 'F' || type == 'X';
+
+	if (glob) {
+		/* The script's conversion, then our regex engine, anchored. */
+		sb_addc(&pat, '^');
+		perl_glob(&pat, v);
+	} else {
+		sb_add(&pat, v, vlen);
+	}
+	struct regex *re = re_compile(pat.buf, pat.len, !glob, &e);
+	if (!re) {
+		sb_addf(err, "MAINTAINERS:%zu: %c: ", lineno, type);
+		sb_add(err, v, vlen);
+		sb_addf(err, ": %s", e.buf);
+	}
+	sb_release(&pat);
+	sb_release(&e);
+	return re;
+}
+
+/* An F: or X: line: tried on the files that start with its literal, or on
+ * every file when it holds a '|' (the script's regex then alternates). */
+static int scan_glob(struct scan *s, char type, const char *v, size_t vlen,
+		     size_t lineno, struct sbuf *err)
+{
+	int nul = 0, alt = span_until(v, vlen, '|', &nul) < vlen, rx = -1;
+	struct regex *re = NULL;
+	size_t at;
+
+	/* Parting from the files' common start, it parts from all of them. */
+	if (!alt && s->nfile && literal_cmp(s->file[0], s->fplain[0], v, vlen,
+					    &at) && at < s->common)
+		return 0;
+	sb_setlen(&s->value, 0);
+	for (size_t f = alt ? 0 : first_with_literal(s, v, vlen);
+	     f < s->nfile && (alt || !literal_cmp(s->file[f], s->fplain[f], v,
+						  vlen, &at)); f++) {
+		if (rx < 0) {
+			sb_add(&s->value, v, vlen);
+			rx = 0;
+			for (size_t i = 0; i < vlen; i++)
+				rx |= glob_byte[(unsigned char)v[i]] == 2;
+		}
+		if (rx && !re &&
+		    !(re = compile_line(type, s->value.buf, vlen, lineno, err)))
+			return -1;
+		if (file_match_pattern(s->m, s->value.buf, vlen, re, s->file[f]))
+			push_match(s, f, type == 'F' ? glob_depth(v, vlen) : 0,
+				   type);
+	}
+	re_free(re);
+	return 0;
+}
+
+/* An N: line: a regex searched in each path that holds its literal. */
+static int scan_name(struct scan *s, const char *v, size_t vlen,
+		     size_t lineno, struct sbuf *err)
+{
+	size_t at, n = re_literal(v, vlen, 1, &at);
+	struct regex *re = NULL;
+
+	for (size_t f = 0; f < s->nfile; f++) {
+		size_t flen = strlen(s->file[f]);
+		if (n && !find_bytes(s->file[f], flen, v + at, n))
+			continue;
+		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
+			return -1;
+		if (re_search(re, s->file[f], flen, 0))
+			push_match(s, f, 0, 'N');
+	}
+	re_free(re);
+	return 0;
+}
+
+/* A K: line: searched in each query's keyword lines that could hold it. */
+static int scan_keyword(struct scan *s, const char *v, size_t vlen,
+			size_t idx, size_t lineno, struct sbuf *err)
+{
+	size_t at, n = re_literal(v, vlen, 1, &at);
+	struct regex *re = NULL;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		const struct kwtext *kw = s->q[i].kw;
+		if (!kw || !kw->nline ||
+		    (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
+			continue;
+		if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
+			return -1;
+		for (size_t l = 0; l < kw->nline; l++) {
+			const struct kwline *k = &kw->line[l];
+			if (re_search(re, kw->text.buf + k->off, k->len, k->skip)) {
+				GROW(s->kh, s->nkh + 1, s->akh);
+				s->kh[s->nkh++] = (struct khit){ i, keep_section(s), idx };
+				break;
+			}
+		}
+	}
+	re_free(re);
+	return 0;
+}
+
+static int scan_tag(struct scan *s, const char *p, size_t n, size_t idx,
+		    size_t lineno, struct sbuf *err)
+{
+	size_t v;
+
+	switch (p[0]) {
+	case 'F':
+	case 'X':
+		v = tag_value(p, n);
+		return scan_glob(s, p[0], p + v, n - v, lineno, err);
+	case 'N':
+		v = tag_value(p, n);
+		return scan_name(s, p + v, n - v, lineno, err);
+	case 'K':
+		v = tag_value(p, n);
+		return s->keywords ? scan_keyword(s, p + v, n - v, idx, lineno, err) : 0;
+	}
+	return 0;
+}
+
+
+
+
+/* The one pass over the file (see the section's comment). */
+static int scan_maintainers(struct scan *s, struct sbuf *err)
+{
+	const char *t = s->m->text;
+	size_t len = s->m->len, idx = 0, lineno = 0, title = 0, tlen = 0;
+	int in_run = 0;
+
+	for (size_t pos = 0; pos < len;) {
+		const char *p = t + pos;
+		int nul = 0;
+		size_t n = span_until(p, len - pos, '\n', &nul);
+		lineno++;
+		if (nul) {
+			sb_addf(err, "MAINTAINERS:%zu: holds a NUL byte", lineno);
+			return -1;
+		}
+		if (is_tag(p, n)) {
+			if (!in_run) {
+				int first = idx == 0;
+				s->cur = (struct msec){ idx, first ? pos : title,
+							first ? n : tlen, pos, len,
+							first };
+				s->cur_kept = 0;
+				in_run = 1;
+			}
+			if (scan_tag(s, p, n, idx, lineno, err) < 0)
+				return -1;
+			idx++;
+		} else if (!blank_or_comment(p, n)) {
+			if (in_run)
+				close_section(s, pos);
+			in_run = 0;
+			title = pos;
+			tlen = n;
+			idx++;
+		}
+		pos += n + (n < len - pos);
+	}
+	if (in_run)
+		close_section(s, len);
+	return 0;
+}
+
+static int cmp_fhit(const void *a, const void *b)
+{
+	const struct fhit *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
 	if (x->depth != y->depth)
-		return y->depth - x->depth;
-	return x->key < y->key ? -1 : x->key > y->key;
+		return y->depth > x->depth ? 1 : -1;
+	return x->sec < y->sec ? -1 : x->sec > y->sec;
 }
 
-static int cmp_size(const void *a, const void *b)
+static size_t file_index(const struct scan *s, const char *file)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t lo = 0, hi = s->nfile;
 
-	return x < y ? -1 : x > y;
-}
-
-/* The F:/X: lines whose literal prefix is a prefix of file (each a
- * candidate to try), appended to *out. */
-static void prefix_candidates(const struct maintainers *m, const char *file,
-			      size_t **out, size_t *n, size_t *alloc)
-{
-	uint32_t h = FNV_INIT;
-
-	for (size_t l = 0;; l++) {
-		for (uint32_t i = m->bucket[h & (m->nbucket - 1)]; i != NO_FPAT;
-		     i = m->fp[i].next) {
-			const struct fpat *f = &m->fp[i];
-			if (f->hash == h && f->len == l &&
-			    !memcmp(m->tv[f->tv].value, file, l)) {
-				GROW(*out, *n + 1, *alloc);
-				(*out)[(*n)++] = f->tv;
-			}
-		}
-		if (!file[l])
-			break;
-		h = fnv_step(h, (unsigned char)file[l]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->file[mid], file) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return lo;
 }
 
-/*
- * The sections of one file, in the order the script adds them: per
- * section, no X: may match, and the last matching F: or N: line (in the
- * file's order) gives its depth.
- */
-static size_t file_sections(struct maintainers *m, const char *file,
-			    struct hit *hits, int *exact)
-{
-	size_t n = 0, *cand = NULL, nc = 0, ac = 0, w = 0;
-	int file_pd = count_slashes(file);
-	size_t flen = strlen(file);
+/* Sections of the keyword hits of one query, as the script sorts the K:
+ * lines' indices: as strings, each once. */
+struct kwsec {
+	char idx[24];
+	size_t sec;
+};
 
-	prefix_candidates(m, file, &cand, &nc, &ac);
-	for (size_t i = 0; i < nc; i++)
-		if (file_match_pattern(m, &m->tv[cand[i]], file))
-			cand[w++] = cand[i];
-	nc = w;
-	for (size_t i = 0; i < m->nnre; i++)
-		if (re_search(m->tv[m->nre[i]].re, file, flen, 0)) {
-			GROW(cand, nc + 1, ac);
-			cand[nc++] = m->nre[i];
+static int cmp_kwsec(const void *a, const void *b)
+{
+	return strcmp(((const struct kwsec *)a)->idx,
+		      ((const struct kwsec *)b)->idx);
+}
+
+static void keyword_sections(struct scan *s, struct query *q, size_t qi)
+{
+	struct kwsec *k = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < s->nkh; i++)
+		if (s->kh[i].query == qi) {
+			GROW(k, n + 1, alloc);
+			snprintf(k[n].idx, sizeof k[n].idx, "%zu", s->kh[i].idx);
+			k[n++].sec = s->kh[i].sec;
 		}
-	sort_n(cand, nc, sizeof *cand, cmp_size);
-	for (size_t i = 0; i < nc;) {
-		unsigned sec = m->tv[cand[i]].sec;
-		int excluded = 0, depth = INT_MIN;
-		for (; i < nc && m->tv[cand[i]].sec == sec; i++) {
-			const struct tv *t = &m->tv[cand[i]];
-			if (t->type == 'X')
-				excluded = 1;
-			else if (t->type == 'N')
-				depth = 0;
-			else {
-				depth = glob_depth(&m->tv[cand[i]]);
-				if (depth >= file_pd && m->sec[sec].maintained &&
-				    m->sec[sec].has_m)
-					*exact = 1;
-			}
-		}
-		if (!excluded && depth != INT_MIN) {
-			hits[n].depth = depth;
-			hits[n].key = m->sec[sec].key;
-			n++;
-		}
-	}
-	free(cand);
-	sort_n(hits, n, sizeof *hits, cmp_hit);
-	return n;
+	sort_n(k, n, sizeof *k, cmp_kwsec);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(k[i].idx, k[i - 1].idx))
+			add_categories(q, &s->sec[k[i].sec]);
+	free(k);
 }
 
 /* The bytes of the script's [A-Za-zÀ-ÿ...] classes: its source is UTF-8 read
@@ -3279,15 +3612,6 @@ static void query_release(struct query *q)
 	sb_release(&q->dda);
 }
 
-static int cmp_index_string(const void *a, const void *b)
-{
-	char x[32], y[32];
-
-	snprintf(x, sizeof x, "%zu", *(const size_t *)a);
-	snprintf(y, sizeof y, "%zu", *(const size_t *)b);
-	return strcmp(x, y);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -3308,42 +3632,40 @@ static int read_tree_file(const struct maintainers *m, const char *file,
 	return r;
 }
 
-/*
- * The recipients for files and keyword hits (K: line indices), one per
- * line into out, in the script's order.
- */
-void maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		       char *const *files, size_t nfiles, const size_t *kw,
-		       size_t nkw, struct sbuf *out)
+/* One query's recipients, from the hits of the pass. */
+static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
+		   struct sbuf *out)
 {
+	const struct cc_query *cq = &s->q[qi];
+	struct maintainers *m = s->m;
 	struct query q = { m, o, NULL, NULL, 0, 0, 0, 0, SBUF_INIT, SBUF_INIT,
 			   SBUF_INIT, SBUF_INIT, SBUF_INIT };
-	struct hit *hits = xcalloc(m->nsec + 1, sizeof *hits);
 	struct sbuf femails = SBUF_INIT, text = SBUF_INIT, f = SBUF_INIT,
 		    n = SBUF_INIT, a = SBUF_INIT;
 
-	for (size_t i = 0; i < nfiles; i++) {
-		int exact = 0;
-		size_t nh = file_sections(m, files[i], hits, &exact);
-		for (size_t h = 0; h < nh; h++)
-			add_categories(&q, hits[h].key);
-		size_t fl = strlen(files[i]);
-		if (fl >= 5 && !strcmp(files[i] + fl - 5, ".yaml") &&
-		    (fl < 11 || strcmp(files[i] + fl - 11, "MAINTAINERS"))) {
+	for (size_t i = 0; i < cq->nfile; i++) {
+		const char *file = cq->file[i];
+		size_t fi = file_index(s, file);
+		struct fhit key = { fi, 0, INT_MAX, 0 };
+		size_t h = 0, hi = s->nfh;
+		/* the first hit of this file: they are sorted by file */
+		while (h < hi) {
+			size_t mid = h + (hi - h) / 2;
+			if (cmp_fhit(&s->fh[mid], &key) < 0)
+				h = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; h < s->nfh && s->fh[h].file == fi; h++)
+			add_categories(&q, &s->sec[s->fh[h].sec]);
+		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
 			sb_setlen(&text, 0);
-			if (!read_tree_file(m, files[i], &text))
+			if (!read_tree_file(m, file, &text))
 				file_emails(text.buf, text.len, &femails);
 		}
 	}
-	if (o->keywords && nkw) {
-		size_t *k = xcalloc(nkw, sizeof *k);
-		memcpy(k, kw, nkw * sizeof *k);
-		sort_n(k, nkw, sizeof *k, cmp_index_string);
-		for (size_t i = 0; i < nkw; i++)
-			if (!i || k[i] != k[i - 1])
-				add_categories(&q, k[i]);
-		free(k);
-	}
+	if (o->keywords)
+		keyword_sections(s, &q, qi);
 	for (size_t i = 0; i < q.nto; i++)
 		deduplicate_email(&q, &q.to[i].email);
 	for (size_t i = 0; i < q.nlists; i++)
@@ -3397,31 +3719,85 @@ void maintainers_query(struct maintainers *m, const struct cc_opts *o,
 	sb_release(&f);
 	sb_release(&n);
 	sb_release(&a);
-	free(hits);
 	query_release(&q);
 }
 
-static void push_kw(size_t **kw, size_t *nkw, size_t *akw, size_t line)
+static void scan_release(struct scan *s)
 {
-	GROW(*kw, *nkw + 1, *akw);
-	(*kw)[(*nkw)++] = line;
+	free(s->file);
+	free(s->fplain);
+	free(s->sec);
+	free(s->fh);
+	free(s->fm);
+	free(s->kh);
+	sb_release(&s->value);
 }
 
-/* K: hits of text (a -f file's whole text), appended to kw. */
-static void keyword_text(const struct maintainers *m, const char *t,
-			 size_t len, size_t **kw, size_t *nkw, size_t *akw)
+int maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		      const struct cc_query *q, size_t nq, struct sbuf *out,
+		      struct sbuf *err)
 {
-	for (size_t i = 0; i < m->nkw; i++)
-		if (re_search(m->tv[m->kw[i]].re, t, len, 0))
-			push_kw(kw, nkw, akw, m->kw[i]);
+	struct scan s = { 0 };
+	size_t total = 0;
+
+	s.m = m;
+	s.q = q;
+	s.nq = nq;
+	s.keywords = o->keywords;
+	sb_init(&s.value);
+	for (size_t i = 0; i < nq; i++)
+		total += q[i].nfile;
+	s.file = xcalloc(total ? total : 1, sizeof *s.file);
+	for (size_t i = 0; i < nq; i++)
+		for (size_t k = 0; k < q[i].nfile; k++)
+			s.file[s.nfile++] = q[i].file[k];
+	sort_n(s.file, s.nfile, sizeof *s.file, cmp_str);
+	size_t w = 0;
+	for (size_t i = 0; i < s.nfile; i++)
+		if (!w || strcmp(s.file[w - 1], s.file[i]))
+			s.file[w++] = s.file[i];
+	s.nfile = w;
+	s.fplain = xcalloc(w ? w : 1, sizeof *s.fplain);
+	for (size_t i = 0; i < w; i++)
+		while (s.file[i][s.fplain[i]] &&
+		       !glob_byte[(unsigned char)s.file[i][s.fplain[i]]])
+			s.fplain[i]++;
+	if (w)
+		while (s.file[0][s.common] &&
+		       s.file[0][s.common] == s.file[w - 1][s.common])
+			s.common++;
+	int r = scan_maintainers(&s, err);
+	if (!r) {
+		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
+		for (size_t i = 0; i < nq; i++)
+			answer(&s, o, i, &out[i]);
+	}
+	scan_release(&s);
+	return r;
+}
+
+void kwtext_add(struct kwtext *kw, const char *s, size_t len, size_t skip)
+{
+	GROW(kw->line, kw->nline + 1, kw->aline);
+	kw->line[kw->nline++] = (struct kwline){ kw->text.len, len, skip };
+	sb_add(&kw->text, s, len);
+}
+
+void kwtext_release(struct kwtext *kw)
+{
+	sb_release(&kw->text);
+	free(kw->line);
+	kw->line = NULL;
+	kw->nline = kw->aline = 0;
 }
 
 /*
  * Scans a patch: its files (sorted, unique, as the script leaves them),
- * Fixes: ids, and the K: lines it hits.  Returns the number of files.
+ * Fixes: ids, and the lines K: patterns are searched in.  Returns the
+ * number of files.
  */
-size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
-		  struct patch_files *pf, size_t **kw, size_t *nkw, size_t *akw)
+size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
+		  struct kwtext *kw)
 {
 	int in_diff = 0;
 	size_t first = pf->nr;
@@ -3429,17 +3805,14 @@ size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
 	for (const char *p = t, *end = t + len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *e = nl ? nl : end;
-		if (!patch_line(pf, p, e, &in_diff) && m) {
-			/* The line as Perl holds it: with its LF. */
+		if (!patch_line(pf, p, e, &in_diff) && kw) {
+			/* The line as Perl holds it: with its LF.  In the
+			 * diff, only a '+' or '-' line, after that byte. */
 			size_t l = (size_t)(e - p) + (nl ? 1 : 0);
-			for (size_t i = 0; i < m->nkw; i++) {
-				int hit = in_diff ?
-					(l && (*p == '+' || *p == '-') &&
-					 re_search(m->tv[m->kw[i]].re, p, l, 1)) :
-					re_search(m->tv[m->kw[i]].re, p, l, 0);
-				if (hit)
-					push_kw(kw, nkw, akw, m->kw[i]);
-			}
+			if (!in_diff)
+				kwtext_add(kw, p, l, 0);
+			else if (l && (*p == '+' || *p == '-'))
+				kwtext_add(kw, p, l, 1);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -4903,41 +5276,67 @@ static int is_cover_name(const char *path)
 }
 
 
-/* The recipients of one patch file, appended to out.  Returns the number
- * of files it touches, or -1 when it cannot be read. */
-static long cc_patch(struct maintainers *m, const struct cc_opts *o,
-		     const char *path, struct sbuf *out)
+/* Reads a patch for a query: its files into pf and, for keywords, its
+ * lines into kw.  Returns the number of files, or -1 when it cannot be
+ * read. */
+static long read_patch(const char *path, int keywords, struct patch_files *pf,
+		       struct kwtext *kw)
 {
 	struct sbuf text = SBUF_INIT;
-	struct patch_files pf = { 0 };
-	size_t *kw = NULL, nkw = 0, akw = 0;
 
 	if (sb_read_file(&text, path) < 0) {
 		error("%s: %s", path, strerror(errno));
 		sb_release(&text);
 		return -1;
 	}
-	size_t n = scan_patch(o->keywords ? m : NULL, text.buf, text.len, &pf,
-			      &kw, &nkw, &akw);
-	if (n)
-		maintainers_query(m, o, pf.file, pf.nr, kw, nkw, out);
-	free(kw);
-	patch_files_release(&pf);
+	size_t n = scan_patch(text.buf, text.len, pf, keywords ? kw : NULL);
 	sb_release(&text);
 	return (long)n;
 }
 
+static int run_queries(struct maintainers *m, const struct cc_opts *o,
+		       const struct cc_query *q, size_t nq, struct sbuf *out)
+{
+	struct sbuf err = SBUF_INIT;
+	int r = maintainers_query(m, o, q, nq, out, &err);
+
+	if (r < 0)
+		error("%s", err.buf);
+	sb_release(&err);
+	return r;
+}
+
+/* The recipients of one patch file, appended to out.  Returns the number
+ * of files it touches, or -1 on failure. */
+static long cc_patch(struct maintainers *m, const struct cc_opts *o,
+		     const char *path, struct sbuf *out)
+{
+	struct patch_files pf = { 0 };
+	struct kwtext kw = KWTEXT_INIT;
+	long n = read_patch(path, o->keywords, &pf, &kw);
+
+	if (n > 0) {
+		struct cc_query q = { pf.file, pf.nr, &kw };
+		if (run_queries(m, o, &q, 1, out) < 0)
+			n = -1;
+	}
+	patch_files_release(&pf);
+	kwtext_release(&kw);
+	return n;
+}
+
 /* A cover letter's recipients: the sorted union of the lists (and
- * reviewers: the script runs --no-m) of every other *.patch beside it. */
+ * reviewers: the script runs --no-m) of every other *.patch beside it,
+ * each answered on its own, all from one pass over MAINTAINERS. */
 static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 		    const char *path, struct sbuf *out)
 {
 	struct cc_opts no_m = *o;
 	char *dir = dir_of(path);
 	const char *base = strrchr(path, '/');
-	struct sbuf all = SBUF_INIT, one = SBUF_INIT;
+	struct sbuf one = SBUF_INIT;
 	char **names = NULL, **lines = NULL;
-	size_t nn = 0, an = 0, nl = 0, al = 0;
+	size_t nn = 0, an = 0, nl = 0, al = 0, nq = 0;
 	int r = 0;
 
 	base = base ? base + 1 : path;
@@ -4964,29 +5363,50 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 	}
 	closedir(d);
 	sort_n(names, nn, sizeof *names, cmp_str);
+	struct patch_files *pf = xcalloc(nn ? nn : 1, sizeof *pf);
+	struct kwtext *kw = xcalloc(nn ? nn : 1, sizeof *kw);
+	struct cc_query *q = xcalloc(nn ? nn : 1, sizeof *q);
+	struct sbuf *outs = xcalloc(nn ? nn : 1, sizeof *outs);
+	for (size_t i = 0; i < nn; i++) {
+		sb_init(&kw[i].text);
+		sb_init(&outs[i]);
+	}
 	for (size_t i = 0; i < nn && !r; i++) {
 		sb_setlen(&one, 0);
 		sb_addf(&one, "%s/%s", dir, names[i]);
-		if (cc_patch(m, &no_m, one.buf, &all) < 0)
+		long n = read_patch(one.buf, no_m.keywords, &pf[i], &kw[i]);
+		if (n < 0)
 			r = -1;
+		else if (n > 0)
+			q[nq++] = (struct cc_query){ pf[i].file, pf[i].nr, &kw[i] };
 	}
-	for (char *p = all.buf, *e = all.buf + all.len; p < e;) {
-		char *q = memchr(p, '\n', (size_t)(e - p));
-		*q = '\0';
-		GROW(lines, nl + 1, al);
-		lines[nl++] = p;
-		p = q + 1;
-	}
+	if (!r)
+		r = run_queries(m, &no_m, q, nq, outs);
+	for (size_t i = 0; i < nq && !r; i++)
+		for (char *p = outs[i].buf, *e = p + outs[i].len; p < e;) {
+			char *eol = memchr(p, '\n', (size_t)(e - p));
+			*eol = '\0';
+			GROW(lines, nl + 1, al);
+			lines[nl++] = p;
+			p = eol + 1;
+		}
 	sort_n(lines, nl, sizeof *lines, cmp_str);
 	for (size_t i = 0; i < nl && !r; i++)
 		if (!i || strcmp(lines[i], lines[i - 1]))
 			sb_addf(out, "%s\n", lines[i]);
-	for (size_t i = 0; i < nn; i++)
+	for (size_t i = 0; i < nn; i++) {
 		free(names[i]);
+		patch_files_release(&pf[i]);
+		kwtext_release(&kw[i]);
+		sb_release(&outs[i]);
+	}
 	free(names);
 	free(lines);
+	free(pf);
+	free(kw);
+	free(q);
+	free(outs);
 	free(dir);
-	sb_release(&all);
 	sb_release(&one);
 	return r;
 }
@@ -4994,13 +5414,9 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 static struct maintainers *load_maintainers(const char *file, const char *top,
 					    const struct cc_opts *o)
 {
-	struct sbuf text = SBUF_INIT, err = SBUF_INIT, mm = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT, mm = SBUF_INIT;
+	struct maintainers *m = maintainers_open(file, top, &err);
 
-	if (sb_read_file(&text, file) < 0) {
-		error("%s: %s", file, strerror(errno));
-		return NULL;
-	}
-	struct maintainers *m = maintainers_take(&text, top, &err);
 	if (!m) {
 		error("%s", err.buf);
 		sb_release(&err);
@@ -5076,22 +5492,28 @@ static int cmd_cc(struct args *a)
 		goto done;
 	if (from_files) {
 		char **files = xcalloc((size_t)(a->argc - first), sizeof *files);
-		size_t nf = 0, *kw = NULL, nkw = 0, akw = 0;
+		size_t nf = 0;
 		struct sbuf text = SBUF_INIT;
+		struct kwtext kw = KWTEXT_INIT;
 		for (int i = first; i < a->argc; i++) {
 			files[nf] = tree_path(top, a->argv[i]);
 			sb_setlen(&text, 0);
 			if (o.keywords && strcmp(files[nf], "MAINTAINERS") &&
 			    !read_tree_file(m, files[nf], &text))
-				keyword_text(m, text.buf, text.len, &kw, &nkw, &akw);
+				kwtext_add(&kw, text.buf, text.len, 0);
 			nf++;
 		}
-		maintainers_query(m, &o, files, nf, kw, nkw, &out);
+		struct cc_query q = { files, nf, &kw };
+		int qr = run_queries(m, &o, &q, 1, &out);
 		for (size_t i = 0; i < nf; i++)
 			free(files[i]);
 		free(files);
-		free(kw);
+		kwtext_release(&kw);
 		sb_release(&text);
+		if (qr < 0) {
+			maintainers_free(m);
+			goto done;
+		}
 		r = EXIT_DONE;
 	} else {
 		r = EXIT_DONE;

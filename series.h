@@ -150,14 +150,17 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 /* 1 if the regex matches s[start..len) anywhere, 0 if not; s[0..start)
  * is context for \b.  Linear in len times the program's size. */
 int re_search(struct regex *re, const char *s, size_t len, size_t start);
+/* The longest run of bytes every match of pat must contain, found in the
+ * source without compiling it: its length (0: none) and start (*at). */
+size_t re_literal(const char *pat, size_t len, int xflag, size_t *at);
 /* Prints the program and the prefilter literals, for debugging. */
 void re_dump(const struct regex *re, FILE *f);
 void re_free(struct regex *re);
 
 /* ---- MAINTAINERS -------------------------------------------------------------
- * The parsed file, its sections and .mailmap.  It keeps its own copy of the
- * text; top is the tree the F: directory checks and in-file (.yaml)
- * addresses are read from.
+ * The file's text (mapped, or a buffer it owns), the tree's top (for F:
+ * directory checks and in-file .yaml addresses) and .mailmap.  Nothing is
+ * parsed ahead: each maintainers_query() reads the text once.
  */
 struct maintainers;
 struct cc_opts {
@@ -165,26 +168,57 @@ struct cc_opts {
 	    tree, git, email;
 };
 #define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1 }
-/* Returns the parsed file (free with maintainers_free), or NULL with
- * "MAINTAINERS:LINE: ..." appended to err for a pattern we cannot run. */
+/* Return the file (free with maintainers_free).  _parse copies buf; _take
+ * takes text's bytes (text is left empty); _open maps or reads path, and
+ * returns NULL with "path: why" appended to err when it cannot.  What the
+ * text holds is checked by the queries. */
 struct maintainers *maintainers_parse(const char *buf, size_t len,
-				      const char *top, struct sbuf *err);
-/* The same, parsing text in place: takes its bytes (text is left empty). */
-struct maintainers *maintainers_take(struct sbuf *text, const char *top,
+				      const char *top);
+struct maintainers *maintainers_take(struct sbuf *text, const char *top);
+struct maintainers *maintainers_open(const char *path, const char *top,
 				     struct sbuf *err);
 void maintainers_free(struct maintainers *m);
-/* Adds the entries of a .mailmap text. */
+/* Adds the lines of a .mailmap text. */
 void mailmap_parse(struct maintainers *m, const char *buf, size_t len);
-/* Scans a patch (m may be NULL: no keywords); files go to pf, the K: line
- * indices it hits are appended to *kw (a GROW array).  Returns the number
- * of files this patch added. */
-size_t scan_patch(const struct maintainers *m, const char *t, size_t len,
-		  struct patch_files *pf, size_t **kw, size_t *nkw, size_t *akw);
-/* Appends the recipients of files and keyword hits to out, one per line,
- * in get_maintainer.pl's order. */
-void maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		       char *const *files, size_t nfiles, const size_t *kw,
-		       size_t nkw, struct sbuf *out);
+
+/*
+ * The text K: patterns are searched in: lines (each with its LF) copied
+ * into one buffer, so that whether a literal occurs at all is one search.
+ * A line's first skip bytes are context only (a diff line's '+' or '-').
+ * Release with kwtext_release; KWTEXT_INIT is empty.
+ */
+struct kwline {
+	size_t off, len, skip;
+};
+struct kwtext {
+	struct sbuf text;
+	struct kwline *line;
+	size_t nline, aline;
+};
+#define KWTEXT_INIT { SBUF_INIT, NULL, 0, 0 }
+void kwtext_add(struct kwtext *kw, const char *s, size_t len, size_t skip);
+void kwtext_release(struct kwtext *kw);
+
+/* Scans a patch: files go to pf; when kw is not NULL, the lines keywords
+ * are searched in go to kw.  Returns the number of files it added. */
+size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
+		  struct kwtext *kw);
+
+/* One set of files whose recipients are wanted (tree paths, in the order
+ * the script would hold them), and its keyword text (NULL: none).  The
+ * query borrows both. */
+struct cc_query {
+	char *const *file;
+	size_t nfile;
+	const struct kwtext *kw;
+};
+/* Appends the recipients of each of the nq queries to out[i], one per
+ * line, in get_maintainer.pl's order, from one pass over the file.
+ * Returns 0, or -1 with "MAINTAINERS:LINE: ..." appended to err for a
+ * pattern we cannot run that could have matched. */
+int maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		      const struct cc_query *q, size_t nq, struct sbuf *out,
+		      struct sbuf *err);
 
 /* ---- grouping ------------------------------------------------------------
  * A plan is a list of groups sorted by name (bytewise); each group's members

@@ -1,33 +1,34 @@
-/* fuzz-maintainers.c - libFuzzer harness: MAINTAINERS parsing and a query
- * of a few paths and a small patch against it. */
+/* fuzz-maintainers.c - libFuzzer harness: a MAINTAINERS text (also read as
+ * a .mailmap) answering a few paths and a small patch, one query at a time
+ * and all at once. */
 #include <stdint.h>
 #include <stdlib.h>
 #include "series.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, out[3] = { SBUF_INIT, SBUF_INIT, SBUF_INIT };
 	struct maintainers *m = maintainers_parse((const char *)data, size,
-						  "/nonexistent", &err);
+						  "/nonexistent");
 	static const char patch[] = "Subject: bpf\n---\ndiff --git a/x/y.c b/x/y.c\n"
 		"--- a/x/y.c\n+++ b/x/y.c\n@@ -1 +1 @@\n-a\n+rust\n";
+	char *files[] = { "x/y.c", "drivers/net/foo.c", "a.yaml", "" };
+	struct cc_opts o = CC_OPTS_INIT;
+	struct patch_files pf = { 0 };
+	struct kwtext kw = KWTEXT_INIT;
 
-	if (m) {
-		char *files[] = { "x/y.c", "drivers/net/foo.c", "a.yaml", "" };
-		struct cc_opts o = CC_OPTS_INIT;
-		struct patch_files pf = { 0 };
-		size_t *kw = NULL, nkw = 0, akw = 0;
-		o.roles = size & 1;
-		maintainers_query(m, &o, files, 4, NULL, 0, &out);
-		scan_patch(m, patch, sizeof patch - 1, &pf, &kw, &nkw, &akw);
-		maintainers_query(m, &o, pf.file, pf.nr, kw, nkw, &out);
-		mailmap_parse(m, (const char *)data, size);
-		maintainers_query(m, &o, files, 2, NULL, 0, &out);
-		patch_files_release(&pf);
-		free(kw);
-		maintainers_free(m);
-	}
+	o.roles = size & 1;
+	scan_patch(patch, sizeof patch - 1, &pf, &kw);
+	struct cc_query q[3] = { { files, 4, NULL }, { pf.file, pf.nr, &kw },
+				 { files, 2, NULL } };
+	maintainers_query(m, &o, q, 1, out, &err);
+	mailmap_parse(m, (const char *)data, size);
+	maintainers_query(m, &o, q, 3, out, &err);
+	patch_files_release(&pf);
+	kwtext_release(&kw);
+	maintainers_free(m);
 	sb_release(&err);
-	sb_release(&out);
+	for (int i = 0; i < 3; i++)
+		sb_release(&out[i]);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* fuzz-patch.c - libFuzzer harness: the patch scanner, with keywords. */
+/* fuzz-patch.c - libFuzzer harness: the patch scanner, with keywords, and
+ * a query of what it found against a small MAINTAINERS. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,18 +10,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char mt[] = "S\nM: A <a@b.org>\nK: (?:\\b|_)bpf(?:\\b|_)\n"
 		"K: \\b(?i:rust)\\b\nF: */\n";
 	static struct maintainers *m;
-	struct sbuf err = SBUF_INIT;
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
 	struct patch_files pf = { 0 };
-	size_t *kw = NULL, nkw = 0, akw = 0;
+	struct kwtext kw = KWTEXT_INIT;
+	struct cc_opts o = CC_OPTS_INIT;
 
 	if (!m)
-		m = maintainers_parse(mt, sizeof mt - 1, ".", &err);
-	scan_patch(m, (const char *)data, size, &pf, &kw, &nkw, &akw);
-	for (size_t i = 0; i < nkw; i++)
-		if (kw[i] > 10)
+		m = maintainers_parse(mt, sizeof mt - 1, ".");
+	scan_patch((const char *)data, size, &pf, &kw);
+	for (size_t i = 0; i < kw.nline; i++)
+		if (kw.line[i].off + kw.line[i].len > kw.text.len ||
+		    kw.line[i].skip > kw.line[i].len)
 			abort();
+	struct cc_query q = { pf.file, pf.nr, &kw };
+	if (maintainers_query(m, &o, &q, 1, &out, &err) < 0)
+		abort();        /* the patterns above all compile */
 	patch_files_release(&pf);
-	free(kw);
+	kwtext_release(&kw);
 	sb_release(&err);
+	sb_release(&out);
 	return 0;
 }

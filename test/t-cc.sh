@@ -201,9 +201,21 @@ t_cc_conf_and_errors() {
 	run cc --maintainers "$T_TREE/MAINTAINERS" -f include/dots.h
 	has "--maintainers from elsewhere" "$out" "Dotted, Name"
 	printf 'S1\nM: A <a@x>\nK: (?=x)\n' > M2
+	echo 'some text' > y
 	run cc --maintainers M2 -f y
 	eq "unsupported regex" "$rc" 3
 	has "names the line" "$err" "MAINTAINERS:3: K: (?=x): unsupported (? group"
+	eq "nothing printed" "$out" ""
+	# compiled only when its literal occurs: before, it cannot match
+	printf 'S1\nM: A <a@x>\nF: *\nN: vendor++\nK: vendor++\n' > M4
+	run cc --maintainers M4 -f y
+	eq "no literal, no error" "$rc $out" "0 A <a@x>"
+	echo 'a vendor line' > y
+	run cc --maintainers M4 -f y
+	eq "the literal in the text: the K: line is compiled" "$rc" 3
+	has "and named" "$err" "MAINTAINERS:5: K: vendor++: "
+	run cc --maintainers M4 -f vendor.c
+	has "the literal in the path: the N: line" "$err" "MAINTAINERS:4: N: vendor++: "
 	printf 'S1\nM: Evil <e@x>\rBcc: v@x\nM: Esc <e\033[2J@x>\nF: *\n' > M3
 	run cc --maintainers M3 -f y
 	eq "a CR after the address is cut off with the rest" "$out" "Evil <e@x>"

@@ -132,8 +132,8 @@ static void test_patch_scan(void)
 		"--- /dev/null\n+++ b/added.c\n@@ -0,0 +1,1 @@\n+z\n"
 		"--- plain.c\t2024-01-01\n+++ plain.c\t2024-01-02\n";
 	struct patch_files pf = { 0 };
-	size_t *kw = NULL, nkw = 0, akw = 0;
-	size_t n = scan_patch(NULL, patch, sizeof patch - 1, &pf, &kw, &nkw, &akw);
+	struct kwtext kw = KWTEXT_INIT;
+	size_t n = scan_patch(patch, sizeof patch - 1, &pf, &kw);
 	static const char *const want[] = { "added.c", "bin/x.bin", "dev/null",
 		"new/name.c", "old/name.c", "plain.c", "sp ace\tt" };
 
@@ -143,57 +143,123 @@ static void test_patch_scan(void)
 	CHECK(pf.nfixes == 1);
 	if (pf.nfixes)
 		CHECK_STR(pf.fixes[0], "0123456789ab");
+	/* keyword lines: the header lines with their LF, then only '+' and
+	 * '-' lines of the diff, each searched after its first byte */
+	CHECK(kw.nline == 10);
+	if (kw.nline == 10) {
+		CHECK(!strncmp(kw.text.buf + kw.line[0].off, "From: A <a@b>\n",
+			       kw.line[0].len) && kw.line[0].skip == 0);
+		CHECK(!strncmp(kw.text.buf + kw.line[3].off, "Fixes: 12345 (",
+			       14) && kw.line[3].skip == 0);
+		CHECK(!strncmp(kw.text.buf + kw.line[7].off, "-x\n",
+			       kw.line[7].len) && kw.line[7].skip == 1);
+		CHECK(!strncmp(kw.text.buf + kw.line[9].off, "+z\n",
+			       kw.line[9].len) && kw.line[9].skip == 1);
+	}
+	kwtext_release(&kw);
 	patch_files_release(&pf);
 	/* truncated and odd input: no crash, no invented files */
 	static const char *const odd[] = { "", "diff --git", "--- ", "+++ \"a/x",
 		"diff --git a/ b/\n", "@@ -1,", "\0\0\0" };
 	for (size_t i = 0; i < sizeof odd / sizeof *odd; i++) {
 		memset(&pf, 0, sizeof pf);
-		scan_patch(NULL, odd[i], strlen(odd[i]), &pf, &kw, &nkw, &akw);
+		scan_patch(odd[i], strlen(odd[i]), &pf, NULL);
 		CHECK(pf.nr <= 1);
 		patch_files_release(&pf);
 	}
-	free(kw);
+}
+
+/* One query of files (and keyword text) against a MAINTAINERS text:
+ * returns 0 with the recipients in out, or -1 with err set. */
+static int query_text(const char *text, size_t len, const char *const *files,
+		      size_t nfiles, const char *kwtext, int roles,
+		      struct sbuf *out, struct sbuf *err)
+{
+	struct maintainers *m = maintainers_parse(text, len, ".");
+	struct cc_opts o = CC_OPTS_INIT;
+	struct kwtext kw = KWTEXT_INIT;
+	struct cc_query q = { (char *const *)files, nfiles, kwtext ? &kw : NULL };
+
+	o.roles = roles;
+	if (kwtext)
+		kwtext_add(&kw, kwtext, strlen(kwtext), 0);
+	sb_setlen(out, 0);
+	sb_setlen(err, 0);
+	int r = maintainers_query(m, &o, &q, 1, out, err);
+	kwtext_release(&kw);
+	maintainers_free(m);
+	return r;
 }
 
 static void test_maintainers_refusals(void)
 {
-	struct sbuf err = SBUF_INIT;
-	static const char bad[] = "S\nM: a <a@b>\nN: (?=x)\n";
-	struct maintainers *m = maintainers_parse(bad, sizeof bad - 1, ".", &err);
+	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	const char *xc[] = { "x.c" }, *foo[] = { "foo.c" }, *bar[] = { "bar.c" },
+		   *ac[] = { "a.c" };
 
-	CHECK(m == NULL);
-	CHECK(strstr(err.buf, "MAINTAINERS:3: N:") != NULL);
-	sb_release(&err);
+	/* a pattern we cannot run: an error naming its line */
+	static const char bad[] = "S\nM: a <a@b>\nN: (?=x)\n";
+	CHECK(query_text(bad, sizeof bad - 1, xc, 1, NULL, 0, &out, &err) < 0);
+	CHECK(strstr(err.buf, "MAINTAINERS:3: N: (?=x): ") != NULL);
+	/* ... as soon as its literal occurs in the path; before that it
+	 * cannot match, in Perl either, so it changes no answer (o++ is
+	 * possessive, which the engine refuses) */
+	static const char lazy[] = "S\nM: a <a@b>\nN: foo++\n";
+	CHECK(query_text(lazy, sizeof lazy - 1, bar, 1, NULL, 0, &out, &err) == 0);
+	CHECK_STR(out.buf, "");
+	CHECK(query_text(lazy, sizeof lazy - 1, foo, 1, NULL, 0, &out, &err) < 0);
+	CHECK(strstr(err.buf, "MAINTAINERS:3: N: foo++: ") != NULL);
+	/* the same for K: in the patch text */
+	static const char kbad[] = "S\nM: a <a@b>\nF: *\nK: bpff++\n";
+	CHECK(query_text(kbad, sizeof kbad - 1, ac, 1, "no keyword\n", 0, &out,
+			 &err) == 0);
+	CHECK_STR(out.buf, "a <a@b>\n");
+	CHECK(query_text(kbad, sizeof kbad - 1, ac, 1, "+a bpff line\n", 0, &out,
+			 &err) < 0);
+	CHECK(strstr(err.buf, "MAINTAINERS:4: K: ") != NULL);
 	static const char nul[] = "S\nM: a\0b\n";
-	m = maintainers_parse(nul, sizeof nul - 1, ".", &err);
-	CHECK(m == NULL);
-	sb_release(&err);
-	/* empty, tags before any section, 10,000 sections: all parse */
-	m = maintainers_parse("", 0, ".", &err);
-	CHECK(m != NULL);
-	maintainers_free(m);
+	CHECK(query_text(nul, sizeof nul - 1, xc, 1, NULL, 0, &out, &err) < 0);
+	CHECK_STR(err.buf, "MAINTAINERS:2: holds a NUL byte");
+	/* empty; tags before any title (the first line is then the title,
+	 * as the script holds it: "F:.*"); 10,000 sections */
+	CHECK(query_text("", 0, xc, 1, NULL, 0, &out, &err) == 0);
+	CHECK_STR(out.buf, "");
 	static const char early[] = "F: *\nM: x <x@y>\n";
-	m = maintainers_parse(early, sizeof early - 1, ".", &err);
-	CHECK(m != NULL);
-	maintainers_free(m);
+	CHECK(query_text(early, sizeof early - 1, ac, 1, NULL, 1, &out, &err) == 0);
+	CHECK_STR(out.buf, "x <x@y> (unknown:F:.*)\n");
 	struct sbuf big = SBUF_INIT;
 	for (int i = 0; i < 10000; i++)
 		sb_addf(&big, "SECTION %d\nM: P%d <p%d@x.org>\nS: Maintained\nF: d%d/\n\n",
 			i, i, i, i);
-	m = maintainers_parse(big.buf, big.len, ".", &err);
-	CHECK(m != NULL);
-	if (m) {
-		char *files[] = { "d9999/x.c" };
-		struct cc_opts o = CC_OPTS_INIT;
-		struct sbuf out = SBUF_INIT;
-		maintainers_query(m, &o, files, 1, NULL, 0, &out);
-		CHECK_STR(out.buf, "P9999 <p9999@x.org>\n");
-		sb_release(&out);
-	}
-	maintainers_free(m);
+	const char *d9999[] = { "d9999/x.c" };
+	CHECK(query_text(big.buf, big.len, d9999, 1, NULL, 0, &out, &err) == 0);
+	CHECK_STR(out.buf, "P9999 <p9999@x.org>\n");
 	sb_release(&big);
 	sb_release(&err);
+	sb_release(&out);
+}
+
+/* re_literal(): the run every match must contain, or none. */
+static void test_regex_literal(void)
+{
+	static const struct { const char *pat; const char *lit; } t[] = {
+		{ "allwinner", "allwinner" }, { "[^a-z]tegra", "tegra" },
+		{ "bcm113*", "bcm11" }, { "bcm[9]?6756", "6756" },
+		{ "(?:\\b|_)bpf(?:\\b|_)", "bpf" }, { "\\b(ABS|SYN)_MT_", "_MT_" },
+		{ "ab+c", "ab" }, { "fooo{0}", "foo" }, { "x{2,3}yz", "yz" },
+		{ "a b", "a" }, { "abc # comment words", "abc" },
+		{ "(devm_)?hwmon_device_(un)?register", "hwmon_device_" },
+		{ "(?i)clone3", "" }, { "\\b(?i:rust)\\b", "" },
+		{ "phylink\\.h|struct\\s+phylink", "" }, { "\\x41bc", "" },
+		{ "\\Qa.b", "" }, { "a)b", "" }, { "[abc", "" }, { "", "" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		size_t at, n = re_literal(t[i].pat, strlen(t[i].pat), 1, &at);
+		struct sbuf got = SBUF_INIT;
+		sb_add(&got, t[i].pat + at, n);
+		CHECK_STR(got.buf, t[i].lit);
+		sb_release(&got);
+	}
 }
 
 void unit_more(void)
@@ -203,6 +269,7 @@ void unit_more(void)
 	test_regex_dump();
 	test_patch_scan();
 	test_maintainers_refusals();
+	test_regex_literal();
 }
 
 /* For test/run: the 0/1 matrix of patterns (lines of one file, /x) over
