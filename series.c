@@ -362,6 +362,22 @@ static const char *find_bytes(const char *h, size_t hn, const char *needle,
 	return NULL;
 }
 
+/* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
+static const char *strcasestr_ascii(const char *h, const char *n)
+{
+	size_t m = strlen(n);
+
+	for (; *h; h++) {
+		size_t i = 0;
+		while (i < m && h[i] && tolower((unsigned char)h[i]) ==
+					 tolower((unsigned char)n[i]))
+			i++;
+		if (i == m)
+			return h;
+	}
+	return NULL;
+}
+
 static void lower_ascii(char *s)
 {
 	for (; *s; s++)
@@ -563,6 +579,18 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 	if (out >= 0)
 		close(out);
 	return failed;
+}
+
+/* Runs argv in dir with no input and stderr to /dev/null, appending its
+ * stdout to out; returns child_finish()'s value, or -1. */
+static int run_in(const char *const *argv, const char *dir, struct sbuf *out)
+{
+	struct child c = { argv, NULL, dir, CHILD_NULL, CHILD_PIPE, CHILD_NULL, 0 };
+
+	if (child_start(&c) < 0)
+		return -1;
+	pump(c.pid, -1, NULL, 0, c.out, out);
+	return child_finish(&c);
 }
 
 int run_capture(const char *const *argv, const char *const *env,
@@ -2018,6 +2046,7 @@ struct maintainers {
 	size_t nmml, amml;
 	uint32_t *mmhead;         /* chains by address hash, nmmhead a 2^k */
 	size_t nmmhead;
+	struct sbuf ignore;       /* .get_maintainer.ignore, NUL-separated */
 };
 
 /* A section some query hits: offsets into the text. */
@@ -2170,6 +2199,7 @@ void maintainers_free(struct maintainers *m)
 		munmap(m->map, m->len);
 	sb_release(&m->own);
 	sb_release(&m->mm);
+	sb_release(&m->ignore);
 	free(m->mml);
 	free(m->mmhead);
 	free(m->top);
@@ -2182,6 +2212,7 @@ static struct maintainers *maintainers_new(const char *top)
 
 	sb_init(&m->own);
 	sb_init(&m->mm);
+	sb_init(&m->ignore);
 	m->text = m->own.buf;
 	m->top = xstrdup(top ? top : ".");
 	return m;
@@ -3593,6 +3624,299 @@ static void deduplicate_email(struct query *q, char **email)
 	sb_release(&lc);
 }
 
+/*
+ * History, as the script's vcs_* functions read it: `git log` in the tree's
+ * top, its lines stripped of leading blanks and empty ones dropped.  Used
+ * for --git-fallback (a file no section maintains exactly gets its recent
+ * signers, authors and the authors of its changed lines) and for a patch's
+ * Fixes: lines (the fixed commit's signers).  Where the tree is no git work
+ * tree, or git cannot run, there is no history, as in the script.
+ */
+static const char *const signature_tags[] = {
+	"Signed-off-by:", "Reviewed-by:", "Acked-by:"
+};
+#define LOG_FORMAT "--format=GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%n" \
+		   "GitSubject: %s%n%b%n"
+
+struct history {
+	struct sbuf text;       /* git's output, lines cut in place */
+	char **line;
+	size_t nline, aline;
+	size_t commits;
+	char **signers, **authors;      /* formatted and de-duplicated */
+	size_t nsigners, asigners, nauthors, aauthors;
+	size_t *added, *removed;        /* per author, when every commit's
+					   numstat line was found */
+};
+
+static int has_history(const struct maintainers *m)
+{
+	struct sbuf dotgit = SBUF_INIT;
+	struct stat st;
+
+	sb_addf(&dotgit, "%s/.git", m->top);
+	int r = !lstat(dotgit.buf, &st);
+	sb_release(&dotgit);
+	return r;
+}
+
+/* Runs git log with words in the top; 0 with its lines in h, or -1. */
+static int read_log(const struct maintainers *m, const char *const *words,
+		    struct history *h)
+{
+	const char **argv = git_argv(words);
+	int r = run_in(argv, m->top, &h->text);
+
+	free(argv);
+	if (r != 0)
+		return -1;
+	for (char *p = h->text.buf, *end = p + h->text.len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *e = nl ? nl : end;
+		*e = '\0';
+		while (space_byte((unsigned char)*p))
+			p++;
+		if (*p) {
+			GROW(h->line, h->nline + 1, h->aline);
+			h->line[h->nline++] = p;
+		}
+		p = e + 1;
+	}
+	return 0;
+}
+
+static int is_signature(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	for (size_t i = 0; i < sizeof signature_tags / sizeof *signature_tags; i++)
+		if (!strncmp(l, signature_tags[i], strlen(signature_tags[i])))
+			return strchr(l, '@') != NULL;
+	return 0;
+}
+
+/* extract_formatted_signatures(): what follows the last ':' that has
+ * something after it (the script's s/\s*.*:\s*(.+)\s*\/$1/), then
+ * de-duplicated. */
+static char *signature_email(struct query *q, const char *l)
+{
+	const char *colon = NULL;
+
+	for (const char *p = l; *p; p++)
+		if (*p == ':' && p[1])
+			colon = p;
+	const char *v = colon ? colon + 1 : l;
+	while (space_byte((unsigned char)*v) && v[1])
+		v++;
+	char *email = xstrdup(v);
+	deduplicate_email(q, &email);
+	return email;
+}
+
+static int hex40(const char *s)
+{
+	for (int i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* vcs_find_signers(): commits, signers (not Linus) and authors of the
+ * log, and with file, each commit's numstat line of it. */
+static void find_signers(struct query *q, struct history *h, const char *file)
+{
+	size_t nstats = 0, fl = file ? strlen(file) : 0;
+	char **stats = xcalloc(h->nline + 1, sizeof *stats);
+	char **authors = xcalloc(h->nline + 1, sizeof *authors);
+	size_t na = 0;
+
+	for (size_t i = 0; i < h->nline; i++) {
+		const char *l = h->line[i];
+		if (!strncmp(l, "GitCommit: ", 11) && hex40(l + 11))
+			h->commits++;
+		else if (!strncmp(l, "GitAuthor: ", 11))
+			authors[na++] = h->line[i];
+		else if (is_signature(l) && !strcasestr_ascii(l, "Linus Torvalds")) {
+			GROW(h->signers, h->nsigners + 1, h->asigners);
+			h->signers[h->nsigners++] = h->line[i];
+		}
+		/* ^(\d+)\t(\d+)\t$file$ */
+		const char *p = l;
+		size_t d1 = strspn(p, "0123456789");
+		size_t d2 = d1 && p[d1] == '\t' ? strspn(p + d1 + 1, "0123456789") : 0;
+		if (file && d2 && p[d1 + 1 + d2] == '\t' &&
+		    !strcmp(p + d1 + d2 + 2, file) && fl)
+			stats[nstats++] = h->line[i];
+	}
+	if (!h->nsigners)
+		h->commits = 0;
+	/* The script reads the authors first, then the signers. */
+	for (size_t i = 0; i < na; i++) {
+		GROW(h->authors, h->nauthors + 1, h->aauthors);
+		h->authors[h->nauthors++] = signature_email(q, authors[i]);
+	}
+	for (size_t i = 0; i < h->nsigners; i++)
+		h->signers[i] = signature_email(q, h->signers[i]);
+	if (file && na && na == nstats) {
+		h->added = xcalloc(na, sizeof *h->added);
+		h->removed = xcalloc(na, sizeof *h->removed);
+		for (size_t i = 0; i < na; i++) {
+			char *end;
+			h->added[i] = (size_t)strtoull(stats[i], &end, 10);
+			h->removed[i] = (size_t)strtoull(end + 1, NULL, 10);
+		}
+	}
+	free(stats);
+	free(authors);
+}
+
+static void history_release(struct history *h)
+{
+	for (size_t i = 0; i < h->nsigners; i++)
+		free(h->signers[i]);
+	for (size_t i = 0; i < h->nauthors; i++)
+		free(h->authors[i]);
+	free(h->signers);
+	free(h->authors);
+	free(h->line);
+	free(h->added);
+	free(h->removed);
+	sb_release(&h->text);
+}
+
+struct tally {
+	char *email;
+	size_t count;
+};
+
+static int cmp_tally(const void *a, const void *b)
+{
+	const struct tally *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->email, y->email);
+}
+
+/* vcs_assign(): the addresses of lines (each counted weight[i] times, or
+ * once) by count, most first (ties: in byte order, where the script's
+ * order is Perl's hash order), while they have at least 1 signature, 5%
+ * of divisor, and are among the first 5. */
+static void vcs_assign(struct query *q, const char *role, size_t divisor,
+		       char *const *lines, const size_t *weight, size_t n)
+{
+	struct tally *t = xcalloc(n ? n : 1, sizeof *t);
+	size_t nt = 0, count = 0;
+	struct sbuf r = SBUF_INIT;
+
+	if (!divisor)
+		divisor = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (weight && !weight[i])
+			continue;
+		struct sbuf mm = SBUF_INIT;
+		mailmap_email(q->m, &mm, lines[i]);
+		size_t k;
+		for (k = 0; k < nt && strcmp(t[k].email, mm.buf); k++)
+			;
+		if (k == nt)
+			t[nt++].email = sb_detach(&mm, NULL);
+		else
+			sb_release(&mm);
+		t[k].count += weight ? weight[i] : 1;
+	}
+	sort_n(t, nt, sizeof *t, cmp_tally);
+	for (size_t i = 0; i < nt; i++) {
+		double percent = (double)t[i].count * 100 / (double)divisor;
+		if (percent > 100)
+			percent = 100;
+		if (in_set(&q->m->ignore, t[i].email))
+			continue;
+		if (t[i].count < 1 || ++count > 5 || percent < 5)
+			break;
+		push_email_address(q, t[i].email, "");
+		sb_setlen(&r, 0);
+		if (q->o->roles)
+			sb_addf(&r, "%s:%zu/%zu=%.0f%%", role, t[i].count, divisor,
+				percent);
+		else
+			sb_adds(&r, role);
+		add_role(q, t[i].email, r.buf);
+	}
+	for (size_t i = 0; i < nt; i++)
+		free(t[i].email);
+	free(t);
+	sb_release(&r);
+}
+
+/* vcs_file_signoffs(): a year of the file's history. */
+static void file_signoffs(struct query *q, const char *file)
+{
+	const char *words[] = { "-c", "core.quotePath=true", "log", "--no-color",
+		"--follow", "--since=1-year-ago", "--numstat", "--no-merges",
+		LOG_FORMAT, "--", file, NULL };
+	struct history h = { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0,
+			     NULL, NULL };
+
+	if (read_log(q->m, words, &h) == 0) {
+		find_signers(q, &h, file);
+		for (size_t i = 0; i < h.nsigners; i++)
+			deduplicate_email(q, &h.signers[i]);
+		vcs_assign(q, "commit_signer", h.commits, h.signers, NULL,
+			   h.nsigners);
+		vcs_assign(q, "authored", h.commits, h.authors, NULL, h.nauthors);
+		if (h.added) {
+			size_t added = 0, removed = 0;
+			for (size_t i = 0; i < h.nauthors; i++) {
+				added += h.added[i];
+				removed += h.removed[i];
+			}
+			vcs_assign(q, "added_lines", added, h.authors, h.added,
+				   h.nauthors);
+			vcs_assign(q, "removed_lines", removed, h.authors,
+				   h.removed, h.nauthors);
+		}
+	}
+	history_release(&h);
+}
+
+/* vcs_add_commit_signers(): the signers of a commit a Fixes: line names. */
+static void fixes_signers(struct query *q, const char *commit)
+{
+	const char *words[] = { "log", "--no-color", "--numstat", LOG_FORMAT,
+		"-1", commit, "--", NULL };
+	struct history h = { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0,
+			     NULL, NULL };
+
+	if (read_log(q->m, words, &h) == 0) {
+		find_signers(q, &h, NULL);
+		for (size_t i = 0; i < h.nsigners; i++)
+			deduplicate_email(q, &h.signers[i]);
+		vcs_assign(q, "blamed_fixes", 1, h.signers, NULL, h.nsigners);
+	}
+	history_release(&h);
+}
+
+/* range_is_maintained() and range_has_maintainer() of the script. */
+static int section_maintained(const struct maintainers *m,
+			      const struct msec *sec)
+{
+	struct sbuf v = SBUF_INIT;
+	size_t pos = sec->body;
+	int s = 0, has_m = 0;
+	char type;
+
+	while (section_tag(m, sec, &pos, &type, &v)) {
+		if (type == 'S' && (strcasestr_ascii(v.buf, "maintain") ||
+				    strcasestr_ascii(v.buf, "support")))
+			s = 1;
+		has_m |= type == 'M';
+	}
+	sb_release(&v);
+	return s && has_m;
+}
+
+
 static void query_release(struct query *q)
 {
 	for (size_t i = 0; i < q->nto; i++) {
@@ -3630,6 +3954,17 @@ static int read_tree_file(const struct maintainers *m, const char *file,
 		r = sb_read_file(out, path.buf);
 	sb_release(&path);
 	return r;
+}
+
+/* The script's $exact_pattern_match_hash: an F: as deep as the file in a
+ * maintained section with an M: line. */
+static int exactly_maintained(const struct scan *s, size_t fi)
+{
+	for (size_t h = 0; h < s->nfh; h++)
+		if (s->fh[h].file == fi && s->fh[h].deep &&
+		    section_maintained(s->m, &s->sec[s->fh[h].sec]))
+			return 1;
+	return 0;
 }
 
 /* One query's recipients, from the hits of the pass. */
@@ -3670,6 +4005,12 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 		deduplicate_email(&q, &q.to[i].email);
 	for (size_t i = 0; i < q.nlists; i++)
 		deduplicate_email(&q, &q.lists[i].email);
+	int history = o->email && has_history(m);
+	for (size_t i = 0; history && (o->git || o->git_fallback) &&
+			   i < cq->nfile; i++)
+		if (o->git || (!has_suffix(cq->file[i], "MAINTAINERS") &&
+			       !exactly_maintained(s, file_index(s, cq->file[i]))))
+			file_signoffs(&q, cq->file[i]);
 	/* THE REST names Linus; the script drops him unless asked. */
 	size_t w = 0;
 	for (size_t i = 0; i < q.nto; i++) {
@@ -3689,6 +4030,13 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 		format_email(&f, n.buf, a.buf, 1);
 		push_email_address(&q, f.buf, "");
 		add_role(&q, f.buf, "in file");
+	}
+	for (size_t i = 0; history && o->fixes && i < cq->nfixes; i++) {
+		size_t k;
+		for (k = 0; k < i && strcmp(cq->fixes[k], cq->fixes[i]); k++)
+			;
+		if (k == i)
+			fixes_signers(&q, cq->fixes[i]);
 	}
 	/* merge_email(): maintainers and reviewers, then lists, each once */
 	struct sbuf seen = SBUF_INIT;
@@ -5186,6 +5534,7 @@ static int cc_option(struct cc_opts *o, const char *w)
 		O("--mailmap", mailmap, 1), O("--no-mailmap", mailmap, 0),
 		O("--tree", tree, 1), O("--no-tree", tree, 0),
 		O("--git", git, 1), O("--no-git", git, 0), O("--nogit", git, 0),
+		O("--fixes", fixes, 1), O("--no-fixes", fixes, 0),
 		O("--email", email, 1),
 #undef O
 	};
@@ -5316,7 +5665,7 @@ static long cc_patch(struct maintainers *m, const struct cc_opts *o,
 	long n = read_patch(path, o->keywords, &pf, &kw);
 
 	if (n > 0) {
-		struct cc_query q = { pf.file, pf.nr, &kw };
+		struct cc_query q = { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes };
 		if (run_queries(m, o, &q, 1, out) < 0)
 			n = -1;
 	}
@@ -5378,7 +5727,8 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 		if (n < 0)
 			r = -1;
 		else if (n > 0)
-			q[nq++] = (struct cc_query){ pf[i].file, pf[i].nr, &kw[i] };
+			q[nq++] = (struct cc_query){ pf[i].file, pf[i].nr, &kw[i],
+						     pf[i].fixes, pf[i].nfixes };
 	}
 	if (!r)
 		r = run_queries(m, &no_m, q, nq, outs);
@@ -5411,6 +5761,33 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 	return r;
 }
 
+/* .get_maintainer.ignore at the top: addresses the history never adds.
+ * Each line trimmed, then cut at '#' (as the script cuts it: after). */
+static void read_ignore(struct maintainers *m, const char *top)
+{
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+
+	sb_addf(&path, "%s/.get_maintainer.ignore", top);
+	if (sb_read_file(&text, path.buf) == 0)
+		for (char *p = text.buf, *end = p + text.len; p < end;) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+			char *e = nl ? nl : end;
+			*e = '\0';
+			while (e > p && space_byte((unsigned char)e[-1]))
+				*--e = '\0';
+			while (space_byte((unsigned char)*p))
+				p++;
+			char *hash = strchr(p, '#');
+			if (hash)
+				*hash = '\0';
+			if (strchr(p, '@') && strlen(p) == (size_t)(hash ? hash - p : e - p))
+				sb_add(&m->ignore, p, strlen(p) + 1);
+			p = (nl ? nl : end) + 1;
+		}
+	sb_release(&path);
+	sb_release(&text);
+}
+
 static struct maintainers *load_maintainers(const char *file, const char *top,
 					    const struct cc_opts *o)
 {
@@ -5425,6 +5802,7 @@ static struct maintainers *load_maintainers(const char *file, const char *top,
 	sb_addf(&mm, "%s/.mailmap", top);
 	if (o->mailmap && sb_read_file(&text, mm.buf) == 0)
 		mailmap_parse(m, text.buf, text.len);
+	read_ignore(m, top);
 	sb_release(&text);
 	sb_release(&mm);
 	sb_release(&err);
@@ -5503,7 +5881,7 @@ static int cmd_cc(struct args *a)
 				kwtext_add(&kw, text.buf, text.len, 0);
 			nf++;
 		}
-		struct cc_query q = { files, nf, &kw };
+		struct cc_query q = { files, nf, &kw, NULL, 0 };
 		int qr = run_queries(m, &o, &q, 1, &out);
 		for (size_t i = 0; i < nf; i++)
 			free(files[i]);

@@ -165,9 +165,9 @@ void re_free(struct regex *re);
 struct maintainers;
 struct cc_opts {
 	int m, r, l, s, moderated, roles, keywords, git_fallback, mailmap,
-	    tree, git, email;
+	    tree, git, email, fixes;
 };
-#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1 }
+#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1 }
 /* Return the file (free with maintainers_free).  _parse copies buf; _take
  * takes text's bytes (text is left empty); _open maps or reads path, and
  * returns NULL with "path: why" appended to err when it cannot.  What the
@@ -205,12 +205,14 @@ size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
 		  struct kwtext *kw);
 
 /* One set of files whose recipients are wanted (tree paths, in the order
- * the script would hold them), and its keyword text (NULL: none).  The
- * query borrows both. */
+ * the script would hold them), its keyword text (NULL: none) and the
+ * commits its Fixes: lines name.  The query borrows all three. */
 struct cc_query {
 	char *const *file;
 	size_t nfile;
 	const struct kwtext *kw;
+	char *const *fixes;
+	size_t nfixes;
 };
 /* Appends the recipients of each of the nq queries to out[i], one per
  * line, in get_maintainer.pl's order, from one pass over the file.

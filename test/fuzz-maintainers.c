@@ -19,8 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	o.roles = size & 1;
 	scan_patch(patch, sizeof patch - 1, &pf, &kw);
-	struct cc_query q[3] = { { files, 4, NULL }, { pf.file, pf.nr, &kw },
-				 { files, 2, NULL } };
+	struct cc_query q[3] = { { files, 4, NULL, NULL, 0 },
+				 { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes },
+				 { files, 2, NULL, NULL, 0 } };
 	maintainers_query(m, &o, q, 1, out, &err);
 	mailmap_parse(m, (const char *)data, size);
 	maintainers_query(m, &o, q, 3, out, &err);

@@ -1,0 +1,165 @@
+# t-history.sh - series cc's history: --git-fallback and Fixes: signers,
+# on a throwaway kernel-like git tree, against get_maintainer.pl itself
+# where linux-source-6.1 provides it.
+
+# The script, from the parity cache or the tarball; empty when absent.
+gm_script() {
+	local cache=${PARITY_CACHE:-$ORIG_HOME/.cache/series-parity}
+	local s=$cache/linux-source-6.1/scripts/get_maintainer.pl tarball
+	if [ ! -f "$s" ]; then
+		tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+		[ -n "$tarball" ] && command -v perl >/dev/null || return 0
+		tar -C "$scratch" -xf "$tarball" linux-source-6.1/scripts/get_maintainer.pl 2>/dev/null
+		s=$scratch/linux-source-6.1/scripts/get_maintainer.pl
+	fi
+	[ -f "$s" ] && command -v perl >/dev/null && echo "$s"
+}
+
+# commit AUTHOR MESSAGE: commits all changes as AUTHOR ("Name <mail>").
+hcommit() {
+	local name=${1% <*} mail=${1#*<}
+	mail=${mail%>}
+	git add -A
+	GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$mail GIT_COMMITTER_NAME=$name \
+		GIT_COMMITTER_EMAIL=$mail git commit -q -m "$2"
+}
+
+# A kernel-like top (the script checks for these) with a year of history.
+histtree() {
+	H_TREE=$scratch/histtree
+	rm -rf "$H_TREE"; mkdir -p "$H_TREE"; cd "$H_TREE" || exit 1
+	git init -q .
+	mkdir -p Documentation arch include fs init ipc kernel lib scripts \
+		drivers/bar drivers/odd drivers/foo
+	touch COPYING CREDITS Kbuild Makefile README
+	cat > MAINTAINERS <<'M'
+THE REST
+M:	Linus Torvalds <torvalds@linux-foundation.org>
+L:	linux-kernel@vger.kernel.org
+S:	Buried alive in reporters
+F:	*
+F:	*/
+
+FOO DRIVER
+M:	Foo Maint <foo@example.org>
+L:	foo-list@example.org
+S:	Maintained
+F:	drivers/foo/
+
+ODD DRIVER
+R:	Odd Reviewer <oddrev@example.org>
+S:	Odd Fixes
+F:	drivers/odd/
+M
+	printf 'New Name <new@example.org> Old Name <old@example.org>\n' > .mailmap
+	printf 'Alan Cox <alan@lxorguk.ukuu.org.uk>\n' > .get_maintainer.ignore
+	printf 'int bar;\n' > drivers/bar/bar.c
+	printf 'int odd;\n' > drivers/odd/odd.c
+	printf 'int foo;\n' > drivers/foo/foo.c
+	hcommit "Base Init <base@example.org>" "init
+
+Signed-off-by: Base Init <base@example.org>"
+	printf 'int a1;\nint a2;\nint a3;\n' >> drivers/bar/bar.c
+	hcommit "Ann A <ann@example.org>" "bar: more
+
+Signed-off-by: Ann A <ann@example.org>
+Reviewed-by: Rev B <revb@example.org>"
+	sed -i 's/int a1;/int a1x;/' drivers/bar/bar.c
+	printf 'int a4;\n' >> drivers/bar/bar.c
+	hcommit "Ann A <ann@example.org>" "bar: again
+
+Signed-off-by: Ann A <ann@example.org>
+Acked-by: Old Name <old@example.org>"
+	printf 'int b1;\n' >> drivers/bar/bar.c
+	hcommit "Bob B <bob@example.org>" "bar: bob
+
+Signed-off-by: Bob B <bob@example.org>
+Signed-off-by: Linus Torvalds <torvalds@linux-foundation.org>
+Signed-off-by: Alan Cox <alan@lxorguk.ukuu.org.uk>"
+	printf 'int c1;\n' >> drivers/odd/odd.c
+	hcommit "Cat C <cat@example.org>" "odd: the bug
+
+Signed-off-by: Cat C <cat@example.org>
+Reviewed-by: Fix Rev <fixrev@example.org>"
+	H_FIXED=$(git rev-parse --short=12 HEAD)
+	printf 'int d1;\n' >> drivers/foo/foo.c
+	hcommit "Dan D <dan@example.org>" "foo: dan
+
+Signed-off-by: Dan D <dan@example.org>"
+	# a file whose signers all differ in count: the script's order is stable
+	mkdir -p drivers/tf
+	printf 'int t1;\n' > drivers/tf/tf.c
+	hcommit "Xa X <xa@example.org>" "tf: new
+
+Signed-off-by: Xa X <xa@example.org>
+Reviewed-by: Yb Y <yb@example.org>
+Acked-by: Zc Z <zc@example.org>"
+	printf 'int t2;\n' >> drivers/tf/tf.c
+	hcommit "Xa X <xa@example.org>" "tf: two
+
+Signed-off-by: Xa X <xa@example.org>
+Reviewed-by: Yb Y <yb@example.org>"
+	printf 'int t3;\n' >> drivers/tf/tf.c
+	hcommit "Xa X <xa@example.org>" "tf: three
+
+Signed-off-by: Xa X <xa@example.org>"
+	mkdir -p p
+	mkpatch p/0001-x.patch "Fixes: $H_FIXED (\"odd: the bug\")
+
+Signed-off-by: A <a@example.org>" drivers/bar/bar.c drivers/odd/odd.c drivers/foo/foo.c
+}
+
+t_cc_history() {
+	histtree
+	run cc p/0001-x.patch
+	eq "default: maintainers, lists and the fixed commit's signers" "$out" \
+"Foo Maint <foo@example.org>
+Odd Reviewer <oddrev@example.org>
+Cat C <cat@example.org>
+Fix Rev <fixrev@example.org>
+linux-kernel@vger.kernel.org
+foo-list@example.org"
+	run cc --no-fixes p/0001-x.patch
+	lacks "--no-fixes" "$out" "cat@example.org"
+	run cc --git-fallback --roles p/0001-x.patch
+	eq "rc" "$rc" 0
+	# bar.c: no section maintains it (THE REST is no M: for it after
+	# Linus goes); 4 commits, Ann signed 2; Linus and the ignored address
+	# are dropped; Old Name is mapped by .mailmap
+	has "signers with counts" "$out" "Ann A <ann@example.org> (commit_signer:2/4=50%,authored:2/4=50%,added_lines:5/7=71%,removed_lines:1/1=100%)"
+	has "reviewers count" "$out" "Rev B <revb@example.org> (commit_signer:1/4=25%)"
+	has "mailmapped signer" "$out" "New Name <new@example.org> (commit_signer:1/4=25%)"
+	lacks "Linus is never added" "$out" "torvalds"
+	lacks "ignored address" "$out" "alan@"
+	has "odd.c: Odd Fixes is not maintained, so its history too" "$out" "Cat C <cat@example.org> (commit_signer:1/2=50%,authored:1/2=50%,added_lines:1/2=50%,blamed_fixes:1/1=100%)"
+	lacks "foo.c is maintained exactly: no history" "$out" "dan@example.org"
+	# outside a git work tree there is no history, as in the script
+	rm -rf .git
+	run cc --git-fallback p/0001-x.patch
+	eq "no .git: maintainers only" "$rc $(grep -c example.org <<<"$out")" "0 3"
+}
+
+# The same tree, series against the script: same recipients, and the same
+# lines in order where the script's order is stable (no ties).
+t_cc_history_vs_script() {
+	local gm; gm=$(gm_script)
+	if [ -z "$gm" ]; then
+		echo "t_cc_history_vs_script: SKIPPED: needs linux-source-6.1 and perl"
+		return
+	fi
+	histtree
+	cp "$gm" scripts/get_maintainer.pl
+	local args mine theirs
+	for args in "--no-git-fallback" "--git-fallback" "--git-fallback --rolestats" \
+		    "--git-fallback --no-fixes" "--git-fallback --no-m"; do
+		case $args in *rolestats*) ;; *) args="--no-rolestats $args";; esac
+		theirs=$(perl scripts/get_maintainer.pl $args p/0001-x.patch 2>/dev/null | LC_ALL=C sort)
+		mine=$("$SERIES" cc ${args/--rolestats/--roles} p/0001-x.patch | LC_ALL=C sort)
+		eq "as get_maintainer.pl $args" "$mine" "$theirs"
+	done
+	for args in "--no-rolestats" "--rolestats"; do
+		theirs=$(perl scripts/get_maintainer.pl $args --git-fallback -f drivers/tf/tf.c 2>/dev/null)
+		mine=$("$SERIES" cc ${args/rolestats/roles} --git-fallback -f drivers/tf/tf.c)
+		eq "in the script's order: $args" "$mine" "$theirs"
+	done
+}
