@@ -2447,12 +2447,17 @@ struct mm_groups {
 static int mm_form(const char *l, struct mm_groups *g)
 {
 	const char *mark[4] = { NULL, NULL, NULL, NULL }, *p = l;
-	size_t k = 0;
+	size_t n = strlen(l);
+	int nul = 0;
 
-	/* one pass for strchr(l,'<'), then '>', '<', '>' each after the last */
-	for (; *p; p++)
-		if (k < 4 && *p == "<><>"[k])
-			mark[k++] = p;
+	/* strchr(l,'<'), then '>', '<', '>', each after the one before */
+	for (size_t k = 0, at = 0; k < 4; k++) {
+		at += span_until(l + at, n - at, (unsigned char)"<><>"[k], &nul);
+		if (at >= n)
+			break;
+		mark[k] = l + at;
+	}
+	p = l + n;
 	g->lt1 = mark[0];
 	g->gt1 = mark[1];
 	g->lt2 = mark[2];
