@@ -163,6 +163,8 @@ void re_free(struct regex *re);
  * parsed ahead: each maintainers_query() reads the text once.
  */
 struct maintainers;
+/* get_maintainer.pl's switches of the same names; git, git_fallback and
+ * fixes read git log in the top (where it is a git work tree). */
 struct cc_opts {
 	int m, r, l, s, moderated, roles, keywords, git_fallback, mailmap,
 	    tree, git, email, fixes;
