@@ -3654,6 +3654,8 @@ struct history {
 	size_t *added, *removed;        /* per author, when every commit's
 					   numstat line was found */
 };
+#define HISTORY_INIT { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, \
+		       NULL, NULL }
 
 static int has_history(const struct maintainers *m)
 {
@@ -3761,8 +3763,11 @@ static void find_signers(struct query *q, struct history *h, const char *file)
 		GROW(h->authors, h->nauthors + 1, h->aauthors);
 		h->authors[h->nauthors++] = signature_email(q, authors[i]);
 	}
-	for (size_t i = 0; i < h->nsigners; i++)
+	/* and both of the script's callers de-duplicate signers again */
+	for (size_t i = 0; i < h->nsigners; i++) {
 		h->signers[i] = signature_email(q, h->signers[i]);
+		deduplicate_email(q, &h->signers[i]);
+	}
 	if (file && na && na == nstats) {
 		h->added = xcalloc(na, sizeof *h->added);
 		h->removed = xcalloc(na, sizeof *h->removed);
@@ -3861,13 +3866,10 @@ static void file_signoffs(struct query *q, const char *file)
 	const char *words[] = { "-c", "core.quotePath=true", "log", "--no-color",
 		"--follow", "--since=1-year-ago", "--numstat", "--no-merges",
 		LOG_FORMAT, "--", file, NULL };
-	struct history h = { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0,
-			     NULL, NULL };
+	struct history h = HISTORY_INIT;
 
 	if (read_log(q->m, words, &h) == 0) {
 		find_signers(q, &h, file);
-		for (size_t i = 0; i < h.nsigners; i++)
-			deduplicate_email(q, &h.signers[i]);
 		vcs_assign(q, "commit_signer", h.commits, h.signers, NULL,
 			   h.nsigners);
 		vcs_assign(q, "authored", h.commits, h.authors, NULL, h.nauthors);
@@ -3891,13 +3893,10 @@ static void fixes_signers(struct query *q, const char *commit)
 {
 	const char *words[] = { "log", "--no-color", "--numstat", LOG_FORMAT,
 		"-1", commit, "--", NULL };
-	struct history h = { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0,
-			     NULL, NULL };
+	struct history h = HISTORY_INIT;
 
 	if (read_log(q->m, words, &h) == 0) {
 		find_signers(q, &h, NULL);
-		for (size_t i = 0; i < h.nsigners; i++)
-			deduplicate_email(q, &h.signers[i]);
 		vcs_assign(q, "blamed_fixes", 1, h.signers, NULL, h.nsigners);
 	}
 	history_release(&h);
