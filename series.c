@@ -2054,6 +2054,8 @@ struct msec {
 	size_t key;             /* the script's $tvi */
 	size_t title, tlen;     /* its title line */
 	size_t body, end;       /* its tag lines (and blank ones between) */
+	size_t cats;            /* where add_categories() starts: body, or
+				   after the first line when that is the title */
 	int tag_title;          /* the title is the first tag line */
 };
 
@@ -2081,6 +2083,7 @@ struct scan {
 	size_t nq;
 	int keywords;
 	char **file;            /* every query's files, sorted, unique */
+	size_t *flen;           /* of each, its length */
 	size_t *fplain;         /* of each, the length without glob bytes */
 	size_t nfile;
 	size_t common;          /* the length of the start they all share */
@@ -2446,7 +2449,7 @@ struct mm_groups {
 
 static int mm_form(const char *l, struct mm_groups *g)
 {
-	const char *mark[4] = { NULL, NULL, NULL, NULL }, *p = l;
+	const char *mark[4] = { NULL, NULL, NULL, NULL };
 	size_t n = strlen(l);
 	int nul = 0;
 
@@ -2457,7 +2460,7 @@ static int mm_form(const char *l, struct mm_groups *g)
 			break;
 		mark[k] = l + at;
 	}
-	p = l + n;
+	const char *p = l + n;
 	g->lt1 = mark[0];
 	g->gt1 = mark[1];
 	g->lt2 = mark[2];
@@ -2850,42 +2853,37 @@ static void subsystem_name(const struct maintainers *m, const struct msec *sec,
 	}
 }
 
-/* The section's status (its last S: line), as a role. */
+/* The section's status (its last S: line) as a role, with its name sub. */
 static void maintainer_role(const struct maintainers *m, const struct msec *sec,
-			    struct sbuf *out)
+			    const char *sub, struct sbuf *out)
 {
 	static const char *const map[][2] = {
 		{ "supported", "supporter" }, { "maintained", "maintainer" },
 		{ "odd fixes", "odd fixer" }, { "orphan", "orphan minder" },
 		{ "obsolete", "obsolete minder" },
 		{ "buried alive in reporters", "chief penguin" } };
-	struct sbuf role = SBUF_INIT, sub = SBUF_INIT, v = SBUF_INIT;
-	size_t pos = sec->body;
+	struct sbuf role = SBUF_INIT, v = SBUF_INIT;
+	size_t pos = sec->cats;
 	char type;
 
 	sb_adds(&role, "unknown");
-	if (sec->tag_title)
-		section_tag(m, sec, &pos, &type, &v);
 	while (section_tag(m, sec, &pos, &type, &v))
 		if (type == 'S') {
 			sb_setlen(&role, 0);
 			sb_add(&role, v.buf, v.len);
 		}
 	lower_ascii(role.buf);
-	subsystem_name(m, sec, &sub);
 	sb_setlen(out, 0);
 	const char *r = role.buf;
 	for (size_t k = 0; k < sizeof map / sizeof *map; k++)
 		if (!strcmp(r, map[k][0]))
 			r = map[k][1];
-	sb_addf(out, "%s:%s", r, sub.buf);
+	sb_addf(out, "%s:%s", r, sub);
 	sb_release(&role);
-	sb_release(&sub);
 	sb_release(&v);
 }
 
-static void add_list(struct query *q, const struct msec *sec, const char *v,
-		     struct sbuf *role)
+static void add_list(struct query *q, const char *sub, const char *v)
 {
 	struct sbuf addr = SBUF_INIT, lc = SBUF_INIT;
 	const char *sp = v, *extra = "";
@@ -2898,8 +2896,7 @@ static void add_list(struct query *q, const struct msec *sec, const char *v,
 		while (isspace((unsigned char)*extra))
 			extra++;
 	}
-	subsystem_name(q->m, sec, role);
-	int rest = !strcmp(role->buf, "THE REST");
+	int rest = !strcmp(sub, "THE REST");
 	const char *kind = strstr(extra, "subscribers-only") ?
 		(q->o->s ? "subscriber list" : NULL) :
 		!q->o->l ? NULL :
@@ -2911,7 +2908,7 @@ static void add_list(struct query *q, const struct msec *sec, const char *v,
 	if (kind && !in_set(&q->seen_lists, lc.buf)) {
 		set_add_lc(&q->seen_lists, addr.buf);
 		struct sbuf r = SBUF_INIT;
-		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : role->buf);
+		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : sub);
 		push_rcpt(&q->lists, &q->nlists, &q->alists, addr.buf, r.buf);
 		sb_release(&r);
 	}
@@ -2923,28 +2920,28 @@ static void add_list(struct query *q, const struct msec *sec, const char *v,
 static void add_categories(struct query *q, const struct msec *sec)
 {
 	const struct maintainers *m = q->m;
-	struct sbuf role = SBUF_INIT, v = SBUF_INIT;
-	size_t pos = sec->body;
+	struct sbuf sub = SBUF_INIT, mrole = SBUF_INIT, rrole = SBUF_INIT,
+		    v = SBUF_INIT;
+	size_t pos = sec->cats;
 	char type;
 
-	if (sec->tag_title)
-		section_tag(m, sec, &pos, &type, &v);
+	/* the section's name and roles, once for all its lines */
+	subsystem_name(m, sec, &sub);
+	sb_addf(&rrole, "reviewer:%s", sub.buf);
 	while (section_tag(m, sec, &pos, &type, &v)) {
 		if (type == 'L') {
-			add_list(q, sec, v.buf, &role);
+			add_list(q, sub.buf, v.buf);
 		} else if (type == 'M' && q->o->m) {
-			maintainer_role(m, sec, &role);
-			push_email_addresses(q, v.buf, role.buf);
+			if (!mrole.len)
+				maintainer_role(m, sec, sub.buf, &mrole);
+			push_email_addresses(q, v.buf, mrole.buf);
 		} else if (type == 'R' && q->o->r) {
-			struct sbuf sub = SBUF_INIT;
-			subsystem_name(m, sec, &sub);
-			sb_setlen(&role, 0);
-			sb_addf(&role, "reviewer:%s", sub.buf);
-			push_email_addresses(q, v.buf, role.buf);
-			sb_release(&sub);
+			push_email_addresses(q, v.buf, rrole.buf);
 		}
 	}
-	sb_release(&role);
+	sb_release(&sub);
+	sb_release(&mrole);
+	sb_release(&rrole);
 	sb_release(&v);
 }
 
@@ -3211,12 +3208,11 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 	struct regex *re = NULL;
 
 	for (size_t f = 0; f < s->nfile; f++) {
-		size_t flen = strlen(s->file[f]);
-		if (n && !find_bytes(s->file[f], flen, v + at, n))
+		if (n && !find_bytes(s->file[f], s->flen[f], v + at, n))
 			continue;
 		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
 			return -1;
-		if (re_search(re, s->file[f], flen, 0))
+		if (re_search(re, s->file[f], s->flen[f], 0))
 			push_match(s, f, 0, 'N');
 	}
 	re_free(re);
@@ -3294,6 +3290,7 @@ static int scan_maintainers(struct scan *s, struct sbuf *err)
 				int first = idx == 0;
 				s->cur = (struct msec){ idx, first ? pos : title,
 							first ? n : tlen, pos, len,
+							first ? pos + n + (n < len - pos) : pos,
 							first };
 				s->cur_kept = 0;
 				in_run = 1;
@@ -4079,6 +4076,7 @@ static void scan_release(struct scan *s)
 {
 	free(s->file);
 	free(s->fplain);
+	free(s->flen);
 	free(s->sec);
 	free(s->fh);
 	free(s->fm);
@@ -4111,6 +4109,9 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 			s.file[w++] = s.file[i];
 	s.nfile = w;
 	s.fplain = xcalloc(w ? w : 1, sizeof *s.fplain);
+	s.flen = xcalloc(w ? w : 1, sizeof *s.flen);
+	for (size_t i = 0; i < w; i++)
+		s.flen[i] = strlen(s.file[i]);
 	for (size_t i = 0; i < w; i++)
 		while (s.file[i][s.fplain[i]] &&
 		       !glob_byte[(unsigned char)s.file[i][s.fplain[i]]])
