@@ -436,7 +436,9 @@ static void child_exec(struct child *c, int p[3][2])
 {
 	static const int sigs[] = { SIGPIPE, SIGINT, SIGTERM, SIGHUP };
 
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+	/* A job of ours keeps our handlers: a stop request must reach the
+	 * git it runs before it exits, or that git would outlive the run. */
+	for (size_t i = 0; !c->fn && i < sizeof sigs / sizeof *sigs; i++)
 		signal(sigs[i], SIG_DFL);
 	child_fd(c->in, p[0], 0, 0);
 	child_fd(c->out, p[1], 1, 1);
@@ -453,6 +455,8 @@ static void child_exec(struct child *c, int p[3][2])
 		if (setenv(name, eq + 1, 1) < 0)
 			_exit(127);
 	}
+	if (c->fn)
+		_exit(c->fn(c->arg) & 0x7f);
 	execvp(c->argv[0], (char *const *)c->argv);
 	_exit(127);
 }
@@ -585,7 +589,8 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
  * stdout to out; returns child_finish()'s value, or -1. */
 static int run_in(const char *const *argv, const char *dir, struct sbuf *out)
 {
-	struct child c = { argv, NULL, dir, CHILD_NULL, CHILD_PIPE, CHILD_NULL, 0 };
+	struct child c = { .argv = argv, .dir = dir, .in = CHILD_NULL,
+			   .out = CHILD_PIPE, .err = CHILD_NULL };
 
 	if (child_start(&c) < 0)
 		return -1;
@@ -596,8 +601,9 @@ static int run_in(const char *const *argv, const char *dir, struct sbuf *out)
 int run_capture(const char *const *argv, const char *const *env,
 		const char *input, size_t inlen, struct sbuf *out)
 {
-	struct child c = { argv, env, NULL, input ? CHILD_PIPE : CHILD_NULL,
-			   CHILD_PIPE, CHILD_INHERIT, 0 };
+	struct child c = { .argv = argv, .env = env,
+			   .in = input ? CHILD_PIPE : CHILD_NULL,
+			   .out = CHILD_PIPE, .err = CHILD_INHERIT };
 
 	if (child_start(&c) < 0)
 		return -1;
@@ -717,7 +723,8 @@ static int octal_field(struct cursor *c, unsigned *mode)
 	return 0;
 }
 
-static int hex_field(struct cursor *c)
+/* An object id field; copied to oid (65 bytes) when oid is not NULL. */
+static int hex_field(struct cursor *c, char *oid)
 {
 	size_t len;
 	const char *s = field(c, &len);
@@ -727,6 +734,10 @@ static int hex_field(struct cursor *c)
 	for (size_t i = 0; i < len; i++)
 		if (!isxdigit((unsigned char)s[i]))
 			return -1;
+	if (oid) {
+		memcpy(oid, s, len);
+		oid[len] = '\0';
+	}
 	return 0;
 }
 
@@ -761,8 +772,8 @@ static int parse_changed(struct cursor *c, struct entry *e)
 	    (e->kind == E_UNMERGED && octal_field(c, &m3) < 0) ||
 	    octal_field(c, &e->mode_index) < 0 ||
 	    octal_field(c, &e->mode_wt) < 0 ||
-	    hex_field(c) < 0 || hex_field(c) < 0 ||
-	    (e->kind == E_UNMERGED && hex_field(c) < 0))
+	    hex_field(c, e->oid_head) < 0 || hex_field(c, NULL) < 0 ||
+	    (e->kind == E_UNMERGED && hex_field(c, NULL) < 0))
 		return -1;
 	if (e->kind == E_RENAMED) {
 		const char *score = field(c, &len);
@@ -4247,6 +4258,7 @@ struct keyed {
 	char *key;
 	const char *path;
 	size_t idx;
+	size_t root;        /* union-find parent, an index into the keyed array */
 };
 
 static int cmp_keyed(const void *a, const void *b)
@@ -4257,21 +4269,126 @@ static int cmp_keyed(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
+/* A path of the change and the keyed entry it comes from. */
+struct owned {
+	const char *path;
+	size_t k;
+};
+
+static int cmp_owned(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->path,
+		      ((const struct owned *)b)->path);
+}
+
+static size_t find_root(struct keyed *k, size_t i)
+{
+	while (k[i].root != i)
+		i = k[i].root = k[k[i].root].root;
+	return i;
+}
+
+static void unite(struct keyed *k, size_t a, size_t b)
+{
+	a = find_root(k, a);
+	b = find_root(k, b);
+	if (a != b)
+		k[b].root = a;
+}
+
+/* The first of the n sorted paths that is >= s (n when none is). */
+static size_t lower_bound(const struct owned *o, size_t n, const char *s,
+			  size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(o[mid].path, s, len);
+		if (c < 0 || (!c && strlen(o[mid].path) < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A file replaced by a directory, or a directory by a file, is one change:
+ * no tree can hold both "a" and "a/b", so the deletion of one and the
+ * addition of the other must be in the same commit.  Each such pair's
+ * entries are united, and a union takes the smallest of its groups.
+ */
+static void unite_replacements(struct keyed *k, size_t n,
+			       const struct status *st)
+{
+	struct owned *present = xcalloc(n, sizeof *present), *gone = NULL;
+	size_t np = 0, ng = 0, ag = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct entry *e = &st->e[k[i].idx];
+		if (e->kind == E_UNTRACKED || e->mode_wt)
+			present[np++] = (struct owned){ e->path, i };
+		else {
+			GROW(gone, ng + 1, ag);
+			gone[ng++] = (struct owned){ e->path, i };
+		}
+		if (e->orig && e->x != 'C') {
+			GROW(gone, ng + 1, ag);
+			gone[ng++] = (struct owned){ e->orig, i };
+		}
+	}
+	sort_n(present, np, sizeof *present, cmp_owned);
+	for (size_t g = 0; g < ng; g++) {
+		const char *d = gone[g].path;
+		size_t dl = strlen(d);
+		/* files now below the deleted path: "d/..." */
+		char *under = xmalloc(dl + 2);
+		memcpy(under, d, dl);
+		memcpy(under + dl, "/", 2);
+		for (size_t i = lower_bound(present, np, under, dl + 1);
+		     i < np && !strncmp(present[i].path, under, dl + 1); i++)
+			unite(k, gone[g].k, present[i].k);
+		free(under);
+		/* a file now where a directory of the deleted path was */
+		for (size_t j = 0; j < dl; j++) {
+			if (d[j] != '/')
+				continue;
+			size_t i = lower_bound(present, np, d, j);
+			if (i < np && strlen(present[i].path) == j &&
+			    !strncmp(present[i].path, d, j))
+				unite(k, gone[g].k, present[i].k);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t r = find_root(k, i);
+		if (strcmp(k[i].key, k[r].key) < 0)
+			k[r].key = k[i].key;   /* keys are freed below, by owner */
+	}
+	free(present);
+	free(gone);
+}
+
 size_t make_plan(struct plan *p, const struct status *st,
 		 const struct selection *sel)
 {
 	struct keyed *k = xcalloc(st->nr, sizeof *k);
+	char **own = xcalloc(st->nr, sizeof *own);
 	size_t n = 0;
 
 	for (size_t i = 0; i < st->nr; i++) {
 		const struct entry *e = &st->e[i];
 		if (!entry_changes_tree(e) || !included(e->path, sel))
 			continue;
-		k[n].key = group_name(e->path, sel);
+		own[n] = k[n].key = group_name(e->path, sel);
 		k[n].path = e->path;
 		k[n].idx = i;
+		k[n].root = n;
 		n++;
 	}
+	unite_replacements(k, n, st);
+	for (size_t i = 0; i < n; i++)
+		k[i].key = k[find_root(k, i)].key;
 	sort_n(k, n, sizeof *k, cmp_keyed);
 	p->g = xcalloc(n, sizeof *p->g);
 	p->nr = 0;
@@ -4280,15 +4397,15 @@ size_t make_plan(struct plan *p, const struct status *st,
 		while (j < n && !strcmp(k[j].key, k[i].key))
 			j++;
 		struct group *g = &p->g[p->nr++];
-		g->name = k[i].key;
+		g->name = xstrdup(k[i].key);
 		g->member = xcalloc(j - i, sizeof *g->member);
-		for (size_t m = i; m < j; m++) {
+		for (size_t m = i; m < j; m++)
 			g->member[g->nr++] = k[m].idx;
-			if (m > i)
-				free(k[m].key);
-		}
 		i = j;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
 	free(k);
 	return p->nr;
 }
@@ -4435,10 +4552,13 @@ struct repo {
 	char *objects;  /* absolute object directory (the common one) */
 	char old[72];   /* HEAD's commit, "" when the branch is unborn */
 	char *ref;      /* what HEAD names: "refs/heads/x", or "HEAD" detached */
+	char *hook_pre_commit, *hook_commit_msg; /* where git looks for them */
 };
 
 static void repo_release(struct repo *r)
 {
+	free(r->hook_pre_commit);
+	free(r->hook_commit_msg);
 	free(r->top);
 	free(r->gitdir);
 	free(r->index);
@@ -4515,13 +4635,30 @@ static int read_head(struct repo *r)
 	return 0;
 }
 
+/*
+ * Children run in the top of the work tree while the user may have named
+ * the repository relative to where they stood (GIT_DIR=.git, a relative
+ * GIT_WORK_TREE, core.worktree seen from inside the git directory): every
+ * git after this one gets both, absolute, in its environment.
+ */
+static int pin_repo_env(const struct repo *r)
+{
+	if (setenv("GIT_DIR", r->gitdir, 1) < 0 ||
+	    setenv("GIT_WORK_TREE", r->top, 1) < 0 ||
+	    (getenv("GIT_INDEX_FILE") && setenv("GIT_INDEX_FILE", r->index, 1) < 0))
+		return error("setenv: %s", strerror(errno));
+	return 0;
+}
+
 static int repo_open(struct repo *r)
 {
 	struct sbuf out = SBUF_INIT;
-	char *lines[4] = { NULL, NULL, NULL, NULL };
+	char *lines[6] = { NULL };
 	static const char *const where[] = {
 		"rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-dir", "--git-path", "index", "--git-path", "objects", NULL };
+		"--git-dir", "--git-path", "index", "--git-path", "objects",
+		"--git-path", "hooks/pre-commit", "--git-path", "hooks/commit-msg",
+		NULL };
 
 	memset(r, 0, sizeof *r);
 	int st = git(where, NULL, NULL, 0, &out);
@@ -4529,8 +4666,8 @@ static int repo_open(struct repo *r)
 		return error("git rev-parse: not inside a git work tree");
 	if (st)
 		return git_failed("git rev-parse", st);
-	if (take_lines(&out, lines, 4) < 0) {
-		for (int i = 0; i < 4; i++)
+	if (take_lines(&out, lines, 6) < 0) {
+		for (int i = 0; i < 6; i++)
 			free(lines[i]);
 		sb_release(&out);
 		return error("git rev-parse: unexpected answer");
@@ -4540,7 +4677,38 @@ static int repo_open(struct repo *r)
 	r->gitdir = lines[1];
 	r->index = lines[2];
 	r->objects = lines[3];
+	r->hook_pre_commit = lines[4];
+	r->hook_commit_msg = lines[5];
+	if (pin_repo_env(r) < 0)
+		return -1;
 	return read_head(r);
+}
+
+/* Refuses to commit in the middle of an operation whose state a series of
+ * new commits would lose (the merge parent, the rest of a rebase). */
+static int check_idle(const struct repo *r)
+{
+	static const struct { const char *file, *what; } ops[] = {
+		{ "MERGE_HEAD", "a merge" },
+		{ "CHERRY_PICK_HEAD", "a cherry-pick" },
+		{ "REVERT_HEAD", "a revert" },
+		{ "rebase-merge", "a rebase" },
+		{ "rebase-apply", "a rebase or git am" },
+	};
+	struct sbuf path = SBUF_INIT;
+	struct stat sb;
+
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+		sb_setlen(&path, 0);
+		sb_addf(&path, "%s/%s", r->gitdir, ops[i].file);
+		if (!lstat(path.buf, &sb)) {
+			sb_release(&path);
+			return error("commit: %s is in progress (%s exists); finish "
+				     "or abort it first", ops[i].what, ops[i].file);
+		}
+	}
+	sb_release(&path);
+	return 0;
 }
 
 /* Runs status from the caller's directory, so pathspecs mean what they say. */
@@ -4574,32 +4742,362 @@ static int read_status(struct status *st, int untracked,
 	return r;
 }
 
-/* What a group commits for one entry: a letter for people, and the work. */
-static char entry_letter(const struct entry *e)
+/* What one path of the selection becomes, once git has staged it. */
+struct change {
+	const char *path;     /* borrowed from the status */
+	size_t group, entry;  /* its group in the plan, its status entry */
+	int take;             /* 1: the work tree's side, as `git add` takes
+	                       * it; 0: out of the index, the file (if any)
+	                       * left untracked (git rm --cached, a rename's
+	                       * old path) */
+	unsigned head_mode;   /* in HEAD; 0: not there */
+	const char *head_oid;
+	unsigned mode;        /* staged by git; 0: absent */
+	char oid[65];
+	unsigned wt_mode;     /* as streamed to fast-import; 0: deleted */
+	char wt_oid[65];      /* the id fast-import gave it */
+	int have_object;      /* the staged blob is in the object store */
+	int convert;          /* git stores other bytes than the work tree's */
+	size_t mark;          /* its blob's mark in the fast-import stream */
+};
+struct changes {
+	struct change *c;
+	size_t nr;
+};
+
+static int cmp_change_path(const void *a, const void *b)
 {
-	if (e->kind == E_UNTRACKED)
-		return 'A';
+	const struct change *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : y->take - x->take;
+}
+
+static int cmp_change_group(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * The paths the plan's entries own, each once, sorted by (group, path): an
+ * entry's path, and a rename's old path (a copy leaves it).  A path named twice (a staged
+ * deletion and the untracked file of the same name; a rename's old path
+ * taken by a new file) keeps the side that takes the work tree, with HEAD's
+ * state from whichever knows it, in that side's group.
+ */
+static void collect_changes(struct changes *cs, const struct plan *p,
+			    const struct status *st)
+{
+	size_t n = 0, a = 0;
+	struct change *c = NULL;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t idx = p->g[g].member[j];
+			const struct entry *e = &st->e[idx];
+			int tracked = e->kind == E_CHANGED;
+			GROW(c, n + 2, a);
+			c[n++] = (struct change){
+				.path = e->path, .group = g, .entry = idx,
+				.take = !(tracked && !e->mode_index),
+				.head_mode = tracked ? e->mode_head : 0,
+				.head_oid = tracked ? e->oid_head : "" };
+			if (e->orig && e->x != 'C')
+				c[n++] = (struct change){
+					.path = e->orig, .group = g, .entry = idx,
+					.take = 0, .head_mode = e->mode_head,
+					.head_oid = e->oid_head };
+		}
+	sort_n(c, n, sizeof *c, cmp_change_path);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && !strcmp(c[k - 1].path, c[i].path)) {
+			if (!c[k - 1].head_mode) {
+				c[k - 1].head_mode = c[i].head_mode;
+				c[k - 1].head_oid = c[i].head_oid;
+			}
+			continue;
+		}
+		c[k++] = c[i];
+	}
+	sort_n(c, k, sizeof *c, cmp_change_group);
+	cs->c = c;
+	cs->nr = k;
+}
+
+/* Whether the staged path is what HEAD has: then it changes nothing. */
+static int change_is_noop(const struct change *c)
+{
+	return c->mode == c->head_mode &&
+	       (!c->mode || !strcmp(c->oid, c->head_oid));
+}
+
+/* One entry of `git ls-files -s -z`, pointing into its output. */
+struct staged {
+	const char *path, *oid;
+	unsigned mode, stage;
+};
+
+static int cmp_staged(const void *a, const void *b)
+{
+	return strcmp(((const struct staged *)a)->path,
+		      ((const struct staged *)b)->path);
+}
+
+/*
+ * Grammar of `git ls-files -s -z`: records "MODE SP OID SP STAGE TAB PATH"
+ * each ending in NUL; -z means no quoting.  The spaces and the tab become
+ * NULs so that the fields are strings in place.
+ */
+static int parse_staged(struct sbuf *out, struct staged **list, size_t *nr)
+{
+	size_t n = 0, a = 0;
+	struct staged *l = NULL;
+	int sorted = 1;
+
+	for (char *p = out->buf, *end = p + out->len; p < end;) {
+		char *nul = memchr(p, '\0', (size_t)(end - p));
+		char *sp1 = nul ? memchr(p, ' ', (size_t)(nul - p)) : NULL;
+		char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(nul - sp1 - 1)) : NULL;
+		char *tab = sp2 ? memchr(sp2 + 1, '\t', (size_t)(nul - sp2 - 1)) : NULL;
+		struct cursor c = { p, sp1 ? sp1 + 1 : p };
+		struct staged s = { 0 };
+		if (!tab || tab + 1 == nul || sp2 - sp1 - 1 > 64 ||
+		    octal_field(&c, &s.mode) < 0 || tab - sp2 != 2 ||
+		    sp2[1] < '0' || sp2[1] > '3') {
+			free(l);
+			return error("git ls-files: unexpected answer at byte %zu",
+				     (size_t)(p - out->buf));
+		}
+		*sp2 = *tab = '\0';
+		s.oid = sp1 + 1;
+		s.stage = (unsigned)(sp2[1] - '0');
+		s.path = tab + 1;
+		size_t ol = strlen(s.oid);
+		for (size_t i = 0; i < ol; i++)
+			if (!isxdigit((unsigned char)s.oid[i]))
+				ol = 0;
+		if (ol != 40 && ol != 64) {
+			free(l);
+			return error("git ls-files: unexpected answer at byte %zu",
+				     (size_t)(p - out->buf));
+		}
+		if (n && strcmp(l[n - 1].path, s.path) > 0)
+			sorted = 0;
+		GROW(l, n + 1, a);
+		l[n++] = s;
+		p = nul + 1;
+	}
+	if (!sorted)
+		sort_n(l, n, sizeof *l, cmp_staged);
+	*list = l;
+	*nr = n;
+	return 0;
+}
+
+/* Feeds paths (NUL-terminated each) to `git update-index WORDS -z --stdin`. */
+static int update_index(const char *step, const char *const *words,
+			const char *const *env, const struct sbuf *paths)
+{
+	if (!paths->len)
+		return 0;
+	return git_ok(step, words, env, paths->buf, paths->len, NULL);
+}
+
+/*
+ * Stages the changes into the index file `index` as `git add` would: the
+ * taken paths by one update-index --add --remove --replace (git's own
+ * clean/smudge filters, autocrlf, eol and core.fileMode apply), the dropped
+ * ones by one --force-remove, so an untracked file stays untracked.  With
+ * write_objects the blobs go into the object directory objenv names (else
+ * they are only hashed: fast-import writes them).
+ */
+static int stage_index(const struct changes *cs, const char *index,
+		       const char *const *objenv, int write_objects)
+{
+	static const char *const drop[] = { "update-index", "-z",
+		"--force-remove", "--stdin", NULL };
+	static const char *const take[] = { "update-index", "--add",
+		"--remove", "--replace", "-z", "--stdin", NULL };
+	static const char *const hash_only[] = { "update-index", "--add",
+		"--remove", "--replace", "--info-only", "-z", "--stdin", NULL };
+	struct sbuf ienv = SBUF_INIT, dropped = SBUF_INIT, taken = SBUF_INIT;
+	const char *env[4] = { NULL, NULL, NULL, NULL };
+	int r;
+
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
+	env[0] = ienv.buf;
+	if (write_objects && objenv) {
+		env[1] = objenv[0];
+		env[2] = objenv[1];
+	}
+	for (size_t i = 0; i < cs->nr; i++)
+		sb_add(cs->c[i].take ? &taken : &dropped, cs->c[i].path,
+		       strlen(cs->c[i].path) + 1);
+	if (!(r = update_index("git update-index", drop, env, &dropped)))
+		r = update_index("git update-index", write_objects ? take :
+				 hash_only, env, &taken);
+	sb_release(&ienv);
+	sb_release(&dropped);
+	sb_release(&taken);
+	return r;
+}
+
+/* Appends `git ls-files -s -z` of the index file `index` to out. */
+static int list_index(const char *index, struct sbuf *out)
+{
+	static const char *const list[] = { "ls-files", "-s", "-z", NULL };
+	struct sbuf ienv = SBUF_INIT;
+
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
+	const char *env[] = { ienv.buf, NULL };
+	int r = git_ok("git ls-files", list, env, NULL, 0, out);
+	sb_release(&ienv);
+	return r;
+}
+
+/* Each change's staged mode and id, from the listing (which it edits). */
+static int apply_listing(struct changes *cs, struct sbuf *listing,
+			 int have_objects)
+{
+	struct staged *l = NULL;
+	size_t nl = 0;
+	int r = parse_staged(listing, &l, &nl);
+
+	for (size_t i = 0; !r && i < cs->nr; i++) {
+		struct change *c = &cs->c[i];
+		struct staged key = { c->path, NULL, 0, 0 };
+		struct staged *s = nl ? bsearch(&key, l, nl, sizeof *l,
+						cmp_staged) : NULL;
+		c->mode = 0;
+		*c->oid = '\0';
+		if (!s)
+			continue;
+		if (s->stage)
+			r = error("%s: unmerged; resolve the conflict first",
+				  c->path);
+		else if (s->mode == 0160000)
+			r = error("%s: submodule changes are not supported",
+				  c->path);
+		else {
+			c->mode = s->mode;
+			memcpy(c->oid, s->oid, strlen(s->oid) + 1);
+			c->have_object = have_objects;
+		}
+	}
+	free(l);
+	return r;
+}
+
+/* Stages and reads back: every change gets git's mode and id. */
+static int stage_changes(struct changes *cs, const char *index,
+			 const char *const *objenv, int write_objects)
+{
+	struct sbuf out = SBUF_INIT;
+	int r = stage_index(cs, index, objenv, write_objects);
+
+	if (!r)
+		r = list_index(index, &out);
+	if (!r)
+		r = apply_listing(cs, &out, write_objects);
+	for (size_t i = 0; !r && i < cs->nr; i++)
+		cs->c[i].wt_mode = cs->c[i].mode;
+	sb_release(&out);
+	return r;
+}
+
+/*
+ * Drops what changes nothing: paths staged as HEAD has them, then entries
+ * left with no path, then groups left with no entry.  Group numbers in the
+ * changes follow; they stay sorted by (group, path).
+ */
+static void prune_plan(struct plan *p, struct changes *cs, size_t nentries)
+{
+	char *live = xcalloc(nentries, 1);
+	size_t *renum = xcalloc(p->nr, sizeof *renum);
+	size_t k = 0, ng = 0;
+
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!change_is_noop(&cs->c[i])) {
+			live[cs->c[i].entry] = 1;
+			cs->c[k++] = cs->c[i];
+		}
+	cs->nr = k;
+	for (size_t g = 0; g < p->nr; g++) {
+		struct group *grp = &p->g[g];
+		size_t m = 0;
+		for (size_t j = 0; j < grp->nr; j++)
+			if (live[grp->member[j]])
+				grp->member[m++] = grp->member[j];
+		grp->nr = m;
+		if (!m) {
+			free(grp->name);
+			free(grp->member);
+			continue;
+		}
+		renum[g] = ng;
+		p->g[ng++] = *grp;
+	}
+	p->nr = ng;
+	for (size_t i = 0; i < cs->nr; i++)
+		cs->c[i].group = renum[cs->c[i].group];
+	free(live);
+	free(renum);
+}
+
+/* The change of path among c[0..n), sorted by path, or NULL. */
+static const struct change *find_change(const struct change *c, size_t n,
+					const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(c[mid].path, path);
+		if (!r)
+			return &c[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What a group commits for one entry, as a letter for people: from HEAD's
+ * mode and the staged one where the entry's path was staged. */
+static char entry_letter(const struct entry *e, const struct change *c)
+{
 	if (e->kind == E_RENAMED)
 		return e->x == 'C' ? 'C' : 'R';
-	if (!e->mode_wt)
+	unsigned head = c ? c->head_mode : e->mode_head;
+	unsigned now = c ? c->mode : (e->kind == E_UNTRACKED ? 0100644 : e->mode_wt);
+	if (!now)
 		return 'D';
-	if (!e->mode_head)
+	if (!head)
 		return 'A';
-	if ((e->mode_head & 0170000) != (e->mode_wt & 0170000))
+	if ((head & 0170000) != (now & 0170000))
 		return 'T';
 	return 'M';
 }
 
-/* Refuses what a series cannot commit: conflicts and submodule pointers. */
+/* Refuses what a series cannot commit: conflicts, submodule pointers and
+ * nested repositories (an untracked directory git shows whole). */
 static int check_plan(const struct plan *p, const struct status *st)
 {
 	for (size_t i = 0; i < p->nr; i++)
 		for (size_t j = 0; j < p->g[i].nr; j++) {
 			const struct entry *e = &st->e[p->g[i].member[j]];
+			size_t len = strlen(e->path);
 			if (e->kind == E_UNMERGED)
 				return error("%s: unmerged; resolve the conflict first",
 					     e->path);
-			if (e->mode_wt == 0160000 || e->mode_head == 0160000)
+			if (e->mode_wt == 0160000 || e->mode_head == 0160000 ||
+			    e->mode_index == 0160000 || e->path[len - 1] == '/')
 				return error("%s: submodule changes are not supported",
 					     e->path);
 		}
@@ -4623,12 +5121,17 @@ static void group_message(struct sbuf *msg, const struct template *t,
 
 /* The plan as people read it; with messages != 0 the whole message. */
 static void print_plan(const struct plan *p, const struct status *st,
-		       const struct template *t, int messages)
+		       const struct changes *cs, const struct template *t,
+		       int messages)
 {
 	struct sbuf out = SBUF_INIT, msg = SBUF_INIT;
+	size_t lo = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct group *g = &p->g[i];
+		size_t hi = lo;
+		while (hi < cs->nr && cs->c[hi].group == i)
+			hi++;
 		sb_quote_c(&out, g->name, strlen(g->name), 0);
 		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
 		if (t) {
@@ -4648,7 +5151,8 @@ static void print_plan(const struct plan *p, const struct status *st,
 		}
 		for (size_t j = 0; j < g->nr; j++) {
 			const struct entry *e = &st->e[g->member[j]];
-			sb_addf(&out, "    %c ", entry_letter(e));
+			sb_addf(&out, "    %c ", entry_letter(e,
+				find_change(cs->c + lo, hi - lo, e->path)));
 			if (e->orig) {
 				sb_quote_c(&out, e->orig, strlen(e->orig), 0);
 				sb_adds(&out, " -> ");
@@ -4658,6 +5162,7 @@ static void print_plan(const struct plan *p, const struct status *st,
 		}
 		fwrite(out.buf, 1, out.len, stdout);
 		sb_setlen(&out, 0);
+		lo = hi;
 	}
 	sb_release(&out);
 	sb_release(&msg);
@@ -4691,33 +5196,25 @@ static void stream_data(struct stream *s, const char *data, size_t len)
 	stream_room(s);
 }
 
-/* git's mode for an untracked file, from lstat. */
-static unsigned stat_mode(const struct stat *sb)
-{
-	if (S_ISLNK(sb->st_mode))
-		return 0120000;
-	if (S_ISREG(sb->st_mode))
-		return sb->st_mode & S_IXUSR ? 0100755 : 0100644;
-	return 0;
-}
-
-/* Streams "M mode inline path" and the work tree's bytes of path. */
-static int stream_file(struct stream *s, const char *path, unsigned mode)
+/*
+ * Streams "blob", its mark and the work tree's bytes of path: a symbolic
+ * link's target, or a regular file's contents (also for mode 120000 where
+ * core.symlinks=false keeps links as plain files).  Whether git would have
+ * stored these bytes is checked against the staged id afterwards.
+ */
+static int stream_blob(struct stream *s, const char *path, unsigned mode,
+		       size_t mark)
 {
 	struct stat sb;
 	char link[PATH_MAX + 1];
 
 	if (lstat(path, &sb) < 0)
 		return error("%s: %s", path, strerror(errno));
-	if (!mode)
-		mode = stat_mode(&sb);
-	if ((mode == 0120000) != !!S_ISLNK(sb.st_mode) ||
-	    (mode != 0120000 && !S_ISREG(sb.st_mode)) || !mode)
+	if ((S_ISLNK(sb.st_mode) && mode != 0120000) ||
+	    (!S_ISLNK(sb.st_mode) && !S_ISREG(sb.st_mode)))
 		return error("%s: changed type while series ran", path);
-	sb_addf(&s->buf, "M %o inline ", mode);
-	sb_quote_c(&s->buf, path, strlen(path), 1);
-	sb_addc(&s->buf, '\n');
-	if (mode == 0120000) {
+	sb_addf(&s->buf, "blob\nmark :%zu\n", mark);
+	if (S_ISLNK(sb.st_mode)) {
 		ssize_t n = readlink(path, link, sizeof link);
 		if (n < 0)
 			return error("%s: %s", path, strerror(errno));
@@ -4762,49 +5259,98 @@ static int stream_file(struct stream *s, const char *path, unsigned mode)
 	return 0;
 }
 
-static void stream_delete(struct stream *s, const char *path)
+/*
+ * One group's commit: the blobs git has not stored yet, then the commit
+ * with its deletions first (so "a" can become "a/b") and its files by
+ * mode and id or mark.  c[0..n) are the group's changes.
+ */
+static int stream_group(struct stream *s, struct change *c, size_t n,
+			size_t mark, size_t *next_blob, const char *author,
+			const char *committer, const struct sbuf *msg)
 {
-	sb_adds(&s->buf, "D ");
-	sb_quote_c(&s->buf, path, strlen(path), 1);
-	sb_addc(&s->buf, '\n');
-}
-
-/* One group's commit; deletions first so "a" can become "a/b". */
-static int stream_group(struct stream *s, const struct group *g,
-			const struct status *st, size_t mark,
-			const char *author, const char *committer,
-			const struct sbuf *msg)
-{
+	for (size_t j = 0; j < n; j++) {
+		if (!c[j].wt_mode || c[j].have_object)
+			continue;
+		c[j].mark = (*next_blob)++;
+		if (stream_blob(s, c[j].path, c[j].wt_mode, c[j].mark) < 0)
+			return -1;
+	}
 	sb_addf(&s->buf, "commit refs/series/import\nmark :%zu\n"
 		"author %s\ncommitter %s\n", mark, author, committer);
 	stream_data(s, msg->buf, msg->len);
-	for (size_t j = 0; j < g->nr; j++) {
-		const struct entry *e = &st->e[g->member[j]];
-		if (e->orig && e->x != 'C')
-			stream_delete(s, e->orig);
-		else if (e->kind != E_UNTRACKED && !e->mode_wt)
-			stream_delete(s, e->path);
-	}
-	for (size_t j = 0; j < g->nr; j++) {
-		const struct entry *e = &st->e[g->member[j]];
-		if (e->kind != E_UNTRACKED && !e->mode_wt)
+	for (size_t j = 0; j < n; j++)
+		if (!c[j].wt_mode) {
+			sb_adds(&s->buf, "D ");
+			sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
+			sb_addc(&s->buf, '\n');
+		}
+	for (size_t j = 0; j < n; j++) {
+		if (!c[j].wt_mode)
 			continue;
-		if (stream_file(s, e->path, e->mode_wt) < 0)
-			return -1;
+		if (c[j].have_object)
+			sb_addf(&s->buf, "M %o %s ", c[j].wt_mode, c[j].oid);
+		else
+			sb_addf(&s->buf, "M %o :%zu ", c[j].wt_mode, c[j].mark);
+		sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
+		sb_addc(&s->buf, '\n');
+		stream_room(s);
 	}
 	return 0;
 }
 
+/*
+ * The mode a path is streamed with before git has staged it: what status
+ * saw (git's own mode rule) for a tracked path, the file's for a new one.
+ * The staged mode is checked against it afterwards.
+ */
+static unsigned guess_mode(const struct change *c, const struct status *st)
+{
+	const struct entry *e = &st->e[c->entry];
+	struct stat sb;
+
+	if (!c->take || strcmp(c->path, e->path))
+		return 0;
+	if (e->kind != E_UNTRACKED)
+		return e->mode_wt;
+	if (lstat(c->path, &sb) < 0)
+		return 0;
+	if (S_ISLNK(sb.st_mode))
+		return 0120000;
+	return S_ISREG(sb.st_mode) ? (sb.st_mode & S_IXUSR ? 0100755 : 0100644) : 0;
+}
+
+/*
+ * Whether a change may turn out to be none, so that only staging can tell
+ * whether its group makes a commit: both the index and the work tree differ
+ * from what came before (a staged change put back), or HEAD's state came
+ * from another entry (an untracked file where a deleted one was).
+ */
+static int may_be_noop(const struct change *c, const struct status *st)
+{
+	const struct entry *e = &st->e[c->entry];
+
+	if (!c->take || !c->head_mode)
+		return 0;
+	if (e->kind != E_CHANGED)
+		return 1;
+	return e->x != '.' && e->y != '.';
+}
+
 struct txn {
 	struct repo *repo;
-	const struct plan *plan;
+	struct plan *plan;
 	const struct status *st;
+	struct changes *cs;
 	const struct template *tmpl;
 	char *author, *committer;
+	int no_verify;
 	char *lock;         /* index.lock, once we hold it */
 	char *tmp_index;    /* our copy of the index, once made */
+	char *msg_file;     /* the commit-msg hook's file, while it exists */
 	pid_t importer;     /* fast-import's pid, for its crash report */
-	char *quarantine;   /* fast-import's own object directory, once made */
+	char *quarantine;   /* the run's own object directory, once made */
+	struct sbuf env_obj, env_alt; /* the environment that points there */
+	struct sbuf *msg;   /* each group's message, after the hooks */
 	char tip[72];
 	size_t files;
 };
@@ -4822,7 +5368,7 @@ static void progress(size_t k, size_t n, const char *name)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
 
-/* Removes dir and what is in it, two levels down (pack/, xx/). */
+/* Removes dir and what is in it, depth levels down (pack/, xx/). */
 static void remove_tree(const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
@@ -4843,8 +5389,74 @@ static void remove_tree(const char *dir, int depth)
 	sb_release(&path);
 }
 
-static int make_quarantine(struct txn *t, struct sbuf *env_objects,
-			   struct sbuf *env_alternates)
+/* Copies index to a new temporary file in dir, keeping its mtime (git's
+ * racy-entry check compares file times with the index's); *tmp names it.
+ * No index yet: *tmp names a file that does not exist, which git creates. */
+static int copy_index(const char *index, const char *dir, char **tmp)
+{
+	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
+	struct stat sb;
+
+	sb_addf(&path, "%s/series-index-XXXXXX", dir);
+	int fd = mkstemp(path.buf);
+	if (fd < 0) {
+		error("%s: %s", path.buf, strerror(errno));
+		sb_release(&path);
+		return -1;
+	}
+	*tmp = sb_detach(&path, NULL);
+	if (stat(index, &sb) < 0) {
+		close(fd);
+		unlink(*tmp);
+		if (errno != ENOENT)
+			return error("%s: %s", index, strerror(errno));
+		return 0;
+	}
+	int r = 0;
+	if (sb_read_file(&data, index) < 0)
+		r = error("%s: %s", index, strerror(errno));
+	else if (write_all(fd, data.buf, data.len) < 0)
+		r = error("%s: %s", *tmp, strerror(errno));
+	else {
+		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
+		futimens(fd, ts);
+	}
+	if (close(fd) < 0 && !r)
+		r = error("%s: %s", *tmp, strerror(errno));
+	sb_release(&data);
+	return r;
+}
+
+/* Removes a temporary index and the lock git may have left beside it. */
+static void remove_index_copy(char **tmp)
+{
+	if (!*tmp)
+		return;
+	struct sbuf lock = SBUF_INIT;
+	sb_addf(&lock, "%s.lock", *tmp);
+	unlink(lock.buf);
+	unlink(*tmp);
+	sb_release(&lock);
+	free(*tmp);
+	*tmp = NULL;
+}
+
+/*
+ * The plan as git would commit it: the selection staged into tmp_index,
+ * then what changes nothing dropped.  Returns 0, or -1 after an error.
+ */
+static int settle_plan(struct plan *p, const struct status *st,
+		       struct changes *cs, const char *tmp_index,
+		       const char *const *objenv, int write_objects)
+{
+	collect_changes(cs, p, st);
+	if (stage_changes(cs, tmp_index, objenv, write_objects) < 0)
+		return -1;
+	prune_plan(p, cs, st->nr);
+	return 0;
+}
+
+static int make_quarantine(struct txn *t)
 {
 	struct sbuf dir = SBUF_INIT;
 
@@ -4861,20 +5473,24 @@ static int make_quarantine(struct txn *t, struct sbuf *env_objects,
 	if (r < 0)
 		return error("%s/pack: %s", t->quarantine, strerror(errno));
 	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	sb_addf(env_objects, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
-	sb_addf(env_alternates, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
+	sb_addf(&t->env_obj, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
+	sb_addf(&t->env_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
 		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
 	return 0;
 }
 
-/* Moves the quarantine's pack into the object directory: each .pack before
- * its .idx, as git does, so no reader sees an index without its pack. */
-static int release_quarantine(struct txn *t)
+/* Moves the files of from/sub into to/sub (made if need be); packs with
+ * each .pack before its .idx, as git does, so no reader sees an index
+ * without its pack. */
+static int move_objects(const char *from, const char *to, const char *sub)
 {
-	struct sbuf dir = SBUF_INIT, from = SBUF_INIT, to = SBUF_INIT;
-	int r = 0;
+	struct sbuf dir = SBUF_INIT, src = SBUF_INIT, dst = SBUF_INIT;
+	int r = 0, pack = !strcmp(sub, "pack");
 
-	sb_addf(&dir, "%s/pack", t->quarantine);
+	sb_addf(&dir, "%s/%s", from, sub);
+	sb_addf(&dst, "%s/%s", to, sub);
+	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
+		r = error("%s: %s", dst.buf, strerror(errno));
 	for (int pass = 0; pass < 2 && !r; pass++) {
 		DIR *d = opendir(dir.buf);
 		if (!d) {
@@ -4882,48 +5498,196 @@ static int release_quarantine(struct txn *t)
 			break;
 		}
 		for (struct dirent *de; !r && (de = readdir(d));) {
-			if (strncmp(de->d_name, "pack-", 5) ||
-			    (pass == 0) != has_suffix(de->d_name, ".pack") ||
-			    (pass == 1 && !has_suffix(de->d_name, ".idx")))
+			if (de->d_name[0] == '.')
 				continue;
-			sb_setlen(&from, 0);
-			sb_setlen(&to, 0);
-			sb_addf(&from, "%s/%s", dir.buf, de->d_name);
-			sb_addf(&to, "%s/pack/%s", t->repo->objects, de->d_name);
-			if (rename(from.buf, to.buf) < 0)
-				r = error("%s: %s", to.buf, strerror(errno));
+			if (pack && (strncmp(de->d_name, "pack-", 5) ||
+				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
+				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
+				continue;
+			if (!pack && pass)
+				continue;
+			sb_setlen(&src, 0);
+			sb_setlen(&dst, 0);
+			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
+			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
+			if (rename(src.buf, dst.buf) < 0)
+				r = error("%s: %s", dst.buf, strerror(errno));
 		}
 		closedir(d);
 	}
 	sb_release(&dir);
-	sb_release(&from);
-	sb_release(&to);
+	sb_release(&src);
+	sb_release(&dst);
 	return r;
 }
 
-static int import_series(struct txn *t)
+/* Moves the quarantine's loose objects (xx/ directories), then its pack,
+ * into the object directory. */
+static int release_quarantine(struct txn *t)
 {
-	static const char *const words[] = {
-		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
-		"--done", "--cat-blob-fd=1", "--date-format=raw", NULL };
-	struct sbuf env_obj = SBUF_INIT, env_alt = SBUF_INIT;
-	if (make_quarantine(t, &env_obj, &env_alt) < 0) {
-		sb_release(&env_obj);
-		sb_release(&env_alt);
+	DIR *d = opendir(t->quarantine);
+	int r = 0;
+
+	if (!d)
+		return error("%s: %s", t->quarantine, strerror(errno));
+	for (struct dirent *de; !r && (de = readdir(d));)
+		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
+		    isxdigit((unsigned char)de->d_name[1]))
+			r = move_objects(t->quarantine, t->repo->objects, de->d_name);
+	closedir(d);
+	return r ? r : move_objects(t->quarantine, t->repo->objects, "pack");
+}
+
+/*
+ * Runs a hook as git does: from the top of the work tree, its stdout sent
+ * to stderr, with env.  Returns 0, or error() naming it.
+ */
+static int run_hook(const char *name, const char *path, const char *arg,
+		    const char *const *env, const char *top)
+{
+	const char *argv[] = { path, arg, NULL };
+	int out = dup(2);
+	struct child c = { .argv = argv, .env = env, .dir = top,
+			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
+			   .err = CHILD_INHERIT };
+
+	if (child_start(&c) < 0) {
+		if (out >= 0)
+			close(out);
 		return -1;
 	}
-	const char *env[] = { env_obj.buf, env_alt.buf, NULL };
-	const char **argv = git_argv(words);
-	struct child c = { argv, env, NULL, CHILD_PIPE, CHILD_PIPE,
-			   CHILD_INHERIT, 0 };
-	struct stream s = { -1, 0, SBUF_INIT };
-	struct sbuf msg = SBUF_INIT, out = SBUF_INIT;
+	int st = child_finish(&c);
+	if (out >= 0)
+		close(out);
+	if (!st)
+		return 0;
+	if (stop_signal)
+		return error("%s hook: interrupted by signal %d", name,
+			     (int)stop_signal);
+	if (st == 127)
+		return error("%s hook: could not run %s", name, path);
+	return error("%s hook failed (exit %d); nothing was committed", name, st);
+}
+
+/* Whether the hook at path would run: git runs executable files only. */
+static int hook_exists(const char *path)
+{
+	struct stat sb;
+
+	return path && !stat(path, &sb) && S_ISREG(sb.st_mode) &&
+	       !access(path, X_OK);
+}
+
+/* Every group's message: the template, then the commit-msg hook on it (it
+ * may edit it), then git's clean-up. */
+static int make_messages(struct txn *t)
+{
+	int hook = !t->no_verify && hook_exists(t->repo->hook_commit_msg);
+	struct sbuf ienv = SBUF_INIT;
 	int r = 0;
+
+	t->msg = xcalloc(t->plan->nr, sizeof *t->msg);
+	for (size_t i = 0; i < t->plan->nr; i++)
+		sb_init(&t->msg[i]);
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
+	for (size_t i = 0; i < t->plan->nr && !r; i++) {
+		struct sbuf *m = &t->msg[i];
+		group_message(m, t->tmpl, t->plan->g[i].name);
+		if (!hook)
+			continue;
+		if (!t->msg_file) {
+			struct sbuf path = SBUF_INIT;
+			sb_addf(&path, "%s/series-msg-XXXXXX", t->repo->gitdir);
+			int fd = mkstemp(path.buf);
+			if (fd < 0) {
+				r = error("%s: %s", path.buf, strerror(errno));
+				sb_release(&path);
+				break;
+			}
+			close(fd);
+			t->msg_file = sb_detach(&path, NULL);
+		}
+		int fd = open(t->msg_file, O_WRONLY | O_TRUNC);
+		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
+			r = error("%s: %s", t->msg_file, strerror(errno));
+			break;
+		}
+		if ((r = run_hook("commit-msg", t->repo->hook_commit_msg,
+				  t->msg_file, env, t->repo->top)) < 0)
+			break;
+		sb_setlen(m, 0);
+		if (sb_read_file(m, t->msg_file) < 0)
+			r = error("%s: %s", t->msg_file, strerror(errno));
+		cleanup_message(m);
+		if (!r && !m->len)
+			r = error("commit-msg hook emptied the message of %s; "
+				  "nothing was committed", t->plan->g[i].name);
+	}
+	if (t->msg_file) {
+		unlink(t->msg_file);
+		free(t->msg_file);
+		t->msg_file = NULL;
+	}
+	sb_release(&ienv);
+	return r;
+}
+
+/* The marks fast-import exported (":N ID" lines) into ids[1..n]. */
+static int read_marks(const char *path, char (*ids)[65], size_t n)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	if (sb_read_file(&text, path) < 0) {
+		int saved = errno;
+		sb_release(&text);
+		return error("git fast-import: %s: %s", path, strerror(saved));
+	}
+	for (char *p = text.buf, *end = p + text.len; p < end && !r;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *sp = nl ? memchr(p, ' ', (size_t)(nl - p)) : NULL;
+		char *num_end;
+		unsigned long long m = sp && *p == ':' ? strtoull(p + 1, &num_end, 10) : 0;
+		size_t ol = sp ? (size_t)(nl - sp - 1) : 0;
+		if (!m || num_end != sp || m > n || (ol != 40 && ol != 64))
+			r = error("git fast-import: unexpected marks file");
+		else {
+			memcpy(ids[m], sp + 1, ol);
+			ids[m][ol] = '\0';
+		}
+		p = nl ? nl + 1 : end;
+	}
+	sb_release(&text);
+	return r;
+}
+
+/*
+ * One run of fast-import over every group.  Writes objects and no ref:
+ * its branch is reset at the end without a value; the marks file gives the
+ * tip and each inline blob's id (wt_oid).
+ */
+static int import_once(struct txn *t)
+{
+	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
+	size_t ng = t->plan->nr, next_blob = ng + 1;
+	int r = 0;
+
+	sb_addf(&marks, "%s/marks", t->quarantine);
+	sb_addf(&export, "--export-marks=%s", marks.buf);
+	const char *words[] = {
+		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+		"--done", "--date-format=raw", export.buf, NULL };
+	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	const char **argv = git_argv(words);
+	struct child c = { .argv = argv, .env = env, .in = CHILD_PIPE,
+			   .out = CHILD_PIPE, .err = CHILD_INHERIT };
+	struct stream s = { -1, 0, SBUF_INIT };
 
 	if (child_start(&c) < 0) {
 		free(argv);
-		sb_release(&env_obj);
-		sb_release(&env_alt);
+		sb_release(&marks);
+		sb_release(&export);
 		return -1;
 	}
 	t->importer = c.pid;
@@ -4931,119 +5695,144 @@ static int import_series(struct txn *t)
 	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
 	if (*t->repo->old)
 		sb_addf(&s.buf, "from %s\n", t->repo->old);
-	for (size_t i = 0; i < t->plan->nr && !r && !s.failed; i++) {
+	t->files = 0;
+	for (size_t i = 0, lo = 0; i < ng && !r && !s.failed; i++) {
 		const struct group *g = &t->plan->g[i];
-		progress(i + 1, t->plan->nr, g->name);
-		sb_setlen(&msg, 0);
-		group_message(&msg, t->tmpl, g->name);
-		r = stream_group(&s, g, t->st, i + 1, t->author, t->committer,
-				 &msg);
+		size_t hi = lo;
+		while (hi < t->cs->nr && t->cs->c[hi].group == i)
+			hi++;
+		progress(i + 1, ng, g->name);
+		r = stream_group(&s, t->cs->c + lo, hi - lo, i + 1, &next_blob,
+				 t->author, t->committer, &t->msg[i]);
 		t->files += g->nr;
+		lo = hi;
 		if (!r)
 			r = check_stop("git fast-import");
 	}
 	if (isatty(2))
 		fputs("\r\033[K", stderr);
-	if (!r)
-		sb_addf(&s.buf, "get-mark :%zu\nreset refs/series/import\ndone\n",
-			t->plan->nr);
-	if (!r)
+	if (!r) {
+		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
 		stream_flush(&s);
+	}
 	/* On our own failure, close without "done": fast-import aborts. */
 	close(c.in);
-	pump(c.pid, -1, NULL, 0, c.out, &out);
+	pump(c.pid, -1, NULL, 0, c.out, NULL);
 	int st = child_finish(&c);
 	free(argv);
 	if (!r && st)
 		r = git_failed("git fast-import", st);
 	else if (!r && s.failed)
 		r = error("git fast-import: %s", strerror(s.failed));
-	chomp(&out);
-	if (!r && out.len != strlen(t->repo->old) && *t->repo->old)
-		r = error("git fast-import: unexpected answer to get-mark");
-	if (!r && out.len != 40 && out.len != 64)
-		r = error("git fast-import: unexpected answer to get-mark");
-	for (size_t i = 0; !r && i < out.len; i++)
-		if (!isxdigit((unsigned char)out.buf[i]))
-			r = error("git fast-import: unexpected answer to get-mark");
+	char (*ids)[65] = xcalloc(next_blob, sizeof *ids);
 	if (!r)
-		memcpy(t->tip, out.buf, out.len + 1);
+		r = read_marks(marks.buf, ids, next_blob - 1);
+	if (!r && !*ids[ng])
+		r = error("git fast-import: unexpected marks file");
 	if (!r)
-		r = release_quarantine(t);
+		memcpy(t->tip, ids[ng], sizeof ids[ng]);
+	for (size_t i = 0; !r && i < t->cs->nr; i++) {
+		struct change *ch = &t->cs->c[i];
+		if (!ch->wt_mode)
+			*ch->wt_oid = '\0';
+		else
+			memcpy(ch->wt_oid, ch->have_object ? ch->oid : ids[ch->mark],
+			       sizeof ch->wt_oid);
+	}
+	free(ids);
+	unlink(marks.buf);
 	sb_release(&s.buf);
-	sb_release(&msg);
-	sb_release(&out);
-	sb_release(&env_obj);
-	sb_release(&env_alt);
-	return r;
-}
-
-/* Copies the index to a new temporary file beside it, keeping its mtime
- * (git's racy-entry check compares file times with the index's). */
-static int copy_index(struct txn *t)
-{
-	struct sbuf tmp = SBUF_INIT, data = SBUF_INIT;
-	struct stat sb;
-
-	sb_addf(&tmp, "%s/series-index-XXXXXX", t->repo->gitdir);
-	int fd = mkstemp(tmp.buf);
-	if (fd < 0) {
-		error("%s: %s", tmp.buf, strerror(errno));
-		sb_release(&tmp);
-		return -1;
-	}
-	t->tmp_index = sb_detach(&tmp, NULL);
-	if (stat(t->repo->index, &sb) < 0) {
-		close(fd);
-		if (errno != ENOENT)
-			return error("%s: %s", t->repo->index, strerror(errno));
-		/* No index yet: git creates the file, an empty one is corrupt. */
-		unlink(t->tmp_index);
-		return 0;
-	}
-	int r = 0;
-	if (sb_read_file(&data, t->repo->index) < 0)
-		r = error("%s: %s", t->repo->index, strerror(errno));
-	else if (write_all(fd, data.buf, data.len) < 0 || fsync(fd) < 0)
-		r = error("%s: %s", t->tmp_index, strerror(errno));
-	else {
-		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
-		futimens(fd, ts);
-	}
-	if (close(fd) < 0 && !r)
-		r = error("%s: %s", t->tmp_index, strerror(errno));
-	sb_release(&data);
+	sb_release(&marks);
+	sb_release(&export);
 	return r;
 }
 
 /*
- * The new index: the copy with every committed path (and every rename's old
- * path) updated from the work tree, which is what the commits hold, by one
- * update-index that hashes just those files and records their stat data,
- * so `git status` sees them clean without re-reading them.
+ * The blobs of the paths whose work-tree bytes are not what git stores,
+ * written by git itself (hash-object applies the same conversion as the
+ * update-index that staged them) into the quarantine, whose pack of the
+ * first run is dropped.  An id that still differs is a file changed while
+ * series ran.
  */
-static int build_index(struct txn *t)
+static int store_converted(struct txn *t)
 {
-	static const char *const words[] = { "update-index", "--add", "--remove",
-					     "-z", "--stdin", NULL };
-	struct sbuf in = SBUF_INIT, envvar = SBUF_INIT;
+	static const char *const words[] = { "hash-object", "-w",
+					     "--stdin-paths", NULL };
+	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, pack = SBUF_INIT;
 	int r;
 
-	if ((r = copy_index(t)) < 0)
+	sb_addf(&pack, "%s/pack", t->quarantine);
+	remove_tree(pack.buf, 0);
+	if (mkdir(pack.buf, 0777) < 0) {
+		r = error("%s: %s", pack.buf, strerror(errno));
+		sb_release(&pack);
 		return r;
-	for (size_t i = 0; i < t->plan->nr; i++)
-		for (size_t j = 0; j < t->plan->g[i].nr; j++) {
-			const struct entry *e = &t->st->e[t->plan->g[i].member[j]];
-			sb_add(&in, e->path, strlen(e->path) + 1);
-			if (e->orig && e->x != 'C')
-				sb_add(&in, e->orig, strlen(e->orig) + 1);
+	}
+	for (size_t i = 0; i < t->cs->nr; i++)
+		if (t->cs->c[i].convert) {
+			const char *p = t->cs->c[i].path;
+			sb_quote_c(&in, p, strlen(p), 0);
+			sb_addc(&in, '\n');
 		}
-	sb_addf(&envvar, "GIT_INDEX_FILE=%s", t->tmp_index);
-	const char *env[] = { envvar.buf, NULL };
-	r = git_ok("git update-index", words, env, in.buf, in.len, NULL);
+	r = git_ok("git hash-object", words, env, in.buf, in.len, &out);
+	char *p = out.buf, *end = out.buf + out.len;
+	for (size_t i = 0; !r && i < t->cs->nr; i++) {
+		struct change *c = &t->cs->c[i];
+		if (!c->convert)
+			continue;
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			r = error("git hash-object: unexpected answer");
+		else if ((size_t)(nl - p) != strlen(c->oid) ||
+			 memcmp(p, c->oid, (size_t)(nl - p)))
+			r = error("%s: changed while series ran", c->path);
+		else
+			c->have_object = 1;
+		p = nl ? nl + 1 : end;
+	}
 	sb_release(&in);
-	sb_release(&envvar);
+	sb_release(&out);
+	sb_release(&pack);
 	return r;
+}
+
+/*
+ * What was imported against what git staged: a blob whose id is not the
+ * staged one holds bytes git converts (clean filter, autocrlf, eol,
+ * working-tree-encoding), a mode that differs is one git chose otherwise
+ * (core.fileMode=false).  Each is set to git's answer for the next import;
+ * returns how many there were.
+ */
+static size_t mismatches(struct changes *cs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct change *c = &cs->c[i];
+		if (c->wt_mode == c->mode &&
+		    (!c->mode || !strcmp(c->wt_oid, c->oid)))
+			continue;
+		n++;
+		c->wt_mode = c->mode;
+		if (c->mode && !c->have_object && strcmp(c->wt_oid, c->oid))
+			c->convert = 1;
+	}
+	return n;
+}
+
+/* The import again where it did not store what git staged: git's own
+ * blobs for converted files, git's modes; a second miss is an error. */
+static int import_again(struct txn *t)
+{
+	int r;
+
+	if (!mismatches(t->cs))
+		return 0;
+	if ((r = store_converted(t)) < 0 || (r = import_once(t)) < 0)
+		return r;
+	return mismatches(t->cs) ? error("git fast-import: blobs differ from "
+					 "the staged ones") : 0;
 }
 
 static int move_head(struct txn *t)
@@ -5076,7 +5865,7 @@ static int move_head(struct txn *t)
 	return git_failed("git update-ref", r);
 }
 
-/* Undoes whatever of steps 1-3 happened; safe to call twice. */
+/* Undoes whatever happened before the commit point; safe to call twice. */
 static void txn_abort(struct txn *t)
 {
 	if (t->quarantine) {
@@ -5084,14 +5873,11 @@ static void txn_abort(struct txn *t)
 		free(t->quarantine);
 		t->quarantine = NULL;
 	}
-	if (t->tmp_index) {
-		struct sbuf lock = SBUF_INIT;
-		sb_addf(&lock, "%s.lock", t->tmp_index);
-		unlink(lock.buf);
-		unlink(t->tmp_index);
-		sb_release(&lock);
-		free(t->tmp_index);
-		t->tmp_index = NULL;
+	remove_index_copy(&t->tmp_index);
+	if (t->msg_file) {
+		unlink(t->msg_file);
+		free(t->msg_file);
+		t->msg_file = NULL;
 	}
 	if (t->importer > 0) {
 		struct sbuf crash = SBUF_INIT;
@@ -5105,6 +5891,19 @@ static void txn_abort(struct txn *t)
 		free(t->lock);
 		t->lock = NULL;
 	}
+}
+
+static void txn_release(struct txn *t)
+{
+	txn_abort(t);
+	for (size_t i = 0; t->msg && i < t->plan->nr; i++)
+		sb_release(&t->msg[i]);
+	free(t->msg);
+	t->msg = NULL;
+	sb_release(&t->env_obj);
+	sb_release(&t->env_alt);
+	free(t->author);
+	free(t->committer);
 }
 
 static int take_index_lock(struct txn *t)
@@ -5145,17 +5944,158 @@ static char *ident(const char *which)
 	return sb_detach(&out, NULL);
 }
 
+/* The staging that runs beside fast-import: stage_index(), then the
+ * listing on its stdout (a file in the quarantine). */
+struct stage_job {
+	const struct changes *cs;
+	const char *index;
+};
+
+static int run_stage_job(void *arg)
+{
+	const struct stage_job *j = arg;
+	struct sbuf out = SBUF_INIT;
+	int r = stage_index(j->cs, j->index, NULL, 0) < 0 ||
+		list_index(j->index, &out) < 0;
+
+	if (!r && write_all(1, out.buf, out.len) < 0)
+		r = error("staging: %s", strerror(errno)) < 0;
+	sb_release(&out);
+	return r;
+}
+
+/* A file of the quarantine, opened for writing; -1 after error(). */
+static int quarantine_file(const struct txn *t, const char *name)
+{
+	struct sbuf path = SBUF_INIT;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
+	if (fd < 0)
+		error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return fd;
+}
+
+/* Reads a file of the quarantine into sb; returns 0 or -1 after error(). */
+static int read_quarantine_file(const struct txn *t, const char *name,
+				struct sbuf *sb)
+{
+	struct sbuf path = SBUF_INIT;
+	int r = 0;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	if (sb_read_file(sb, path.buf) < 0)
+		r = error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return r;
+}
+
+/*
+ * Starts the staging job: its listing goes to <quarantine>/listing, its
+ * messages to <quarantine>/stage-err, shown only if the job fails by
+ * itself (not when the run stops it because something else failed).
+ */
+static int start_stage_job(struct txn *t, struct child *job,
+			   struct stage_job *j)
+{
+	int out = quarantine_file(t, "listing"), err = -1, r = -1;
+
+	if (out > 2 && (err = quarantine_file(t, "stage-err")) > 2) {
+		j->cs = t->cs;
+		j->index = t->tmp_index;
+		*job = (struct child){ .fn = run_stage_job, .arg = j,
+				       .in = CHILD_NULL, .out = out, .err = err };
+		r = child_start(job);
+	} else if (out >= 0 && out <= 2) {
+		r = error("staging: no descriptor");
+	}
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	return r;
+}
+
+/* Waits for the staging job and takes its listing, or shows its messages. */
+static int finish_stage_job(struct txn *t, struct child *job)
+{
+	struct sbuf text = SBUF_INIT;
+	int st = child_finish(job), r;
+
+	job->pid = 0;
+	if (st) {
+		if (!read_quarantine_file(t, "stage-err", &text))
+			fwrite(text.buf, 1, text.len, stderr);
+		r = st == 1 && text.len ? -1 : git_failed("staging", st);
+	} else if (!(r = read_quarantine_file(t, "listing", &text))) {
+		r = apply_listing(t->cs, &text, 0);
+	}
+	sb_release(&text);
+	return r;
+}
+
+/*
+ * The transaction.  Returns 0 when committed, 1 when staging showed that
+ * nothing changes (nothing was done), -1 after an error (nothing was done).
+ *
+ * Where staging decides the plan (a change may be none) or a pre-commit
+ * hook reads the staged index, git stages first and fast-import then takes
+ * git's ids and modes.  Otherwise, the common case, git stages while
+ * fast-import runs on the work tree's bytes and status's modes, and what
+ * was imported is checked against what git staged afterwards; where they
+ * differ, the import runs again with git's answers (import_again).
+ */
 static int commit_series(struct txn *t)
 {
-	int r;
+	int pre_commit = !t->no_verify && hook_exists(t->repo->hook_pre_commit);
+	struct child job = { 0 };
+	struct stage_job sj;
+	int r, first = pre_commit;
 
 	if ((r = take_index_lock(t)) < 0)
 		return r;
-	if ((r = import_series(t)) < 0 || (r = build_index(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0 || (r = move_head(t)) < 0) {
-		txn_abort(t);
-		return r;
+	if ((r = copy_index(t->repo->index, t->repo->gitdir, &t->tmp_index)) < 0 ||
+	    (r = make_quarantine(t)) < 0)
+		goto fail;
+	collect_changes(t->cs, t->plan, t->st);
+	for (size_t i = 0; i < t->cs->nr; i++)
+		first |= may_be_noop(&t->cs->c[i], t->st);
+	const char *objenv[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	if (first) {
+		/* A pre-commit hook reads the staged blobs: git writes them. */
+		if ((r = stage_changes(t->cs, t->tmp_index, objenv, pre_commit)) < 0)
+			goto fail;
+		prune_plan(t->plan, t->cs, t->st->nr);
+		if (!t->plan->nr) {
+			r = 1;
+			goto fail;
+		}
+	} else {
+		for (size_t i = 0; i < t->cs->nr; i++)
+			t->cs->c[i].wt_mode = guess_mode(&t->cs->c[i], t->st);
+		if ((r = start_stage_job(t, &job, &sj)) < 0)
+			goto fail;
 	}
+	if (pre_commit) {
+		struct sbuf ienv = SBUF_INIT;
+		sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+		const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
+				      "GIT_EDITOR=:", NULL };
+		r = run_hook("pre-commit", t->repo->hook_pre_commit, NULL, env,
+			     t->repo->top);
+		sb_release(&ienv);
+		if (r < 0)
+			goto fail;
+	}
+	if ((r = check_stop("commit-msg hook")) < 0 ||
+	    (r = make_messages(t)) < 0 || (r = import_once(t)) < 0)
+		goto fail;
+	if (job.pid && (r = finish_stage_job(t, &job)) < 0)
+		goto fail;
+	if ((r = import_again(t)) < 0 || (r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0 || (r = move_head(t)) < 0)
+		goto fail;
 	/* Committed.  The index copy is ours and the lock is held. */
 	if (rename(t->tmp_index, t->repo->index) < 0) {
 		error("%s: %s; the commits are made, but the index still shows "
@@ -5168,6 +6108,13 @@ static int commit_series(struct txn *t)
 	t->tmp_index = NULL;
 	txn_abort(t);
 	return 0;
+fail:
+	if (job.pid) {
+		kill(job.pid, SIGTERM);
+		child_finish(&job);
+	}
+	txn_abort(t);
+	return r;
 }
 
 /* ---- commands ----------------------------------------------------------------
@@ -5224,7 +6171,7 @@ struct commit_opts {
 	struct selection sel;
 	const char **include;
 	size_t ninclude;
-	int untracked, signoff, dry_run;
+	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
 	const char *file, *message;
 	char **pathspec;
 };
@@ -5297,6 +6244,12 @@ static int parse_commit_opts(struct args *a, struct commit_opts *o, int commit)
 			o->signoff = 1;
 		else if (commit && opt(a, "-n", "--dry-run", NULL))
 			o->dry_run = 1;
+		else if (commit && opt(a, NULL, "--no-verify", NULL))
+			o->no_verify = 1;
+		else if (commit && opt(a, "-S", "--gpg-sign", NULL))
+			o->gpg_sign = 1;
+		else if (commit && opt(a, NULL, "--no-gpg-sign", NULL))
+			o->gpg_sign = -1;
 		else if (!strcmp(w, "--")) {
 			o->pathspec = a->argv + a->i + 1;
 			return 0;
@@ -5332,7 +6285,14 @@ static int load_template(struct sbuf *text, const struct commit_opts *o)
 	return 0;
 }
 
-/* Shared front half of plan and commit: status, grouping, checks. */
+static int nothing_to_commit(void)
+{
+	fprintf(stderr, "series: nothing to commit\n");
+	return EXIT_NOTHING;
+}
+
+/* Shared front half of plan and commit: status, grouping, checks.  The
+ * plan is what the work tree shows; staging settles it (settle_plan). */
 static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
 {
 	if (read_status(st, o->untracked, (const char *const *)o->pathspec) < 0)
@@ -5340,41 +6300,39 @@ static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
 	make_plan(p, st, &o->sel);
 	if (check_plan(p, st) < 0)
 		return EXIT_FAIL;
-	if (!p->nr) {
-		fprintf(stderr, "series: nothing to commit\n");
-		return EXIT_NOTHING;
-	}
-	return EXIT_DONE;
+	return p->nr ? EXIT_DONE : nothing_to_commit();
 }
 
-static int cmd_plan(struct args *a)
+/*
+ * plan, and commit -n: the plan settled in a scratch copy of the index
+ * (only hashed, nothing written), so that what it shows is what commit
+ * would do: a file put back as HEAD has it is no change.
+ */
+static int show_plan(const struct repo *repo, struct plan *p,
+		     const struct status *st, const struct template *t,
+		     int messages)
 {
-	struct commit_opts o = { 0 };
-	struct status st = STATUS_INIT;
-	struct plan p = PLAN_INIT;
-	struct sbuf text = SBUF_INIT;
-	struct template t = { NULL, 0, NULL };
-	struct repo repo;
-	int r;
+	const char *tmpdir = getenv("TMPDIR");
+	struct changes cs = { NULL, 0 };
+	char *tmp = NULL;
+	int r = EXIT_FAIL;
 
-	if ((r = parse_commit_opts(a, &o, 0)))
-		return r;
-	if ((o.file || o.message) && load_template(&text, &o) < 0)
-		r = EXIT_FAIL;
-	else if (repo_open(&repo) < 0)
-		r = EXIT_FAIL;
-	else {
-		repo_release(&repo);
-		r = prepare(&o, &st, &p);
+	if (copy_index(repo->index, tmpdir && *tmpdir ? tmpdir : "/tmp",
+		       &tmp) == 0 &&
+	    settle_plan(p, st, &cs, tmp, NULL, 0) == 0) {
+		if (!p->nr)
+			r = nothing_to_commit();
+		else {
+			print_plan(p, st, &cs, t, messages);
+			r = EXIT_DONE;
+		}
 	}
-	t.text = text.buf;
-	t.len = text.len;
-	if (r == EXIT_DONE)
-		print_plan(&p, &st, text.len ? &t : NULL, 0);
-	plan_release(&p);
-	status_release(&st);
-	sb_release(&text);
-	free(o.include);
+	if (stop_signal && r != EXIT_FAIL) {
+		error("interrupted by signal %d", (int)stop_signal);
+		r = EXIT_FAIL;
+	}
+	remove_index_copy(&tmp);
+	free(cs.c);
 	return r;
 }
 
@@ -5395,11 +6353,85 @@ static void catch_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* Dies again of the signal that stopped us, so our parent sees it. */
+static void reraise_stop(void)
+{
+	if (stop_signal) {
+		signal((int)stop_signal, SIG_DFL);
+		raise((int)stop_signal);
+	}
+}
+
+static int cmd_plan(struct args *a)
+{
+	struct commit_opts o = { 0 };
+	struct status st = STATUS_INIT;
+	struct plan p = PLAN_INIT;
+	struct sbuf text = SBUF_INIT;
+	struct template t = { NULL, 0, NULL };
+	struct repo repo = { 0 };
+	int r;
+
+	if ((r = parse_commit_opts(a, &o, 0)))
+		return r;
+	catch_signals();
+	if ((o.file || o.message) && load_template(&text, &o) < 0)
+		r = EXIT_FAIL;
+	else if (repo_open(&repo) < 0)
+		r = EXIT_FAIL;
+	else if ((r = prepare(&o, &st, &p)) == EXIT_DONE) {
+		t.text = text.buf;
+		t.len = text.len;
+		if (chdir(repo.top) < 0) {
+			error("%s: %s", repo.top, strerror(errno));
+			r = EXIT_FAIL;
+		} else
+			r = show_plan(&repo, &p, &st, text.len ? &t : NULL, 0);
+	}
+	repo_release(&repo);
+	plan_release(&p);
+	status_release(&st);
+	sb_release(&text);
+	free(o.include);
+	reraise_stop();
+	return r;
+}
+
+/* Refuses to write unsigned commits where the user asked for signed ones:
+ * -S, or commit.gpgSign without --no-gpg-sign. */
+static int check_signing(const struct commit_opts *o)
+{
+	static const char *const words[] = { "config", "--type=bool", "--get",
+					     "commit.gpgSign", NULL };
+	struct sbuf out = SBUF_INIT;
+	const char *why = o->gpg_sign > 0 ? "-S was given" : NULL;
+
+	if (!why && !o->gpg_sign) {
+		int st = git(words, NULL, NULL, 0, &out);
+		chomp(&out);
+		if (st > 1) {
+			sb_release(&out);
+			return git_failed("git config", st);
+		}
+		if (!st && !strcmp(out.buf, "true"))
+			why = "commit.gpgSign is true";
+		sb_release(&out);
+	}
+	if (why)
+		return error("commit: %s, but series cannot sign commits; "
+			     "use --no-gpg-sign to commit unsigned, then sign "
+			     "with git rebase --exec 'git commit --amend "
+			     "--no-edit -S'", why);
+	return 0;
+}
+
+
 static int cmd_commit(struct args *a)
 {
 	struct commit_opts o = { 0 };
 	struct status st = STATUS_INIT;
 	struct plan p = PLAN_INIT;
+	struct changes cs = { NULL, 0 };
 	struct sbuf text = SBUF_INIT, sob = SBUF_INIT;
 	struct template tm = { NULL, 0, NULL };
 	struct repo repo = { 0 };
@@ -5413,7 +6445,10 @@ static int cmd_commit(struct args *a)
 		return usage(NULL);
 	}
 	catch_signals();
-	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0) {
+	sb_init(&t.env_obj);
+	sb_init(&t.env_alt);
+	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
+	    (!o.dry_run && (check_idle(&repo) < 0 || check_signing(&o) < 0))) {
 		r = EXIT_FAIL;
 		goto out;
 	}
@@ -5431,38 +6466,41 @@ static int cmd_commit(struct args *a)
 		sb_add(&sob, t.committer, (size_t)(gt - t.committer) + 1);
 		tm.sob = sob.buf;
 	}
-	if (o.dry_run) {
-		print_plan(&p, &st, &tm, 1);
-		r = EXIT_DONE;
-		goto out;
-	}
 	if (chdir(repo.top) < 0) {
 		error("%s: %s", repo.top, strerror(errno));
+		goto out;
+	}
+	if (o.dry_run) {
+		r = show_plan(&repo, &p, &st, &tm, 1);
 		goto out;
 	}
 	t.repo = &repo;
 	t.plan = &p;
 	t.st = &st;
+	t.cs = &cs;
 	t.tmpl = &tm;
-	if (commit_series(&t) < 0)
+	t.no_verify = o.no_verify;
+	int done = commit_series(&t);
+	if (done < 0)
 		goto out;
+	if (done > 0) {
+		r = nothing_to_commit();
+		goto out;
+	}
 	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s\n", p.nr,
 	       p.nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
 	       repo.ref, *repo.old ? repo.old : "(root)", t.tip);
 	r = EXIT_DONE;
 out:
-	free(t.author);
-	free(t.committer);
+	txn_release(&t);
+	free(cs.c);
 	repo_release(&repo);
 	plan_release(&p);
 	status_release(&st);
 	sb_release(&text);
 	sb_release(&sob);
 	free(o.include);
-	if (stop_signal) {
-		signal((int)stop_signal, SIG_DFL);
-		raise((int)stop_signal);
-	}
+	reraise_stop();
 	return r;
 }
 

@@ -80,6 +80,8 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always);
  * The child resets SIGPIPE, SIGINT and SIGTERM to their defaults, chdirs to
  * dir if set, adds env (NAME=VALUE strings, NULL-terminated) to the
  * environment and execs argv[0] from PATH.  A failed exec exits 127.
+ * With fn set it runs fn(arg) instead and exits with its value (0-127): a
+ * job of ours that runs while we do something else.
  * No shell is ever involved.
  */
 enum { CHILD_INHERIT = 0, CHILD_PIPE = -1, CHILD_NULL = -2 };
@@ -89,6 +91,8 @@ struct child {
 	const char *dir;
 	int in, out, err;
 	pid_t pid;
+	int (*fn)(void *);
+	void *arg;
 };
 /* Returns 0, or error() when fork or pipe fails (no child then). */
 int child_start(struct child *c);
@@ -115,6 +119,7 @@ struct entry {
 	char x, y;          /* index and work tree status letters, '.' = none */
 	char sub[5];        /* "N..." or "S<c><m><u>" */
 	unsigned mode_head, mode_index, mode_wt;
+	char oid_head[65];  /* HEAD's object id (of orig for a rename), or "" */
 };
 struct status {
 	struct entry *e;

@@ -280,6 +280,8 @@ make_fakegit() {
 	FAKE=$scratch/fakebin; mkdir -p "$FAKE"
 	cat > "$FAKE/git" <<FAKE
 #!/usr/bin/env bash
+# series runs some gits side by side: the count is taken under a lock
+exec 9>>"\$GIT_COUNT.lock"; flock 9
 n=\$(( \$(cat "\$GIT_COUNT" 2>/dev/null || echo 0) + 1 )); echo \$n > "\$GIT_COUNT"
 sub=; skip=0
 for a in "\$@"; do
@@ -287,6 +289,7 @@ for a in "\$@"; do
 	case \$a in -c) skip=1;; -*) ;; *) sub=\$a; break;; esac
 done
 echo "\$n \$sub" >> "\$GIT_COUNT.log"
+exec 9>&-
 if [ "\$n" = "\${FAIL_AT:-0}" ]; then
 	case \$FAIL_MODE in
 	exit) echo "fake git: \$sub fails" >&2; exit 1;;
@@ -305,7 +308,7 @@ FAKE
 # fake_run K MODE ARGS...: series with the fake git failing at call K.
 fake_run() {
 	local k=$1 mode=$2; shift 2
-	rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
+	rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping" "$scratch/count.lock"
 	out=$(PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=$mode \
 		"$SERIES" "$@" 2>"$scratch/stderr"); rc=$?
 	err=$(cat "$scratch/stderr")
