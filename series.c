@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -6259,6 +6260,10 @@ static int parse_commit_opts(struct args *a, struct commit_opts *o, int commit)
 			return usage(NULL);
 		}
 	}
+	if (o->file && o->message) {
+		error("%s: -F and -m cannot be used together", a->cmd);
+		return usage(NULL);
+	}
 	return 0;
 }
 
@@ -6660,31 +6665,146 @@ static char *tree_path(const char *top, const char *path)
 	return r;
 }
 
-static int is_cover_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
+/*
+ * A mail's numbering, from its Subject: "[PATCH v2 3/7] x" is tag
+ * "PATCH v2", 3 of 7.  Grammar: the header block (up to the first empty
+ * line), a "Subject:" line (any case), '[', the tag, white space, K "/" N
+ * in digits, ']'.  found is 0 when there is no such subject.
+ */
+struct numbering {
+	char tag[256];
+	unsigned long k, n;
+	int found;
+};
 
-	base = base ? base + 1 : path;
-	return !strncmp(base, "0000-", 5);
+static void read_numbering(const char *t, size_t len, struct numbering *nb)
+{
+	memset(nb, 0, sizeof *nb);
+	for (const char *p = t, *end = t + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		if (e == p || (e - p == 1 && *p == '\r'))
+			return;
+		if (e - p > 8 && !strncasecmp(p, "subject:", 8)) {
+			const char *lb = memchr(p, '[', (size_t)(e - p));
+			const char *rb = lb ? memchr(lb, ']', (size_t)(e - lb)) : NULL;
+			const char *sl = rb ? lb : NULL;
+			for (const char *q = lb; sl && q < rb; q++)
+				if (*q == '/')
+					sl = q;
+			if (!sl || sl == lb)
+				return;
+			const char *ks = sl;
+			while (ks > lb + 1 && isdigit((unsigned char)ks[-1]))
+				ks--;
+			const char *tag_end = ks;
+			while (tag_end > lb + 1 && space_byte((unsigned char)tag_end[-1]))
+				tag_end--;
+			char *ne;
+			if (ks == sl || !isdigit((unsigned char)sl[1]) ||
+			    (size_t)(tag_end - lb - 1) >= sizeof nb->tag)
+				return;
+			nb->k = strtoul(ks, NULL, 10);
+			nb->n = strtoul(sl + 1, &ne, 10);
+			if (ne != rb)
+				return;
+			memcpy(nb->tag, lb + 1, (size_t)(tag_end - lb - 1));
+			nb->found = 1;
+			return;
+		}
+		p = nl ? nl + 1 : end;
+	}
 }
 
+/* The parts of a format-patch file name: "v2-0003-x.patch" is version
+ * prefix "v2-", number 3, suffix ".patch"; --numbered-files names are
+ * bare numbers.  Returns 0 when the name is not of that form. */
+struct patch_name {
+	size_t vlen;          /* length of the "vN-" prefix, 0 if none */
+	unsigned long number;
+	const char *suffix;   /* from the last '.', "" if none */
+};
 
-/* Reads a patch for a query: its files into pf and, for keywords, its
- * lines into kw.  Returns the number of files, or -1 when it cannot be
- * read. */
-static long read_patch(const char *path, int keywords, struct patch_files *pf,
-		       struct kwtext *kw)
+static int parse_patch_name(const char *base, struct patch_name *pn)
 {
-	struct sbuf text = SBUF_INIT;
+	const char *p = base;
 
-	if (sb_read_file(&text, path) < 0) {
-		error("%s: %s", path, strerror(errno));
-		sb_release(&text);
-		return -1;
+	pn->vlen = 0;
+	if (*p == 'v' && isdigit((unsigned char)p[1])) {
+		const char *q = p + 1;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (*q == '-')
+			pn->vlen = (size_t)(q + 1 - base);
 	}
-	size_t n = scan_patch(text.buf, text.len, pf, keywords ? kw : NULL);
-	sb_release(&text);
-	return (long)n;
+	p = base + pn->vlen;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	pn->number = strtoul(p, NULL, 10);
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p && *p != '-')
+		return 0;
+	const char *dot = strrchr(base, '.');
+	pn->suffix = *p && dot && dot > p ? dot : "";
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Whether the mail at path (text) is a cover letter: numbered 0 in its
+ * subject, or in its file name, or a mail that carries no diff. */
+static int is_cover(const char *path, const char *t, size_t len, size_t nfiles)
+{
+	struct numbering nb;
+	struct patch_name pn;
+
+	read_numbering(t, len, &nb);
+	if (nb.found)
+		return nb.k == 0;
+	if (path && parse_patch_name(base_name(path), &pn) && pn.number == 0)
+		return 1;
+	return !nfiles && ((len > 5 && !memcmp(t, "From ", 5)) ||
+			   find_bytes(t, len, "\nSubject:", 9));
+}
+
+/*
+ * Whether other (a file beside the cover letter) is a patch of its series:
+ * where both subjects are numbered, by them (the same tag and count, 1..N:
+ * this tells v1 from v2 and covers --suffix and --numbered-files); else by
+ * the names (the same "vN-" prefix and suffix, a number above 0; for a
+ * cover letter not named by format-patch, any numbered *.patch).
+ */
+static int is_sibling(const struct numbering *cover, const char *cover_base,
+		      const char *other, const char *t, size_t len)
+{
+	struct numbering nb;
+
+	read_numbering(t, len, &nb);
+	if (cover->found && nb.found)
+		return nb.k >= 1 && nb.k <= cover->n && nb.n == cover->n &&
+		       !strcmp(nb.tag, cover->tag);
+	struct patch_name a, b;
+	if (!parse_patch_name(other, &b) || !b.number)
+		return 0;
+	if (!parse_patch_name(cover_base, &a))
+		return has_suffix(other, ".patch");
+	return a.vlen == b.vlen &&
+	       !strncmp(cover_base, other, a.vlen) && !strcmp(a.suffix, b.suffix);
+}
+
+/* Reads a patch: path, or standard input for "-".  0, or -1 after error(). */
+static int read_mail(const char *path, struct sbuf *text)
+{
+	if (!strcmp(path, "-") ? sb_read_fd(text, 0) < 0 :
+	    sb_read_file(text, path) < 0)
+		return error("cc: %s: %s", path, strerror(errno));
+	return 0;
 }
 
 static int run_queries(struct maintainers *m, const struct cc_opts *o,
@@ -6699,111 +6819,136 @@ static int run_queries(struct maintainers *m, const struct cc_opts *o,
 	return r;
 }
 
-/* The recipients of one patch file, appended to out.  Returns the number
- * of files it touches, or -1 on failure. */
-static long cc_patch(struct maintainers *m, const struct cc_opts *o,
-		     const char *path, struct sbuf *out)
+/* Appends the lines of text to out, sorted and each once. */
+static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
 {
-	struct patch_files pf = { 0 };
-	struct kwtext kw = KWTEXT_INIT;
-	long n = read_patch(path, o->keywords, &pf, &kw);
+	char **lines = NULL;
+	size_t nl = 0, al = 0;
 
-	if (n > 0) {
-		struct cc_query q = { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes };
-		if (run_queries(m, o, &q, 1, out) < 0)
-			n = -1;
+	for (char *p = text->buf, *e = p + text->len; p < e;) {
+		char *eol = memchr(p, '\n', (size_t)(e - p));
+		if (!eol)
+			eol = e;
+		*eol = '\0';
+		GROW(lines, nl + 1, al);
+		lines[nl++] = p;
+		p = eol + 1;
 	}
-	patch_files_release(&pf);
-	kwtext_release(&kw);
-	return n;
+	sort_n(lines, nl, sizeof *lines, cmp_str);
+	for (size_t i = 0; i < nl; i++)
+		if (!i || strcmp(lines[i], lines[i - 1]))
+			sb_addf(out, "%s\n", lines[i]);
+	free(lines);
 }
 
-/* A cover letter's recipients: the sorted union of the lists (and
- * reviewers: the script runs --no-m) of every other *.patch beside it,
- * each answered on its own, all from one pass over MAINTAINERS. */
+/* One sibling patch of a cover letter and what its query needs. */
+struct sibling {
+	char *name;
+	struct patch_files pf;
+	struct kwtext kw;
+};
+
+static int cmp_sibling(const void *a, const void *b)
+{
+	return strcmp(((const struct sibling *)a)->name,
+		      ((const struct sibling *)b)->name);
+}
+
+/*
+ * A cover letter's recipients: the sorted union of the lists (and
+ * reviewers: the script runs --no-m) of every patch of its series beside
+ * it, each answered on its own, all from one pass over MAINTAINERS.
+ * Directories and dangling links are passed over; no sibling at all is a
+ * warning, not a silent empty answer.
+ */
 static int cc_cover(struct maintainers *m, const struct cc_opts *o,
-		    const char *path, struct sbuf *out)
+		    const char *path, const char *text, size_t len,
+		    struct sbuf *out)
 {
 	struct cc_opts no_m = *o;
 	char *dir = dir_of(path);
-	const char *base = strrchr(path, '/');
-	struct sbuf one = SBUF_INIT;
-	char **names = NULL, **lines = NULL;
-	size_t nn = 0, an = 0, nl = 0, al = 0, nq = 0;
+	const char *base = base_name(path);
+	struct numbering cover;
+	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
+	struct sibling *s = NULL;
+	size_t ns = 0, as = 0;
 	int r = 0;
 
-	base = base ? base + 1 : path;
+	read_numbering(text, len, &cover);
 	no_m.m = 0;
-	DIR *d = opendir(dir);
-	if (!d) {
+	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
+	if (!d && strcmp(path, "-")) {
 		error("%s: %s", dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
-	for (;;) {
-		errno = 0;
-		struct dirent *de = readdir(d);
-		if (!de) {
-			if (errno)
-				r = error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; d && (errno = 0, de = readdir(d));) {
+		struct stat sb;
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
+			continue;
+		sb_setlen(&one, 0);
+		sb_addf(&one, "%s/%s", dir, de->d_name);
+		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode))
+			continue;
+		struct patch_name pn;
+		if (!parse_patch_name(de->d_name, &pn) &&
+		    !has_suffix(de->d_name, ".patch"))
+			continue;
+		sb_setlen(&t, 0);
+		if (sb_read_file(&t, one.buf) < 0) {
+			r = error("%s: %s", one.buf, strerror(errno));
 			break;
 		}
-		if (has_suffix(de->d_name, ".patch") && strcmp(de->d_name, base) &&
-		    de->d_name[0] != '.') {
-			GROW(names, nn + 1, an);
-			names[nn++] = xstrdup(de->d_name);
-		}
+		if (!is_sibling(&cover, base, de->d_name, t.buf, t.len))
+			continue;
+		GROW(s, ns + 1, as);
+		memset(&s[ns], 0, sizeof s[ns]);
+		s[ns].name = xstrdup(de->d_name);
+		sb_init(&s[ns].kw.text);
+		scan_patch(t.buf, t.len, &s[ns].pf, no_m.keywords ? &s[ns].kw : NULL);
+		ns++;
 	}
-	closedir(d);
-	sort_n(names, nn, sizeof *names, cmp_str);
-	struct patch_files *pf = xcalloc(nn ? nn : 1, sizeof *pf);
-	struct kwtext *kw = xcalloc(nn ? nn : 1, sizeof *kw);
-	struct cc_query *q = xcalloc(nn ? nn : 1, sizeof *q);
-	struct sbuf *outs = xcalloc(nn ? nn : 1, sizeof *outs);
-	for (size_t i = 0; i < nn; i++) {
-		sb_init(&kw[i].text);
+	if (d && errno && !r)
+		r = error("%s: %s", dir, strerror(errno));
+	if (d)
+		closedir(d);
+	sort_n(s, ns, sizeof *s, cmp_sibling);
+	if (!r && !ns)
+		warning("cc: %s is a cover letter, but no patch of its series "
+			"lies beside it: no recipients", path);
+	struct cc_query *q = xcalloc(ns, sizeof *q);
+	size_t nq = 0;
+	for (size_t i = 0; i < ns; i++)
+		if (s[i].pf.nr)
+			q[nq++] = (struct cc_query){ s[i].pf.file, s[i].pf.nr,
+				&s[i].kw, s[i].pf.fixes, s[i].pf.nfixes };
+	struct sbuf *outs = xcalloc(nq, sizeof *outs);
+	for (size_t i = 0; i < nq; i++)
 		sb_init(&outs[i]);
-	}
-	for (size_t i = 0; i < nn && !r; i++) {
-		sb_setlen(&one, 0);
-		sb_addf(&one, "%s/%s", dir, names[i]);
-		long n = read_patch(one.buf, no_m.keywords, &pf[i], &kw[i]);
-		if (n < 0)
-			r = -1;
-		else if (n > 0)
-			q[nq++] = (struct cc_query){ pf[i].file, pf[i].nr, &kw[i],
-						     pf[i].fixes, pf[i].nfixes };
-	}
-	if (!r)
+	if (!r && nq)
 		r = run_queries(m, &no_m, q, nq, outs);
-	for (size_t i = 0; i < nq && !r; i++)
-		for (char *p = outs[i].buf, *e = p + outs[i].len; p < e;) {
-			char *eol = memchr(p, '\n', (size_t)(e - p));
-			*eol = '\0';
-			GROW(lines, nl + 1, al);
-			lines[nl++] = p;
-			p = eol + 1;
-		}
-	sort_n(lines, nl, sizeof *lines, cmp_str);
-	for (size_t i = 0; i < nl && !r; i++)
-		if (!i || strcmp(lines[i], lines[i - 1]))
-			sb_addf(out, "%s\n", lines[i]);
-	for (size_t i = 0; i < nn; i++) {
-		free(names[i]);
-		patch_files_release(&pf[i]);
-		kwtext_release(&kw[i]);
+	struct sbuf all = SBUF_INIT;
+	for (size_t i = 0; i < nq; i++)
+		sb_add(&all, outs[i].buf, outs[i].len);
+	if (!r)
+		add_sorted_unique_lines(out, &all);
+	for (size_t i = 0; i < nq; i++)
 		sb_release(&outs[i]);
+	for (size_t i = 0; i < ns; i++) {
+		free(s[i].name);
+		patch_files_release(&s[i].pf);
+		kwtext_release(&s[i].kw);
 	}
-	free(names);
-	free(lines);
-	free(pf);
-	free(kw);
+	free(s);
 	free(q);
 	free(outs);
 	free(dir);
+	sb_release(&all);
 	sb_release(&one);
+	sb_release(&t);
 	return r;
 }
+
 
 /* .get_maintainer.ignore at the top: addresses the history never adds.
  * Each line trimmed, then cut at '#' (as the script cuts it: after). */
@@ -6853,109 +6998,235 @@ static struct maintainers *load_maintainers(const char *file, const char *top,
 	return m;
 }
 
+/* Whether git tracks path (as the script's vcs_file_exists asks it, from
+ * the current directory): a file that is not a patch is then asked for. */
+static int git_tracks(const char *path)
+{
+	const char *words[] = { "ls-files", "--", path, NULL };
+	const char **argv = git_argv(words);
+	struct sbuf out = SBUF_INIT;
+	struct child c = { .argv = argv, .in = CHILD_NULL, .out = CHILD_PIPE,
+			   .err = CHILD_NULL };
+	int r = 0;
+
+	if (child_start(&c) == 0) {
+		pump(c.pid, -1, NULL, 0, c.out, &out);
+		r = child_finish(&c) == 0 && out.len;
+	}
+	free(argv);
+	sb_release(&out);
+	return r;
+}
+
+/* Sorts the files of a query and drops repeats, as the script does after
+ * each patch (sort_and_uniq over all files so far). */
+static void sort_unique_files(struct patch_files *pf)
+{
+	size_t w = 0;
+
+	sort_n(pf->file, pf->nr, sizeof *pf->file, cmp_str);
+	for (size_t i = 0; i < pf->nr; i++) {
+		if (w && !strcmp(pf->file[w - 1], pf->file[i])) {
+			free(pf->file[i]);
+			continue;
+		}
+		pf->file[w++] = pf->file[i];
+	}
+	pf->nr = w;
+}
+
+/* Adds a file asked for by name: its tree path, and its text for K:. */
+static void add_named_file(struct maintainers *m, const struct cc_opts *o,
+			   const char *top, const char *path,
+			   struct patch_files *pf, struct kwtext *kw)
+{
+	struct sbuf text = SBUF_INIT;
+	char *file = tree_path(top, path);
+
+	if (o->keywords && strcmp(file, "MAINTAINERS") &&
+	    !read_tree_file(m, file, &text))
+		kwtext_add(kw, text.buf, text.len, 0);
+	GROW(pf->file, pf->nr + 1, pf->alloc);
+	pf->file[pf->nr++] = file;
+	sb_release(&text);
+}
+
+/*
+ * The words of `series cc`: options anywhere (as Getopt permutes them),
+ * "--" ends them; --maintainers FILE and -f are ours, the rest the
+ * script's switches (cc_option).  opt_words collects those in order, to be
+ * applied over .get_maintainer.conf.
+ */
+struct cc_args {
+	const char *mfile;
+	int from_files;
+	const char **word, **arg;
+	size_t nword, narg;
+};
+
+static int parse_cc_args(struct args *a, struct cc_args *c)
+{
+	struct cc_opts probe = CC_OPTS_INIT;
+	int dashdash = 0;
+
+	c->word = xcalloc((size_t)a->argc, sizeof *c->word);
+	c->arg = xcalloc((size_t)a->argc, sizeof *c->arg);
+	for (a->i = 1; a->i < a->argc; a->i++) {
+		const char *w = a->argv[a->i], *v;
+		int r;
+		if (dashdash || w[0] != '-' || !w[1]) {
+			c->arg[c->narg++] = w;
+		} else if (!strcmp(w, "--")) {
+			dashdash = 1;
+		} else if ((r = opt(a, NULL, "--maintainers", &v))) {
+			if (r < 0)
+				return usage("cc: --maintainers needs a file");
+			c->mfile = v;
+		} else if (!strcmp(w, "-f") || !strcmp(w, "--file")) {
+			c->from_files = 1;
+		} else if (cc_option(&probe, w) < 0) {
+			error("cc: unknown option '%s'", w);
+			return usage(NULL);
+		} else {
+			c->word[c->nword++] = w;
+		}
+	}
+	if (!c->narg)
+		return usage("cc: no patch or file given");
+	return 0;
+}
+
+/* Where MAINTAINERS and the tree's top are (see find_up). */
+static int find_tree(const struct cc_args *c, char **top, char **mpath)
+{
+	if (c->mfile) {
+		*mpath = xstrdup(c->mfile);
+		*top = dir_of(c->mfile);
+		return 0;
+	}
+	const char *first = c->arg[0];
+	char *d = c->from_files || !strcmp(first, "-") ? xstrdup(".") :
+		  dir_of(first);
+	*top = find_up(d);
+	free(d);
+	if (!*top)
+		*top = find_up(".");
+	if (!*top)
+		return error("cc: no MAINTAINERS file above %s or the current "
+			     "directory (use --maintainers FILE)", first);
+	struct sbuf p = SBUF_INIT;
+	sb_addf(&p, "%s/MAINTAINERS", *top);
+	*mpath = sb_detach(&p, NULL);
+	return 0;
+}
+
+/*
+ * Builds the one query of the command line, as the script does: every
+ * argument's files in one list (a patch's files, sorted with those before;
+ * a file asked for by -f, by being a directory, or by being tracked by git
+ * and no patch), keywords from all of them.  A lone cover letter is
+ * answered by cc_cover instead; *cover says so.
+ */
+static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
+			  const struct cc_args *c, const char *top,
+			  struct patch_files *pf, struct kwtext *kw,
+			  struct sbuf *out, int *cover)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	*cover = 0;
+	for (size_t i = 0; i < c->narg && !r; i++) {
+		const char *path = c->arg[i];
+		struct stat sb;
+		if (strcmp(path, "-") && stat(path, &sb) < 0) {
+			r = error("cc: %s: %s", path, strerror(errno));
+			break;
+		}
+		if (c->from_files || (strcmp(path, "-") && S_ISDIR(sb.st_mode))) {
+			add_named_file(m, o, top, path, pf, kw);
+			continue;
+		}
+		sb_setlen(&text, 0);
+		if ((r = read_mail(path, &text)) < 0)
+			break;
+		struct patch_files one = { 0 };
+		struct kwtext okw = KWTEXT_INIT;
+		size_t n = scan_patch(text.buf, text.len, &one, o->keywords ? &okw : NULL);
+		if (c->narg == 1 && is_cover(strcmp(path, "-") ? path : NULL,
+					     text.buf, text.len, n)) {
+			patch_files_release(&one);
+			kwtext_release(&okw);
+			*cover = 1;
+			r = cc_cover(m, o, path, text.buf, text.len, out);
+			break;
+		}
+		if (!n && strcmp(path, "-") && git_tracks(path)) {
+			patch_files_release(&one);
+			kwtext_release(&okw);
+			add_named_file(m, o, top, path, pf, kw);
+			continue;
+		}
+		if (!n)
+			warning("cc: %s does not look like a patch (-f asks for "
+				"the file)", path);
+		for (size_t j = 0; j < one.nr; j++) {
+			GROW(pf->file, pf->nr + 1, pf->alloc);
+			pf->file[pf->nr++] = one.file[j];
+		}
+		for (size_t j = 0; j < one.nfixes; j++) {
+			GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+			pf->fixes[pf->nfixes++] = one.fixes[j];
+		}
+		one.nr = one.nfixes = 0;
+		patch_files_release(&one);
+		for (size_t j = 0; j < okw.nline; j++)
+			kwtext_add(kw, okw.text.buf + okw.line[j].off,
+				   okw.line[j].len, okw.line[j].skip);
+		kwtext_release(&okw);
+		sort_unique_files(pf);
+	}
+	sb_release(&text);
+	return r;
+}
+
 static int cmd_cc(struct args *a)
 {
 	struct cc_opts o = CC_OPTS_INIT;
-	const char *mfile = NULL;
-	int from_files = 0, first = 0;
+	struct cc_args c = { 0 };
+	struct patch_files pf = { 0 };
+	struct kwtext kw = KWTEXT_INIT;
+	struct maintainers *m = NULL;
 	char *top = NULL, *mpath = NULL;
 	struct sbuf out = SBUF_INIT;
-	int r = EXIT_FAIL;
+	int r, cover = 0;
 
-	/* Command-line switches win over .get_maintainer.conf: they are
-	 * read now for the options that find files, applied after it. */
-	for (a->i = 1; a->i < a->argc; a->i++) {
-		const char *w = a->argv[a->i], *v;
-		int rr;
-		if (!strcmp(w, "--")) {
-			a->i++;
-			break;
-		}
-		if (w[0] != '-' || !w[1])
-			break;
-		if ((rr = opt(a, NULL, "--maintainers", &v))) {
-			if (rr < 0)
-				return usage("cc: --maintainers needs a file");
-			mfile = v;
-		} else if (!strcmp(w, "-f") || !strcmp(w, "--file")) {
-			from_files = 1;
-		} else if (cc_option(&o, w) < 0) {
-			error("cc: unknown option '%s'", w);
-			return usage(NULL);
-		}
-	}
-	first = a->i;
-	if (first >= a->argc)
-		return usage("cc: no patch or file given");
-	if (mfile) {
-		mpath = xstrdup(mfile);
-		top = dir_of(mfile);
-	} else {
-		char *d = from_files ? xstrdup(".") : dir_of(a->argv[first]);
-		top = find_up(d);
-		free(d);
-		if (!top)
-			top = find_up(".");
-		if (!top) {
-			error("cc: no MAINTAINERS file above %s or the current "
-			      "directory (use --maintainers FILE)", a->argv[first]);
-			return EXIT_FAIL;
-		}
-		struct sbuf p = SBUF_INIT;
-		sb_addf(&p, "%s/MAINTAINERS", top);
-		mpath = sb_detach(&p, NULL);
-	}
-	/* The conf first, then the command line again over it. */
-	read_conf(&o, top);
-	for (int i = 1; i < first; i++)
-		cc_option(&o, a->argv[i]);
-	struct maintainers *m = load_maintainers(mpath, top, &o);
-	if (!m)
+	if ((r = parse_cc_args(a, &c)))
 		goto done;
-	if (from_files) {
-		char **files = xcalloc((size_t)(a->argc - first), sizeof *files);
-		size_t nf = 0;
-		struct sbuf text = SBUF_INIT;
-		struct kwtext kw = KWTEXT_INIT;
-		for (int i = first; i < a->argc; i++) {
-			files[nf] = tree_path(top, a->argv[i]);
-			sb_setlen(&text, 0);
-			if (o.keywords && strcmp(files[nf], "MAINTAINERS") &&
-			    !read_tree_file(m, files[nf], &text))
-				kwtext_add(&kw, text.buf, text.len, 0);
-			nf++;
-		}
-		struct cc_query q = { files, nf, &kw, NULL, 0 };
-		int qr = run_queries(m, &o, &q, 1, &out);
-		for (size_t i = 0; i < nf; i++)
-			free(files[i]);
-		free(files);
-		kwtext_release(&kw);
-		sb_release(&text);
-		if (qr < 0) {
-			maintainers_free(m);
+	r = EXIT_FAIL;
+	if (find_tree(&c, &top, &mpath) < 0)
+		goto done;
+	/* The conf first, then the command line over it. */
+	read_conf(&o, top);
+	for (size_t i = 0; i < c.nword; i++)
+		cc_option(&o, c.word[i]);
+	if (!(m = load_maintainers(mpath, top, &o)) ||
+	    build_cc_query(m, &o, &c, top, &pf, &kw, &out, &cover) < 0)
+		goto done;
+	if (!cover && pf.nr) {
+		struct cc_query q = { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes };
+		if (run_queries(m, &o, &q, 1, &out) < 0)
 			goto done;
-		}
-		r = EXIT_DONE;
-	} else {
-		r = EXIT_DONE;
-		for (int i = first; i < a->argc && r == EXIT_DONE; i++) {
-			size_t before = out.len;
-			long nfiles = is_cover_name(a->argv[i]) ? 0 :
-				cc_patch(m, &o, a->argv[i], &out);
-			if (nfiles < 0)
-				r = EXIT_FAIL;
-			else if (nfiles == 0) {
-				sb_setlen(&out, before);
-				if (cc_cover(m, &o, a->argv[i], &out) < 0)
-					r = EXIT_FAIL;
-			}
-		}
 	}
-	if (r == EXIT_DONE)
-		fwrite(out.buf, 1, out.len, stdout);
-	maintainers_free(m);
+	fwrite(out.buf, 1, out.len, stdout);
+	r = EXIT_DONE;
 done:
+	if (m)
+		maintainers_free(m);
+	patch_files_release(&pf);
+	kwtext_release(&kw);
+	free(c.word);
+	free(c.arg);
 	free(top);
 	free(mpath);
 	sb_release(&out);
@@ -6982,18 +7253,23 @@ static const struct command commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
-static int usage(const char *why)
+/* The synopses on f; returns EXIT_USAGE.  After a usage error that is
+ * stderr, so nothing reaches a pipe that reads our output. */
+static int print_usage(FILE *f)
 {
-	FILE *f = why ? stderr : stdout;
-
-	if (why)
-		fprintf(stderr, "series: %s\n", why);
 	fprintf(f, "usage: series [-h | --version] COMMAND [ARGS]\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "       series %s\n", commands[i].synopsis);
 	fprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
 		   "128+N killed by signal N\n");
 	return EXIT_USAGE;
+}
+
+static int usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "series: %s\n", why);
+	return print_usage(stderr);
 }
 
 #ifndef SERIES_NO_MAIN
@@ -7024,7 +7300,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(NULL);
+			print_usage(stdout);
 			return EXIT_DONE;
 		}
 		if (!strcmp(argv[i], "--version")) {

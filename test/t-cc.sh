@@ -12,6 +12,7 @@ cctree() {
 	printf 'int z;\n' > lib/dirpattern/sub/x.c
 	printf 'int z;\n' > lib/notadir.c
 	printf 'int z;\n' > include/dots.h
+	printf 'int b;\n' > arch/arm/mach-foo12/board.c
 	printf 'title: x\nmaintainers:\n  - Yam L. Person <yaml@example.org>\n  - "Quoted, Guy" <quoted@example.org>\nexample: i2c@10054000\n' > Documentation/bindings/thing.yaml
 	cat > MAINTAINERS <<'M'
 Some prose before the first section.
@@ -198,6 +199,7 @@ t_cc_conf_and_errors() {
 	run cc p.patch
 	eq "no MAINTAINERS" "$rc" 3
 	has "says so" "$err" "no MAINTAINERS file"
+	mkdir -p include; : > include/dots.h
 	run cc --maintainers "$T_TREE/MAINTAINERS" -f include/dots.h
 	has "--maintainers from elsewhere" "$out" "Dotted, Name"
 	printf 'S1\nM: A <a@x>\nK: (?=x)\n' > M2
@@ -214,6 +216,7 @@ t_cc_conf_and_errors() {
 	run cc --maintainers M4 -f y
 	eq "the literal in the text: the K: line is compiled" "$rc" 3
 	has "and named" "$err" "MAINTAINERS:5: K: vendor++: "
+	: > vendor.c
 	run cc --maintainers M4 -f vendor.c
 	has "the literal in the path: the N: line" "$err" "MAINTAINERS:4: N: vendor++: "
 	printf 'S1\nM: Evil <e@x>\rBcc: v@x\nM: Esc <e\033[2J@x>\nF: *\n' > M3
