@@ -13,9 +13,8 @@
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
  *     kernel's); a cache of the F: index beside it would cut that.
  *   - cc: .get_maintainer.conf/.ignore are read at the top only, not $HOME.
- *   - clean/smudge filters and autocrlf: blobs are the work tree's bytes.
+ *   - commit: signing (-S, commit.gpgSign) is refused, not done.
  *   - submodule pointer changes are refused, not committed.
- *   - a group whose files all match HEAD again still gets a commit.
  */
 #define _POSIX_C_SOURCE 200809L
 /* 32-bit systems: 64-bit inode numbers and sizes, or readdir() and stat()
@@ -4532,19 +4531,22 @@ void add_signoff(struct sbuf *msg, const char *sob)
  * compare-and-swap of HEAD:
  *   1. take the index lock (O_EXCL, as git does), so no git changes the
  *      index under us;
- *   2. stream every group as a commit into one `git fast-import`; its branch
- *      is reset at the end without a value, so fast-import writes objects and
- *      no ref at all; `get-mark` tells us the tip.  It writes them into a
+ *   2. in a mkstemp copy of the index, git stages the selection as
+ *      `git add` would (update-index: filters, autocrlf, core.fileMode),
+ *      which gives each path the mode and id the commits must hold;
+ *   3. stream every group as a commit into one `git fast-import`, into a
  *      quarantine (a mkdtemp object directory under .git, the real one as
- *      its alternate), whose pack moves in only when it succeeded: a
- *      failed or killed fast-import leaves no tmp_pack behind;
- *   3. build the new index in a mkstemp copy of the old one (update-index
- *      of the committed paths);
- *   4. `git update-ref HEAD NEW OLD`: the commit point;
+ *      its alternate); its branch is reset at the end without a value, so
+ *      it writes objects and no ref; its marks file gives the tip.  Where
+ *      what it stored is not what git staged, git writes the blobs and the
+ *      import runs again.  Step 2 runs beside step 3 when it cannot change
+ *      the plan (see commit_series);
+ *   4. move the quarantine's objects in, then `git update-ref HEAD NEW
+ *      OLD`: the commit point;
  *   5. rename the copy over the index and drop the lock.
- * Any failure or signal before 4 removes the copy, the lock and any crash
- * report, so HEAD, refs, index and work tree are as before; the work tree is
- * only ever read.
+ * Any failure or signal before 4 removes the copy, the quarantine, the lock
+ * and any crash report, so HEAD, refs, index and work tree are as before;
+ * the work tree is only ever read.
  */
 struct repo {
 	char *top;      /* absolute work tree top */
