@@ -5122,13 +5122,27 @@ static void group_message(struct sbuf *msg, const struct template *t,
 		add_signoff(msg, t->sob);
 }
 
-/* The plan as people read it; with messages != 0 the whole message. */
+/* n with a comma every three digits, as people read counts: "1,031". */
+static void sb_add_count(struct sbuf *sb, size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%zu", n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			sb_addc(sb, ',');
+		sb_addc(sb, digits[i]);
+	}
+}
+
+/* The plan as people read it, ending in "N groups, N files"; with
+ * messages != 0 each group's whole message. */
 static void print_plan(const struct plan *p, const struct status *st,
 		       const struct changes *cs, const struct template *t,
 		       int messages)
 {
 	struct sbuf out = SBUF_INIT, msg = SBUF_INIT;
-	size_t lo = 0;
+	size_t lo = 0, files = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct group *g = &p->g[i];
@@ -5165,8 +5179,14 @@ static void print_plan(const struct plan *p, const struct status *st,
 		}
 		fwrite(out.buf, 1, out.len, stdout);
 		sb_setlen(&out, 0);
+		files += g->nr;
 		lo = hi;
 	}
+	sb_add_count(&out, p->nr);
+	sb_adds(&out, p->nr == 1 ? " group, " : " groups, ");
+	sb_add_count(&out, files);
+	sb_adds(&out, files == 1 ? " file\n" : " files\n");
+	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 	sb_release(&msg);
 }

@@ -239,6 +239,13 @@ t_cc_send_email() {
 	if [ ! -e "$(git --exec-path)/git-send-email" ]; then
 		echo "SKIP t_cc_send_email: git send-email is not installed (apt-get install git-email)"; return
 	fi
+	# git-email's perl modules (Mail::Address: libmailtools-perl) are only a
+	# Recommends: without them send-email cannot run at all.
+	local why
+	if ! why=$(perl -e 'use lib split(/:/, $ENV{GITPERLLIB} || "/usr/share/perl5");
+			    require Git::LoadCPAN::Mail::Address;' 2>&1 </dev/null); then
+		echo "SKIP t_cc_send_email: git send-email cannot run here: $(head -n 1 <<<"$why")"; return
+	fi
 	cctree send
 	mkdir -p out
 	mkpatch out/0001-a.patch "" drivers/i2c/busses/i2c-designware-core.h

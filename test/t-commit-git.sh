@@ -59,7 +59,7 @@ t_commit_rm_cached_stays_untracked() {
 	git rm -q --cached a/x.c; echo 2 >> a/y.c
 	want=$(would_commit -A)
 	run plan -u
-	eq "plan lists only y" "$out" "$(printf 'a (1 file)\n    M a/y.c')"
+	eq "plan lists only y" "$out" "$(printf 'a (1 file)\n    M a/y.c\n1 group, 1 file')"
 	run commit -u -m 'SEDME: fix'
 	eq "-A tree" "$(git rev-parse HEAD^{tree})" "$want"
 	eq "-A clean" "$(git status --porcelain)" ""
@@ -144,7 +144,7 @@ t_commit_put_back_is_no_change() {
 	eq "unchanged" "$(snapshot)" "$s"
 	echo 2 >> b/f
 	run plan
-	eq "plan lists b only" "$out" "$(printf 'b (1 file)\n    M b/f')"
+	eq "plan lists b only" "$out" "$(printf 'b (1 file)\n    M b/f\n1 group, 1 file')"
 	run commit -m 'SEDME: x'
 	eq "exit" "$rc" 0
 	eq "one commit" "$(git log --format=%s -1)" "b: x"

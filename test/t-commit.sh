@@ -27,7 +27,7 @@ t_plan_by_dir() {
 	scenario
 	run plan -m 'SEDME: fix'
 	eq "exit" "$rc" 0
-	eq "groups" "$(grep -v '^ ' <<<"$out" | tr '\n' ' ')" \
+	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" \
 		". (1 file) a (1 file) a/b (1 file) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
 	has "subject" "$out" "    subject: a/b: fix"
 	has "rename" "$out" "    R d/old -> d/new"
@@ -36,6 +36,7 @@ t_plan_by_dir() {
 	has "added" "$out" "    A e/new"
 	hasnt "untracked off" "$out" "untracked.txt"
 	hasnt "added-then-deleted" "$out" "i/ad"
+	eq "summary line" "$(tail -n 1 <<<"$out")" "9 groups, 10 files"
 	run plan --untracked
 	has "untracked on" "$out" "    A a/untracked.txt"
 	eq "a has two with -u" "$(grep '^a ' <<<"$out")" "a (2 files)"
@@ -44,20 +45,20 @@ t_plan_by_dir() {
 t_plan_modes() {
 	scenario
 	run plan --by file
-	eq "by file: one group a file" "$(grep -c '^[^ ]' <<<"$out")" 10
+	eq "by file: one group a file" "$(groups_of "$out" | wc -l)" 10
 	has "by file name" "$out" "d/new (1 file)"
 	run plan --by tree -m 'SEDME: x'
-	eq "by tree" "$(grep '^[^ ]' <<<"$out")" "treewide (10 files)"
+	eq "by tree" "$(groups_of "$out")" "treewide (10 files)"
 	has "tree subject" "$out" "subject: treewide: x"
 	run plan --depth 1
-	eq "depth 1" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" \
+	eq "depth 1" "$(groups_of "$out" | tr '\n' ' ')" \
 		". (1 file) a (2 files) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
 	run plan --include '*.txt'
-	eq "include" "$(grep '^[^ ]' <<<"$out")" ". (1 file)"
+	eq "include" "$(groups_of "$out")" ". (1 file)"
 	run plan --include 'a/*' --include 'c/*'
-	eq "two includes" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "a (1 file) a/b (1 file) c (2 files) "
+	eq "two includes" "$(groups_of "$out" | tr '\n' ' ')" "a (1 file) a/b (1 file) c (2 files) "
 	run plan -- c d
-	eq "pathspec" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "c (2 files) d (1 file) "
+	eq "pathspec" "$(groups_of "$out" | tr '\n' ' ')" "c (2 files) d (1 file) "
 }
 
 # Directories split around their subdirectories still form one group.
@@ -67,7 +68,7 @@ t_plan_interleaved() {
 	echo 1 > d/a; echo 1 > d/m/x; echo 1 > d/z; commit_all
 	echo 2 >> d/a; echo 2 >> d/m/x; echo 2 >> d/z
 	run plan
-	eq "groups" "$(grep '^[^ ]' <<<"$out" | tr '\n' ' ')" "d (2 files) d/m (1 file) "
+	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" "d (2 files) d/m (1 file) "
 }
 
 t_commit_every_kind() {
@@ -386,4 +387,16 @@ t_branch_moved_during_run() {
 	eq "someone else's commit kept" "$(git rev-parse HEAD)" "$other"
 	eq "index unchanged" "$(git ls-files -s)" "$idx"
 	eq "no lock left" "$(ls .git/index.lock 2>/dev/null)" ""
+}
+
+# The summary counts with commas, as people read them.
+t_plan_summary_thousands() {
+	newrepo summary
+	mkdir d; for i in $(seq 1 1031); do echo 1 > d/f$i; done; commit_all
+	for i in $(seq 1 1031); do echo 2 >> d/f$i; done
+	run plan --by file
+	eq "exit" "$rc" 0
+	eq "summary" "$(tail -n 1 <<<"$out")" "1,031 groups, 1,031 files"
+	run plan
+	eq "one group" "$(tail -n 1 <<<"$out")" "1 group, 1,031 files"
 }
