@@ -6145,147 +6145,273 @@ fail:
  * and returns an exit code.  Options are parsed by one small reader that
  * serves every command.
  */
+/*
+ * Options, from tables.  A row names a switch and where its value goes:
+ * an offset into the command's own options struct.  Each command lists its
+ * tables beside its synopsis (the command table below main's section
+ * opens), one parser reads them, and `series CMD -h` prints the synopsis
+ * and every row's help from the same tables, so none can drift.
+ * Conventions, git's: "--long=value", "--long value" or "-x value"; "--"
+ * ends the options; -h anywhere is help on stdout and exit 0; a usage
+ * error is one line naming it, then that command's synopsis, on stderr,
+ * and exit 2, with nothing on stdout.
+ */
+enum opt_kind {
+	OPT_FLAG,     /* int = val */
+	OPT_VALUE,    /* const char * = the value */
+	OPT_LIST,     /* struct opt_list += the value */
+	OPT_NUMBER,   /* int = the value, in min..max */
+	OPT_CHOICE    /* int = the index of the value in choices */
+};
+struct opt {
+	const char *shrt, *lng;
+	enum opt_kind kind;
+	size_t off;
+	int val;
+	const char *arg;              /* the value's name in help */
+	const char *help;             /* NULL: an alias, not listed */
+	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
+	int min, max;                 /* OPT_NUMBER */
+};
+/* A repeated option's values, NULL-terminated (v is NULL when n is 0). */
+struct opt_list {
+	const char **v;
+	size_t n;
+};
+
 struct args {
 	int argc;
 	char **argv;
 	int i;
-	const char *cmd;
+	const struct command *cmd;
+	const char **word;   /* the words that are no option, in order */
+	size_t nword;
+	size_t dashdash;     /* how many of them came before "--" */
 };
 
-/* Matches "-x", "--long" or "--long=value"; *val gets the value when the
- * option takes one (from "=value" or the next word). */
-static int opt(struct args *a, const char *shrt, const char *lng,
-	       const char **val)
-{
-	const char *w = a->argv[a->i];
-	size_t ll = lng ? strlen(lng) : 0;
-	int hit = 0;
-	const char *v = NULL;
+struct command {
+	const char *name;
+	int (*fn)(struct args *);
+	const char *synopsis;
+	const struct opt *const *tables; /* NULL-terminated; rows end at lng NULL */
+	int words;           /* 1: arguments anywhere; 0: only after "--" */
+};
 
-	if (shrt && !strcmp(w, shrt))
-		hit = 1;
-	else if (lng && !strncmp(w, lng, ll) && (!w[ll] || (val && w[ll] == '='))) {
-		hit = 1;
-		if (w[ll] == '=')
-			v = w + ll + 1;
-	}
-	if (!hit)
+static int cmd_usage(const struct command *cmd, const char *fmt, ...);
+
+/* The row that w names (its "=value" part aside), or NULL. */
+static const struct opt *find_opt(const struct opt *const *tables,
+				  const char *w, const char **inline_val)
+{
+	*inline_val = NULL;
+	for (const struct opt *const *t = tables; t && *t; t++)
+		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
+			if (o->shrt && !strcmp(w, o->shrt))
+				return o;
+			size_t n = o->lng ? strlen(o->lng) : 0;
+			if (!n || strncmp(w, o->lng, n))
+				continue;
+			if (!w[n])
+				return o;
+			if (w[n] == '=' && o->kind != OPT_FLAG) {
+				*inline_val = w + n + 1;
+				return o;
+			}
+		}
+	return NULL;
+}
+
+/* Stores v (NULL for a flag) as row o says.  0, or a usage error. */
+static int set_opt(const struct command *cmd, const struct opt *o, void *opts,
+		   const char *v)
+{
+	char *field = (char *)opts + o->off;
+	const char *name = o->lng ? o->lng : o->shrt;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(int *)(void *)field = o->val;
 		return 0;
-	if (!val)
-		return 1;
-	if (!v) {
-		if (a->i + 1 >= a->argc)
-			return -1;
-		v = a->argv[++a->i];
+	case OPT_VALUE:
+		*(const char **)(void *)field = v;
+		return 0;
+	case OPT_LIST: {
+		struct opt_list *l = (struct opt_list *)(void *)field;
+		l->v = xrealloc(l->v, xmul(l->n + 2, sizeof *l->v));
+		l->v[l->n++] = v;
+		l->v[l->n] = NULL;
+		return 0;
 	}
-	*val = v;
-	return 1;
-}
-
-static int usage(const char *why);
-
-static int bad_value(const char *cmd, const char *what, const char *v)
-{
-	error("%s: %s: bad value '%s'", cmd, what, v);
-	return usage(NULL);
-}
-
-struct commit_opts {
-	struct selection sel;
-	const char **include;
-	size_t ninclude;
-	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
-	const char *file, *message;
-	char **pathspec;
-};
-
-/* Reads the selection options shared by plan and commit.  Returns 1 if the
- * word was one, 0 if not, -1 for a bad value (after reporting). */
-static int selection_opt(struct args *a, struct commit_opts *o)
-{
-	const char *v;
-	int r;
-
-	if ((r = opt(a, NULL, "--by", &v))) {
-		if (r < 0)
-			return -1;
-		if (!strcmp(v, "dir"))
-			o->sel.by = BY_DIR;
-		else if (!strcmp(v, "file"))
-			o->sel.by = BY_FILE;
-		else if (!strcmp(v, "tree"))
-			o->sel.by = BY_TREE;
-		else
-			return bad_value(a->cmd, "--by", v), -1;
-		return 1;
-	}
-	if ((r = opt(a, NULL, "--depth", &v))) {
+	case OPT_NUMBER: {
 		char *end;
-		long n = r < 0 ? 0 : strtol(v, &end, 10);
-		if (r < 0 || *end || n < 1 || n > 4096)
-			return bad_value(a->cmd, "--depth", r < 0 ? "" : v), -1;
-		o->sel.depth = (int)n;
-		return 1;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (!*v || *end || errno || n < o->min || n > o->max)
+			return cmd_usage(cmd, "%s: bad value '%s' (%d to %d)", name,
+					 v, o->min, o->max);
+		*(int *)(void *)field = (int)n;
+		return 0;
 	}
-	if ((r = opt(a, NULL, "--include", &v))) {
-		if (r < 0)
-			return -1;
-		o->include = xrealloc(o->include,
-				      xmul(o->ninclude + 2, sizeof *o->include));
-		o->include[o->ninclude++] = v;
-		o->include[o->ninclude] = NULL;
-		o->sel.include = o->include;
-		return 1;
-	}
-	if (opt(a, "-u", "--untracked", NULL))
-		return o->untracked = 1;
-	if ((r = opt(a, "-F", "--file", &v))) {
-		if (r < 0)
-			return -1;
-		o->file = v;
-		return 1;
-	}
-	if ((r = opt(a, "-m", "--message", &v))) {
-		if (r < 0)
-			return -1;
-		o->message = v;
-		return 1;
+	case OPT_CHOICE:
+		for (int i = 0; o->choices[i]; i++)
+			if (!strcmp(v, o->choices[i])) {
+				*(int *)(void *)field = i;
+				return 0;
+			}
+		struct sbuf names = SBUF_INIT;
+		for (int i = 0; o->choices[i]; i++)
+			sb_addf(&names, "%s%s", i ? ", " : "", o->choices[i]);
+		int r = cmd_usage(cmd, "%s: bad value '%s' (%s)", name, v,
+				  names.buf);
+		sb_release(&names);
+		return r;
 	}
 	return 0;
 }
 
-static int parse_commit_opts(struct args *a, struct commit_opts *o, int commit)
+/* Prints `series CMD -h`: the synopsis, then a line for each option. */
+static void print_help(const struct command *cmd)
 {
-	for (a->i = 1; a->i < a->argc; a->i++) {
-		const char *w = a->argv[a->i];
-		int r = selection_opt(a, o);
-		if (r < 0)
-			return usage(NULL);
-		if (r)
-			continue;
-		if (commit && opt(a, "-s", "--signoff", NULL))
-			o->signoff = 1;
-		else if (commit && opt(a, "-n", "--dry-run", NULL))
-			o->dry_run = 1;
-		else if (commit && opt(a, NULL, "--no-verify", NULL))
-			o->no_verify = 1;
-		else if (commit && opt(a, "-S", "--gpg-sign", NULL))
-			o->gpg_sign = 1;
-		else if (commit && opt(a, NULL, "--no-gpg-sign", NULL))
-			o->gpg_sign = -1;
-		else if (!strcmp(w, "--")) {
-			o->pathspec = a->argv + a->i + 1;
-			return 0;
-		} else {
-			error("%s: unknown option or argument '%s' (paths go after --)",
-			      a->cmd, w);
-			return usage(NULL);
+	struct sbuf line = SBUF_INIT;
+
+	printf("usage: series %s\n\n", cmd->synopsis);
+	for (const struct opt *const *t = cmd->tables; t && *t; t++)
+		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
+			if (!o->help)
+				continue;
+			sb_setlen(&line, 0);
+			sb_addf(&line, "    %s%s%s", o->shrt ? o->shrt : "",
+				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
+			if (o->kind != OPT_FLAG)
+				sb_addf(&line, " %s", o->arg);
+			printf("%-30s %s\n", line.buf, o->help);
 		}
+	printf("\nexit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
+	       "128+N killed by signal N\n");
+	sb_release(&line);
+}
+
+/* A return of parse_opts(): -h was asked for and answered. */
+#define HELP_SHOWN (-2)
+
+/*
+ * Reads a->argv[1..] by the command's tables into opts; the other words go
+ * to a->word (a->dashdash of them before "--").  Returns 0, HELP_SHOWN, or
+ * EXIT_USAGE after saying why.
+ */
+static int parse_opts(struct args *a, void *opts)
+{
+	const struct command *cmd = a->cmd;
+	int dashdash = 0;
+
+	a->word = xcalloc((size_t)a->argc, sizeof *a->word);
+	a->nword = a->dashdash = 0;
+	for (a->i = 1; a->i < a->argc; a->i++) {
+		const char *w = a->argv[a->i], *v;
+		if (dashdash || w[0] != '-' || !w[1]) {
+			if (!dashdash && !cmd->words)
+				return cmd_usage(cmd, "unknown argument '%s' (paths "
+						 "go after --)", w);
+			a->word[a->nword++] = w;
+			if (!dashdash)
+				a->dashdash = a->nword;
+			continue;
+		}
+		if (!strcmp(w, "--")) {
+			dashdash = 1;
+			a->dashdash = a->nword;
+			continue;
+		}
+		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
+			print_help(cmd);
+			return HELP_SHOWN;
+		}
+		const struct opt *o = find_opt(cmd->tables, w, &v);
+		if (!o)
+			return cmd_usage(cmd, "unknown option '%s'", w);
+		if (o->kind != OPT_FLAG && !v) {
+			if (a->i + 1 >= a->argc)
+				return cmd_usage(cmd, "%s needs a value", w);
+			v = a->argv[++a->i];
+		}
+		int r = set_opt(cmd, o, opts, v);
+		if (r)
+			return r;
 	}
-	if (o->file && o->message) {
-		error("%s: -F and -m cannot be used together", a->cmd);
-		return usage(NULL);
-	}
+	if (!dashdash)
+		a->dashdash = a->nword;
+	return 0;
+}
+
+/* What parse_opts() returned, as the command's exit code. */
+static int opts_exit(int r)
+{
+	return r == HELP_SHOWN ? EXIT_DONE : r;
+}
+
+/* The options of plan and commit, and where the tables put them. */
+struct commit_opts {
+	int by, depth;
+	struct opt_list include;
+	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
+	const char *file, *message;
+	struct selection sel;
+	const char *const *pathspec;
+};
+
+static const char *const by_names[] = { "dir", "file", "tree", NULL };
+#define CO(f) offsetof(struct commit_opts, f)
+static const struct opt selection_opts[] = {
+	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "dir|file|tree",
+	  "a group per directory (default), per file, or one for the tree",
+	  by_names, 0, 0 },
+	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
+	  "cut directories to their first N components", NULL, 1, 4096 },
+	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
+	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0 },
+	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
+	  "take untracked files too", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt template_opts[] = {
+	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
+	  "the message template (- for stdin); SEDME is the group", NULL, 0, 0 },
+	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
+	  "the message template itself", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt commit_only_opts[] = {
+	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
+	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
+	  "show the commits and their messages; write nothing", NULL, 0, 0 },
+	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
+	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0 },
+	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, NULL,
+	  "sign (refused: series cannot sign)", NULL, 0, 0 },
+	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, NULL,
+	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
+	{ 0 }
+};
+#undef CO
+static const struct opt *const plan_tables[] = { selection_opts, template_opts, NULL };
+static const struct opt *const commit_tables[] = {
+	commit_only_opts, selection_opts, template_opts, NULL };
+
+/* Reads the options of plan or commit, then checks what the tables
+ * cannot: -F with -m. */
+static int parse_commit_opts(struct args *a, struct commit_opts *o)
+{
+	int r = parse_opts(a, o);
+
+	if (r)
+		return r;
+	o->sel.by = o->by == 1 ? BY_FILE : o->by == 2 ? BY_TREE : BY_DIR;
+	o->sel.depth = o->depth;
+	o->sel.include = o->include.v;
+	o->pathspec = a->word;
+	if (o->file && o->message)
+		return cmd_usage(a->cmd, "-F and -m cannot be used together");
 	return 0;
 }
 
@@ -6399,8 +6525,11 @@ static int cmd_plan(struct args *a)
 	struct repo repo = { 0 };
 	int r;
 
-	if ((r = parse_commit_opts(a, &o, 0)))
-		return r;
+	if ((r = parse_commit_opts(a, &o))) {
+		free(a->word);
+		free(o.include.v);
+		return opts_exit(r);
+	}
 	catch_signals();
 	if ((o.file || o.message) && load_template(&text, &o) < 0)
 		r = EXIT_FAIL;
@@ -6419,7 +6548,8 @@ static int cmd_plan(struct args *a)
 	plan_release(&p);
 	status_release(&st);
 	sb_release(&text);
-	free(o.include);
+	free(o.include.v);
+	free(a->word);
 	reraise_stop();
 	return r;
 }
@@ -6465,11 +6595,13 @@ static int cmd_commit(struct args *a)
 	struct txn t = { 0 };
 	int r;
 
-	if ((r = parse_commit_opts(a, &o, 1)))
-		return r;
-	if (!o.file && !o.message) {
-		error("commit: a message template is required (-F FILE or -m MSG)");
-		return usage(NULL);
+	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
+		r = cmd_usage(a->cmd, "a message template is required "
+			      "(-F FILE or -m MSG)");
+	if (r) {
+		free(a->word);
+		free(o.include.v);
+		return opts_exit(r);
 	}
 	catch_signals();
 	sb_init(&t.env_obj);
@@ -6526,7 +6658,8 @@ out:
 	status_release(&st);
 	sb_release(&text);
 	sb_release(&sob);
-	free(o.include);
+	free(o.include.v);
+	free(a->word);
 	reraise_stop();
 	return r;
 }
@@ -6583,38 +6716,56 @@ static char *dir_of(const char *path)
 	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
 }
 
-/* The options of get_maintainer.pl that `series cc` honours; 0 if w is one
- * (and applied), -1 if it is not. */
+/* The switches of get_maintainer.pl that `series cc` honours, as option
+ * rows into struct cc_opts (all ints), for the command line and for
+ * .get_maintainer.conf alike. */
+#define CCO(f) offsetof(struct cc_opts, f)
+#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0 }
+static const struct opt cc_switches[] = {
+	SW("--m", m, 1, "maintainers (M:), the default"),
+	SW("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
+	SW("--r", r, 1, "reviewers (R:), the default"),
+	SW("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
+	SW("--l", l, 1, "lists (L:), the default"),
+	SW("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
+	SW("--s", s, 1, "subscriber lists too"),
+	SW("--no-s", s, 0, NULL), SW("--nos", s, 0, NULL),
+	SW("--moderated", moderated, 1, NULL),
+	SW("--no-moderated", moderated, 0, "no moderated lists"),
+	SW("--roles", roles, 1, "say each address's role"),
+	SW("--no-roles", roles, 0, NULL),
+	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
+	SW("--norolestats", roles, 0, NULL),
+	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0 },
+	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
+	SW("--git-fallback", git_fallback, 1,
+	   "recent signers where no section maintains a file"),
+	SW("--no-git-fallback", git_fallback, 0, NULL),
+	SW("--nogit-fallback", git_fallback, 0, NULL),
+	SW("--mailmap", mailmap, 1, NULL),
+	SW("--no-mailmap", mailmap, 0, "do not apply .mailmap"),
+	SW("--tree", tree, 1, NULL), SW("--no-tree", tree, 0, NULL),
+	SW("--git", git, 1, "recent signers for every file"),
+	SW("--no-git", git, 0, NULL), SW("--nogit", git, 0, NULL),
+	SW("--fixes", fixes, 1, NULL),
+	SW("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
+	SW("--email", email, 1, NULL),
+	{ 0 }
+};
+#undef SW
+#undef CCO
+static const struct opt *const cc_switch_tables[] = { cc_switches, NULL };
+
+/* Applies the switch w to o; 0 if w is one, -1 if it is not. */
 static int cc_option(struct cc_opts *o, const char *w)
 {
-	static const struct { const char *name; size_t off; int val; } t[] = {
-#define O(n, f, v) { n, offsetof(struct cc_opts, f), v }
-		O("--m", m, 1), O("--no-m", m, 0), O("--nom", m, 0),
-		O("--r", r, 1), O("--no-r", r, 0), O("--nor", r, 0),
-		O("--l", l, 1), O("--no-l", l, 0), O("--nol", l, 0),
-		O("--s", s, 1), O("--no-s", s, 0), O("--nos", s, 0),
-		O("--moderated", moderated, 1), O("--no-moderated", moderated, 0),
-		O("--roles", roles, 1), O("--no-roles", roles, 0),
-		O("--rolestats", roles, 1), O("--no-rolestats", roles, 0),
-		O("--norolestats", roles, 0),
-		O("--keywords", keywords, 1), O("--no-keywords", keywords, 0),
-		O("-k", keywords, 1),
-		O("--git-fallback", git_fallback, 1),
-		O("--no-git-fallback", git_fallback, 0),
-		O("--nogit-fallback", git_fallback, 0),
-		O("--mailmap", mailmap, 1), O("--no-mailmap", mailmap, 0),
-		O("--tree", tree, 1), O("--no-tree", tree, 0),
-		O("--git", git, 1), O("--no-git", git, 0), O("--nogit", git, 0),
-		O("--fixes", fixes, 1), O("--no-fixes", fixes, 0),
-		O("--email", email, 1),
-#undef O
-	};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (!strcmp(w, t[i].name)) {
-			*(int *)(void *)((char *)o + t[i].off) = t[i].val;
-			return 0;
-		}
-	return -1;
+	const char *v;
+	const struct opt *row = find_opt(cc_switch_tables, w, &v);
+
+	if (!row || v)
+		return -1;
+	*(int *)(void *)((char *)o + row->off) = row->val;
+	return 0;
 }
 
 /* .get_maintainer.conf at the top: its words go before ours. */
@@ -7074,48 +7225,50 @@ static void add_named_file(struct maintainers *m, const struct cc_opts *o,
 }
 
 /*
- * The words of `series cc`: options anywhere (as Getopt permutes them),
- * "--" ends them; --maintainers FILE and -f are ours, the rest the
- * script's switches (cc_option).  opt_words collects those in order, to be
- * applied over .get_maintainer.conf.
+ * The command line of `series cc`: options anywhere (as Getopt permutes
+ * them), "--" ends them; --maintainers and -f are ours, the rest the
+ * script's switches, read into sw.  sw starts with every field -1, so the
+ * fields the command line set are known: they win over the conf file.
  */
 struct cc_args {
+	struct cc_opts sw;   /* first: the switch rows are offsets into it */
 	const char *mfile;
 	int from_files;
-	const char **word, **arg;
-	size_t nword, narg;
+	const char **arg;
+	size_t narg;
 };
+
+static const struct opt cc_own_opts[] = {
+	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0,
+	  "FILE", "this MAINTAINERS; its directory is the tree's top", NULL, 0, 0 },
+	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1,
+	  NULL, "the arguments are paths in the tree, not patches", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt *const cc_tables[] = { cc_own_opts, cc_switches, NULL };
 
 static int parse_cc_args(struct args *a, struct cc_args *c)
 {
-	struct cc_opts probe = CC_OPTS_INIT;
-	int dashdash = 0;
-
-	c->word = xcalloc((size_t)a->argc, sizeof *c->word);
-	c->arg = xcalloc((size_t)a->argc, sizeof *c->arg);
-	for (a->i = 1; a->i < a->argc; a->i++) {
-		const char *w = a->argv[a->i], *v;
-		int r;
-		if (dashdash || w[0] != '-' || !w[1]) {
-			c->arg[c->narg++] = w;
-		} else if (!strcmp(w, "--")) {
-			dashdash = 1;
-		} else if ((r = opt(a, NULL, "--maintainers", &v))) {
-			if (r < 0)
-				return usage("cc: --maintainers needs a file");
-			c->mfile = v;
-		} else if (!strcmp(w, "-f") || !strcmp(w, "--file")) {
-			c->from_files = 1;
-		} else if (cc_option(&probe, w) < 0) {
-			error("cc: unknown option '%s'", w);
-			return usage(NULL);
-		} else {
-			c->word[c->nword++] = w;
-		}
-	}
+	for (const struct opt *o = cc_switches; o->lng; o++)
+		*(int *)(void *)((char *)&c->sw + o->off) = -1;
+	int r = parse_opts(a, c);
+	if (r)
+		return r;
+	c->arg = a->word;
+	c->narg = a->nword;
 	if (!c->narg)
-		return usage("cc: no patch or file given");
+		return cmd_usage(a->cmd, "no patch or file given");
 	return 0;
+}
+
+/* The conf's switches in o, then the command line's over them. */
+static void apply_switches(struct cc_opts *o, const struct cc_args *c)
+{
+	for (const struct opt *row = cc_switches; row->lng; row++) {
+		int v = *(const int *)(const void *)((const char *)&c->sw + row->off);
+		if (v != -1)
+			*(int *)(void *)((char *)o + row->off) = v;
+	}
 }
 
 /* Where MAINTAINERS and the tree's top are (see find_up). */
@@ -7223,15 +7376,16 @@ static int cmd_cc(struct args *a)
 	struct sbuf out = SBUF_INIT;
 	int r, cover = 0;
 
-	if ((r = parse_cc_args(a, &c)))
+	if ((r = parse_cc_args(a, &c))) {
+		r = opts_exit(r);
 		goto done;
+	}
 	r = EXIT_FAIL;
 	if (find_tree(&c, &top, &mpath) < 0)
 		goto done;
 	/* The conf first, then the command line over it. */
 	read_conf(&o, top);
-	for (size_t i = 0; i < c.nword; i++)
-		cc_option(&o, c.word[i]);
+	apply_switches(&o, &c);
 	if (!(m = load_maintainers(mpath, top, &o)) ||
 	    build_cc_query(m, &o, &c, top, &pf, &kw, &out, &cover) < 0)
 		goto done;
@@ -7247,8 +7401,7 @@ done:
 		maintainers_free(m);
 	patch_files_release(&pf);
 	kwtext_release(&kw);
-	free(c.word);
-	free(c.arg);
+	free(a->word);
 	free(top);
 	free(mpath);
 	sb_release(&out);
@@ -7256,24 +7409,35 @@ done:
 }
 
 /* ---- main --------------------------------------------------------------- */
-struct command {
-	const char *name;
-	int (*fn)(struct args *);
-	const char *synopsis;
-};
-
 static const struct command commands[] = {
 	{ "plan", cmd_plan,
 	  "plan [--by dir|file|tree] [--depth N] [--include GLOB]... "
-	  "[--untracked] [-F FILE | -m MSG] [-- PATHSPEC...]" },
+	  "[--untracked] [-F FILE | -m MSG] [-- PATHSPEC...]", plan_tables, 0 },
 	{ "cc", cmd_cc,
 	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--git-fallback] "
-	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)" },
+	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)",
+	  cc_tables, 1 },
 	{ "commit", cmd_commit,
-	  "commit (-F FILE | -m MSG) [-s] [-n] [--by dir|file|tree] "
-	  "[--depth N] [--include GLOB]... [--untracked] [-- PATHSPEC...]" },
+	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
+	  "[--by dir|file|tree] [--depth N] [--include GLOB]... [--untracked] "
+	  "[-- PATHSPEC...]", commit_tables, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
+
+/* A usage error of cmd: "series: CMD: why", then its synopsis, on stderr.
+ * Returns EXIT_USAGE. */
+static int cmd_usage(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char why[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	error("%s: %s", cmd->name, why);
+	fprintf(stderr, "usage: series %s\n", cmd->synopsis);
+	return EXIT_USAGE;
+}
 
 /* The synopses on f; returns EXIT_USAGE.  After a usage error that is
  * stderr, so nothing reaches a pipe that reads our output. */
@@ -7336,7 +7500,8 @@ int main(int argc, char **argv)
 		return usage("no command given");
 	for (size_t c = 0; c < NCOMMANDS; c++)
 		if (!strcmp(argv[i], commands[c].name)) {
-			struct args a = { argc - i, argv + i, 0, argv[i] };
+			struct args a = { .argc = argc - i, .argv = argv + i,
+					  .cmd = &commands[c] };
 			int r = commands[c].fn(&a);
 			if (fflush(stdout) == EOF || ferror(stdout))
 				die("stdout: %s", strerror(errno));

@@ -1,0 +1,48 @@
+# t-cli.sh - the command-line conventions every command shares (git's):
+# CMD -h is help on stdout; a usage error is one line naming it, then that
+# command's synopsis, on stderr, exit 2, nothing on stdout.
+
+# usage_error WHAT WANT-LINE ARGS...: series ARGS is a usage error saying WANT-LINE.
+usage_error() {
+	local what=$1 want=$2; shift 2
+	run "$@"
+	eq "$what: exit" "$rc" 2
+	eq "$what: nothing on stdout" "$out" ""
+	eq "$what: the reason first" "$(head -n 1 <<<"$err")" "$want"
+	eq "$what: then the synopsis, once" "$(tail -n +2 <<<"$err")" "usage: series $(sed -n "s/^       series \\($1 .*\\)/\\1/p" <<<"$help" | head -n 1)"
+}
+
+t_cli_conventions() {
+	newrepo cli
+	echo 1 > f; commit_all; echo 2 >> f
+	local help; help=$("$SERIES" -h)
+	local cmd
+	for cmd in plan commit cc; do
+		run "$cmd" -h
+		eq "$cmd -h exits 0" "$rc" 0
+		eq "$cmd -h: nothing on stderr" "$err" ""
+		has "$cmd -h: its synopsis" "$out" "usage: series $cmd "
+		has "$cmd -h: the exit codes" "$out" "2 usage"
+		has "series -h lists $cmd" "$help" "series $cmd "
+	done
+	run plan -h
+	has "plan -h: one line an option" "$out" "    --depth N "
+	run commit -h
+	has "commit -h: its own options" "$out" "--no-verify"
+	run cc -h
+	has "cc -h: the script's switches" "$out" "--no-l"
+	usage_error "missing value" "series: plan: --by needs a value" plan --by
+	usage_error "bad choice" "series: plan: --by: bad value 'frob' (dir, file, tree)" plan --by frob
+	usage_error "bad number" "series: plan: --depth: bad value 'x' (1 to 4096)" plan --depth x
+	usage_error "unknown option" "series: commit: unknown option '--frob'" commit -m x --frob
+	usage_error "stray word" "series: plan: unknown argument 'f' (paths go after --)" plan f
+	usage_error "no template" "series: commit: a message template is required (-F FILE or -m MSG)" commit
+	usage_error "-F and -m" "series: commit: -F and -m cannot be used together" commit -F x -m y
+	usage_error "cc: no patch" "series: cc: no patch or file given" cc
+	usage_error "cc: unknown" "series: cc: unknown option '--frob'" cc --frob x.patch
+	usage_error "cc: --maintainers" "series: cc: --maintainers needs a value" cc x.patch --maintainers
+	run plan --by=file
+	eq "--long=value" "$rc" 0
+	run plan --depth=1 -- f
+	eq "--depth=1 and a pathspec" "$rc" 0
+}
