@@ -411,8 +411,9 @@ static int write_all(int fd, const char *buf, size_t len)
 
 /* ---- child processes -----------------------------------------------------
  * One spawn (child_start) and one wait (child_finish); the fd rules are in
- * series.h.  Every git we run gets the pins of git_argv() first, so that
- * user configuration cannot change the bytes we parse.
+ * series.h.  git is run through one runner (struct git_run, below) that
+ * puts its pins first, so that user configuration cannot change the bytes
+ * we parse.
  */
 static void child_fd(int spec, int pipefd[2], int target, int parent_reads)
 {
@@ -585,35 +586,12 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 	return failed;
 }
 
-/* Runs argv in dir with no input and stderr to /dev/null, appending its
- * stdout to out; returns child_finish()'s value, or -1. */
-static int run_in(const char *const *argv, const char *dir, struct sbuf *out)
-{
-	struct child c = { .argv = argv, .dir = dir, .in = CHILD_NULL,
-			   .out = CHILD_PIPE, .err = CHILD_NULL };
-
-	if (child_start(&c) < 0)
-		return -1;
-	pump(c.pid, -1, NULL, 0, c.out, out);
-	return child_finish(&c);
-}
-
-int run_capture(const char *const *argv, const char *const *env,
-		const char *input, size_t inlen, struct sbuf *out)
-{
-	struct child c = { .argv = argv, .env = env,
-			   .in = input ? CHILD_PIPE : CHILD_NULL,
-			   .out = CHILD_PIPE, .err = CHILD_INHERIT };
-
-	if (child_start(&c) < 0)
-		return -1;
-	pump(c.pid, input ? c.in : -1, input, inlen, c.out, out);
-	return child_finish(&c);
-}
-
 /*
- * git's argv: the pins that keep its output in the form we parse, then the
- * command's own words.  Caller frees the returned array (not the strings).
+ * git, the one way series runs it.  Every git gets git_pins first: they
+ * keep its output in the form we parse whatever the user's configuration
+ * says (quoting, colour, rename detection, untracked files, relative paths,
+ * prefixes, fsmonitor, signatures in log).  A call that needs more says
+ * why where it adds its own "-c".
  */
 static const char *const git_pins[] = {
 	"git", "--no-pager", "-c", "core.quotePath=false", "-c", "color.ui=false",
@@ -623,27 +601,61 @@ static const char *const git_pins[] = {
 };
 #define NPINS (sizeof git_pins / sizeof *git_pins)
 
-static const char **git_argv(const char *const *words)
+/* One run of git: what it gets, where its output goes. */
+struct git_run {
+	const char *const *words;  /* what follows the pins, NULL-terminated */
+	const char *const *env;    /* NAME=VALUE added, or NULL */
+	const char *dir;           /* where it runs; NULL: here */
+	const char *input;         /* its stdin (inlen bytes); NULL: /dev/null */
+	size_t inlen;
+	struct sbuf *out;          /* gets its stdout; NULL: dropped */
+	int quiet;                 /* stderr to /dev/null: a question, whose
+				    * "no" is not the user's business */
+	int feed;                  /* git_start(): child.in is a pipe the
+				    * caller writes and closes itself */
+	struct child child;        /* once started */
+	const char **argv;         /* pins and words, while started */
+};
+
+/* Starts g.  Returns 0, or -1 after error() (nothing runs then). */
+static int git_start(struct git_run *g)
 {
 	size_t n = 0;
 
-	while (words[n])
+	while (g->words[n])
 		n++;
-	const char **argv = xmalloc(xmul(xadd(NPINS + 1, n), sizeof *argv));
-	memcpy(argv, git_pins, sizeof git_pins);
-	memcpy(argv + NPINS, words, (n + 1) * sizeof *argv);
-	return argv;
+	g->argv = xmalloc(xmul(xadd(NPINS + 1, n), sizeof *g->argv));
+	memcpy(g->argv, git_pins, sizeof git_pins);
+	memcpy(g->argv + NPINS, g->words, (n + 1) * sizeof *g->argv);
+	g->child = (struct child){
+		.argv = g->argv, .env = g->env, .dir = g->dir,
+		.in = g->input || g->feed ? CHILD_PIPE : CHILD_NULL,
+		.out = CHILD_PIPE, .err = g->quiet ? CHILD_NULL : CHILD_INHERIT };
+	if (child_start(&g->child) < 0) {
+		free(g->argv);
+		g->argv = NULL;
+		return -1;
+	}
+	return 0;
 }
 
-/* Runs git with words; returns its exit status as run_capture() does. */
-static int git(const char *const *words, const char *const *env,
-	       const char *input, size_t inlen, struct sbuf *out)
+/* Feeds the input (unless the caller feeds it), drains stdout into out and
+ * waits.  Returns the exit status, 128+N for signal N, or -1. */
+static int git_finish(struct git_run *g)
 {
-	const char **argv = git_argv(words);
-	int r = run_capture(argv, env, input, inlen, out);
+	int in = g->feed ? -1 : g->input ? g->child.in : -1;
 
-	free(argv);
+	pump(g->child.pid, in, g->input, g->inlen, g->child.out, g->out);
+	int r = child_finish(&g->child);
+	free(g->argv);
+	g->argv = NULL;
 	return r;
+}
+
+/* Runs g to its end; git_finish()'s value, or -1 when it could not start. */
+static int run_git(struct git_run *g)
+{
+	return git_start(g) < 0 ? -1 : git_finish(g);
 }
 
 /* Explains a git status code in an error naming the step. */
@@ -660,12 +672,10 @@ static int git_failed(const char *step, int status)
 	return error("%s: git failed with exit code %d", step, status);
 }
 
-/* Runs git and requires success; out (may be NULL) gets its stdout. */
-static int git_ok(const char *step, const char *const *words,
-		  const char *const *env, const char *input, size_t inlen,
-		  struct sbuf *out)
+/* Runs g and requires success: 0, or -1 after an error naming step. */
+static int git_ok(const char *step, struct git_run *g)
 {
-	int r = git(words, env, input, inlen, out);
+	int r = run_git(g);
 
 	return r ? git_failed(step, r) : 0;
 }
@@ -3680,10 +3690,9 @@ static int has_history(const struct maintainers *m)
 static int read_log(const struct maintainers *m, const char *const *words,
 		    struct history *h)
 {
-	const char **argv = git_argv(words);
-	int r = run_in(argv, m->top, &h->text);
+	int r = run_git(&(struct git_run){ .words = words, .dir = m->top,
+					   .out = &h->text, .quiet = 1 });
 
-	free(argv);
 	if (r != 0)
 		return -1;
 	for (char *p = h->text.buf, *end = p + h->text.len; p < end;) {
@@ -4595,7 +4604,7 @@ static int read_head(struct repo *r)
 	static const char *const sym[] = { "symbolic-ref", "-q", "HEAD", NULL };
 	static const char *const head[] = {
 		"rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
-	int st = git(sym, NULL, NULL, 0, &out);
+	int st = run_git(&(struct git_run){ .words = sym, .out = &out });
 
 	chomp(&out);
 	if (st > 1 || (st == 0 && (strncmp(out.buf, "refs/", 5) ||
@@ -4609,7 +4618,7 @@ static int read_head(struct repo *r)
 	if (st == 0) {
 		const char *words[] = { "for-each-ref",
 			"--format=%(objectname) %(refname)", r->ref, NULL };
-		st = git(words, NULL, NULL, 0, &out);
+		st = run_git(&(struct git_run){ .words = words, .out = &out });
 		for (char *p = out.buf; !st && *p;) {
 			char *nl = strchr(p, '\n'), *sp = strchr(p, ' ');
 			if (!nl || !sp || sp > nl) {
@@ -4627,7 +4636,7 @@ static int read_head(struct repo *r)
 			return error("git for-each-ref: unexpected answer");
 		return st ? git_failed("git for-each-ref", st) : 0;
 	}
-	st = git(head, NULL, NULL, 0, &out);
+	st = run_git(&(struct git_run){ .words = head, .out = &out });
 	chomp(&out);
 	if (!st && (out.len == 40 || out.len == 64))
 		memcpy(r->old, out.buf, out.len + 1);
@@ -4664,7 +4673,7 @@ static int repo_open(struct repo *r)
 		NULL };
 
 	memset(r, 0, sizeof *r);
-	int st = git(where, NULL, NULL, 0, &out);
+	int st = run_git(&(struct git_run){ .words = where, .out = &out });
 	if (st == 128)
 		return error("git rev-parse: not inside a git work tree");
 	if (st)
@@ -4737,7 +4746,7 @@ static int read_status(struct status *st, int untracked,
 	w[n + np] = NULL;
 
 	struct sbuf out = SBUF_INIT;
-	int r = git_ok("git status", w, NULL, NULL, 0, &out);
+	int r = git_ok("git status", &(struct git_run){ .words = w, .out = &out });
 	free(w);
 	if (!r)
 		r = parse_status(st, out.buf, out.len);
@@ -4908,7 +4917,8 @@ static int update_index(const char *step, const char *const *words,
 {
 	if (!paths->len)
 		return 0;
-	return git_ok(step, words, env, paths->buf, paths->len, NULL);
+	return git_ok(step, &(struct git_run){ .words = words, .env = env,
+		      .input = paths->buf, .inlen = paths->len });
 }
 
 /*
@@ -4958,7 +4968,7 @@ static int list_index(const char *index, struct sbuf *out)
 
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
 	const char *env[] = { ienv.buf, NULL };
-	int r = git_ok("git ls-files", list, env, NULL, 0, out);
+	int r = git_ok("git ls-files", &(struct git_run){ .words = list, .env = env, .out = out });
 	sb_release(&ienv);
 	return r;
 }
@@ -5698,23 +5708,21 @@ static int import_once(struct txn *t)
 
 	sb_addf(&marks, "%s/marks", t->quarantine);
 	sb_addf(&export, "--export-marks=%s", marks.buf);
+	/* unpackLimit=0: always a pack, which the quarantine moves whole. */
 	const char *words[] = {
 		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
 		"--done", "--date-format=raw", export.buf, NULL };
 	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	const char **argv = git_argv(words);
-	struct child c = { .argv = argv, .env = env, .in = CHILD_PIPE,
-			   .out = CHILD_PIPE, .err = CHILD_INHERIT };
+	struct git_run g = { .words = words, .env = env, .feed = 1 };
 	struct stream s = { -1, 0, SBUF_INIT };
 
-	if (child_start(&c) < 0) {
-		free(argv);
+	if (git_start(&g) < 0) {
 		sb_release(&marks);
 		sb_release(&export);
 		return -1;
 	}
-	t->importer = c.pid;
-	s.fd = c.in;
+	t->importer = g.child.pid;
+	s.fd = g.child.in;
 	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
 	if (*t->repo->old)
 		sb_addf(&s.buf, "from %s\n", t->repo->old);
@@ -5739,10 +5747,8 @@ static int import_once(struct txn *t)
 		stream_flush(&s);
 	}
 	/* On our own failure, close without "done": fast-import aborts. */
-	close(c.in);
-	pump(c.pid, -1, NULL, 0, c.out, NULL);
-	int st = child_finish(&c);
-	free(argv);
+	close(g.child.in);
+	int st = git_finish(&g);
 	if (!r && st)
 		r = git_failed("git fast-import", st);
 	else if (!r && s.failed)
@@ -5798,7 +5804,8 @@ static int store_converted(struct txn *t)
 			sb_quote_c(&in, p, strlen(p), 0);
 			sb_addc(&in, '\n');
 		}
-	r = git_ok("git hash-object", words, env, in.buf, in.len, &out);
+	r = git_ok("git hash-object", &(struct git_run){ .words = words,
+		   .env = env, .input = in.buf, .inlen = in.len, .out = &out });
 	char *p = out.buf, *end = out.buf + out.len;
 	for (size_t i = 0; !r && i < t->cs->nr; i++) {
 		struct change *c = &t->cs->c[i];
@@ -5867,7 +5874,7 @@ static int move_head(struct txn *t)
 		t->plan->nr == 1 ? "" : "s");
 	const char *words[] = { "update-ref", "-m", msg.buf, "HEAD", t->tip,
 				t->repo->old, NULL };
-	r = git(words, NULL, NULL, 0, NULL);
+	r = run_git(&(struct git_run){ .words = words });
 	sb_release(&msg);
 	if (!r)
 		return 0;
@@ -5875,7 +5882,7 @@ static int move_head(struct txn *t)
 	static const char *const head[] = {
 		"rev-parse", "-q", "--verify", "HEAD", NULL };
 	struct sbuf now = SBUF_INIT;
-	int st = git(head, NULL, NULL, 0, &now);
+	int st = run_git(&(struct git_run){ .words = head, .out = &now });
 	chomp(&now);
 	int moved = !st && !strcmp(now.buf, t->tip);
 	sb_release(&now);
@@ -5954,7 +5961,7 @@ static char *ident(const char *which)
 	const char *words[] = { "var", which, NULL };
 	struct sbuf out = SBUF_INIT;
 
-	if (git_ok("git var", words, NULL, NULL, 0, &out) < 0) {
+	if (git_ok("git var", &(struct git_run){ .words = words, .out = &out }) < 0) {
 		sb_release(&out);
 		return NULL;
 	}
@@ -6564,7 +6571,7 @@ static int check_signing(const struct commit_opts *o)
 	const char *why = o->gpg_sign > 0 ? "-S was given" : NULL;
 
 	if (!why && !o->gpg_sign) {
-		int st = git(words, NULL, NULL, 0, &out);
+		int st = run_git(&(struct git_run){ .words = words, .out = &out });
 		chomp(&out);
 		if (st > 1) {
 			sb_release(&out);
@@ -7176,17 +7183,10 @@ static struct maintainers *load_maintainers(const char *file, const char *top,
 static int git_tracks(const char *path)
 {
 	const char *words[] = { "ls-files", "--", path, NULL };
-	const char **argv = git_argv(words);
 	struct sbuf out = SBUF_INIT;
-	struct child c = { .argv = argv, .in = CHILD_NULL, .out = CHILD_PIPE,
-			   .err = CHILD_NULL };
-	int r = 0;
+	int r = run_git(&(struct git_run){ .words = words, .out = &out,
+					   .quiet = 1 }) == 0 && out.len;
 
-	if (child_start(&c) == 0) {
-		pump(c.pid, -1, NULL, 0, c.out, &out);
-		r = child_finish(&c) == 0 && out.len;
-	}
-	free(argv);
 	sb_release(&out);
 	return r;
 }
@@ -7451,6 +7451,8 @@ static int print_usage(FILE *f)
 	return EXIT_USAGE;
 }
 
+
+#ifndef SERIES_NO_MAIN
 static int usage(const char *why)
 {
 	if (why)
@@ -7458,7 +7460,6 @@ static int usage(const char *why)
 	return print_usage(stderr);
 }
 
-#ifndef SERIES_NO_MAIN
 static void version(void)
 {
 	printf("series %s (", SERIES_VERSION);

@@ -99,11 +99,6 @@ int child_start(struct child *c);
 /* Waits for the child.  Returns its exit status, 128+N when signal N killed
  * it, or -1 when waitpid fails. */
 int child_finish(struct child *c);
-/* Runs argv with input on its stdin (NULL: /dev/null) and, if out is
- * non-NULL, appends its stdout to out.  Returns child_finish()'s value, or -1
- * when the child could not be run. */
-int run_capture(const char *const *argv, const char *const *env,
-		const char *input, size_t inlen, struct sbuf *out);
 
 /* ---- status parser -----------------------------------------------------
  * One path that `git status --porcelain=v2 -z` reported.  path is relative
