@@ -7439,6 +7439,9 @@ static int cmd_usage(const struct command *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+
+
+#ifndef SERIES_NO_MAIN
 /* The synopses on f; returns EXIT_USAGE.  After a usage error that is
  * stderr, so nothing reaches a pipe that reads our output. */
 static int print_usage(FILE *f)
@@ -7451,8 +7454,6 @@ static int print_usage(FILE *f)
 	return EXIT_USAGE;
 }
 
-
-#ifndef SERIES_NO_MAIN
 static int usage(const char *why)
 {
 	if (why)
