@@ -7409,7 +7409,9 @@ done:
 }
 
 /* ---- main --------------------------------------------------------------- */
-static const struct command commands[] = {
+/* Not static: the unit-test build has no main(), and this table is what
+ * reaches the commands. */
+const struct command commands[] = {
 	{ "plan", cmd_plan,
 	  "plan [--by dir|file|tree] [--depth N] [--include GLOB]... "
 	  "[--untracked] [-F FILE | -m MSG] [-- PATHSPEC...]", plan_tables, 0 },
