@@ -409,6 +409,87 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* ---- text kit --------------------------------------------------------------
+ * The small parts every parser here shares.  White space has one
+ * definition, Perl's \s (space, \t \n \v \f \r: what MAINTAINERS and git
+ * mean by it), never the C library's is_space(), whose answer depends on a
+ * locale.  A span is bytes that another buffer owns.
+ */
+static int is_space(int c)
+{
+	return c == ' ' || (unsigned)(c - '\t') < 5;
+}
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+/* The line at *pos of [*pos, end), without its LF, in *line; *pos moves
+ * past the LF.  Returns 0 at the end; a last line without LF is a line. */
+static int next_line(const char **pos, const char *end, struct span *line)
+{
+	if (*pos >= end)
+		return 0;
+	const char *nl = memchr(*pos, '\n', (size_t)(end - *pos));
+	line->p = *pos;
+	line->len = (size_t)((nl ? nl : end) - *pos);
+	*pos = nl ? nl + 1 : end;
+	return 1;
+}
+
+/* s without white space at either end. */
+static struct span trim_span(struct span s)
+{
+	while (s.len && is_space((unsigned char)s.p[0])) {
+		s.p++;
+		s.len--;
+	}
+	while (s.len && is_space((unsigned char)s.p[s.len - 1]))
+		s.len--;
+	return s;
+}
+
+static int starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* Whether s[0..len) is an object id: 40 (SHA-1) or 64 (SHA-256) hex
+ * digits, in either case. */
+static int is_oid(const char *s, size_t len)
+{
+	if (len != 40 && len != 64)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorts v[0..*n) bytewise and keeps each string once; the repeats are
+ * freed where the array owns its strings. */
+static void sort_unique(char **v, size_t *n, int owned)
+{
+	size_t w = 0;
+
+	sort_n(v, *n, sizeof *v, cmp_str);
+	for (size_t i = 0; i < *n; i++) {
+		if (w && !strcmp(v[w - 1], v[i])) {
+			if (owned)
+				free(v[i]);
+			continue;
+		}
+		v[w++] = v[i];
+	}
+	*n = w;
+}
+
 /* ---- child processes -----------------------------------------------------
  * One spawn (child_start) and one wait (child_finish); the fd rules are in
  * series.h.  git is run through one runner (struct git_run, below) that
@@ -739,11 +820,8 @@ static int hex_field(struct cursor *c, char *oid)
 	size_t len;
 	const char *s = field(c, &len);
 
-	if (!s || (len != 40 && len != 64))
+	if (!s || !is_oid(s, len))
 		return -1;
-	for (size_t i = 0; i < len; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return -1;
 	if (oid) {
 		memcpy(oid, s, len);
 		oid[len] = '\0';
@@ -925,7 +1003,7 @@ static char *path_token(const char *s, const char *lim, const char **end)
 			return q;
 	}
 	const char *e = s;
-	while (e < lim && !isspace((unsigned char)*e))
+	while (e < lim && !is_space((unsigned char)*e))
 		e++;
 	if (e == s)
 		return NULL;
@@ -935,7 +1013,7 @@ static char *path_token(const char *s, const char *lim, const char **end)
 
 static int only_space(const char *s, const char *lim)
 {
-	while (s < lim && isspace((unsigned char)*s))
+	while (s < lim && is_space((unsigned char)*s))
 		s++;
 	return s == lim;
 }
@@ -992,7 +1070,7 @@ static int patch_line(struct patch_files *pf, const char *s, const char *lim,
 			int qb = ok && e + 1 < lim && e[1] == '"';
 			b = ok ? path_token(e + 1, lim, &e) : NULL;
 			if (b && only_space(e, lim) && (qa || qb || 1) &&
-			    !strncmp(a, "a/", 2) && !strncmp(b, "b/", 2) &&
+			    starts_with(a, "a/") && starts_with(b, "b/") &&
 			    a[2] && b[2]) {
 				push_file(pf, xstrdup(a + 2));
 				push_file(pf, xstrdup(b + 2));
@@ -1005,9 +1083,9 @@ static int patch_line(struct patch_files *pf, const char *s, const char *lim,
 		}
 	}
 	if (starts(s, lim, "Fixes:") && lim > s + 6 &&
-	    isspace((unsigned char)s[6])) {
+	    is_space((unsigned char)s[6])) {
 		p = s + 6;
-		while (p < lim && isspace((unsigned char)*p))
+		while (p < lim && is_space((unsigned char)*p))
 			p++;
 		e = p;
 		while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
@@ -1019,9 +1097,9 @@ static int patch_line(struct patch_files *pf, const char *s, const char *lim,
 		}
 	}
 	if ((starts(s, lim, "+++") || starts(s, lim, "---")) && lim > s + 3 &&
-	    isspace((unsigned char)s[3])) {
+	    is_space((unsigned char)s[3])) {
 		p = s + 3;
-		while (p < lim && isspace((unsigned char)*p))
+		while (p < lim && is_space((unsigned char)*p))
 			p++;
 		if ((a = path_token(p, lim, &e))) {
 			char *slash = strchr(a, '/');
@@ -1281,7 +1359,7 @@ static int parse_alt(struct rparse *rp, int icase);
 static void skip_x(struct rparse *rp)
 {
 	while (rp->xflag && rp->p < rp->end) {
-		if (isspace((unsigned char)*rp->p))
+		if (is_space((unsigned char)*rp->p))
 			rp->p++;
 		else if (*rp->p == '#')
 			while (rp->p < rp->end && *rp->p != '\n')
@@ -2008,7 +2086,7 @@ size_t re_literal(const char *pat, size_t len, int xflag, size_t *at)
 		} else if (xflag && c == '#') {
 			break;                  /* a comment to the end */
 		} else {
-			lit = !strchr(".^$+}", c) && !(xflag && isspace(c)) && c;
+			lit = !strchr(".^$+}", c) && !(xflag && is_space(c)) && c;
 		}
 		if (lit && !depth) {
 			if (!run)
@@ -2126,18 +2204,12 @@ static int is_tag(const char *line, size_t len)
 	return len >= 2 && line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
 }
 
-/* Perl's \s on a byte, without a call into the C library's isspace(). */
-static int space_byte(unsigned char c)
-{
-	return c == ' ' || (unsigned)(c - '\t') < 5;
-}
-
 /* The script skips /^\s*$/ and /^\s*#/ lines without an index. */
 static int blank_or_comment(const char *p, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && space_byte((unsigned char)p[i]))
+	while (i < n && is_space((unsigned char)p[i]))
 		i++;
 	return i == n || p[i] == '#';
 }
@@ -2147,7 +2219,7 @@ static size_t tag_value(const char *p, size_t n)
 {
 	size_t i = 2;
 
-	while (i < n && space_byte((unsigned char)p[i]))
+	while (i < n && is_space((unsigned char)p[i]))
 		i++;
 	return i;
 }
@@ -2305,9 +2377,9 @@ static void trim(struct sbuf *sb)
 {
 	size_t s = 0, e = sb->len;
 
-	while (s < e && isspace((unsigned char)sb->buf[s]))
+	while (s < e && is_space((unsigned char)sb->buf[s]))
 		s++;
-	while (e > s && isspace((unsigned char)sb->buf[e - 1]))
+	while (e > s && is_space((unsigned char)sb->buf[e - 1]))
 		e--;
 	memmove(sb->buf, sb->buf + s, e - s);
 	sb_setlen(sb, e - s);
@@ -2361,7 +2433,7 @@ static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
 		}
 	}
 	const char *p = in;
-	while (isspace((unsigned char)*p))
+	while (is_space((unsigned char)*p))
 		p++;
 	if (*p == '<') {
 		/* ^\s*<(.+\@\S*)>.*$ : the last '@' whose run holds a '>' */
@@ -2370,7 +2442,7 @@ static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
 			if (*at != '@')
 				continue;
 			const char *run = at + 1, *gt = NULL;
-			while (*run && !isspace((unsigned char)*run)) {
+			while (*run && !is_space((unsigned char)*run)) {
 				if (*run == '>')
 					gt = run;
 				run++;
@@ -2385,7 +2457,7 @@ static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
 	const char *at = strrchr(in, '@');
 	if (at && at > in) {
 		const char *e = at + 1;
-		while (*e && !isspace((unsigned char)*e))
+		while (*e && !is_space((unsigned char)*e))
 			e++;
 		sb_add(addr, in, (size_t)(e - in));
 	}
@@ -2550,9 +2622,9 @@ static int plain_address(const char *s, const char *e)
 
 static uint32_t trimmed_hash(const char *s, const char *e)
 {
-	while (s < e && isspace((unsigned char)*s))
+	while (s < e && is_space((unsigned char)*s))
 		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
+	while (e > s && is_space((unsigned char)e[-1]))
 		e--;
 	return hash_bytes(s, (size_t)(e - s));
 }
@@ -2599,9 +2671,9 @@ void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
 		size_t e = span_until(l, n, '#', &nul), s = 0;
 		if (nul)
 			continue;
-		while (s < e && space_byte((unsigned char)l[s]))
+		while (s < e && is_space((unsigned char)l[s]))
 			s++;
-		while (e > s && space_byte((unsigned char)l[e - 1]))
+		while (e > s && is_space((unsigned char)l[e - 1]))
 			e--;
 		l[e] = '\0';
 		if (e > s)
@@ -2868,7 +2940,7 @@ static void subsystem_name(const struct maintainers *m, const struct msec *sec,
 	}
 	if (out->len > 50) {
 		sb_setlen(out, 47);
-		while (out->len && isspace((unsigned char)out->buf[out->len - 1]))
+		while (out->len && is_space((unsigned char)out->buf[out->len - 1]))
 			sb_setlen(out, out->len - 1);
 		sb_adds(out, "...");
 	}
@@ -2909,12 +2981,12 @@ static void add_list(struct query *q, const char *sub, const char *v)
 	struct sbuf addr = SBUF_INIT, lc = SBUF_INIT;
 	const char *sp = v, *extra = "";
 
-	while (*sp && !isspace((unsigned char)*sp))
+	while (*sp && !is_space((unsigned char)*sp))
 		sp++;
 	sb_add(&addr, v, (size_t)(sp - v));
 	if (*sp) {
 		extra = sp;
-		while (isspace((unsigned char)*extra))
+		while (is_space((unsigned char)*extra))
 			extra++;
 	}
 	int rest = !strcmp(sub, "THE REST");
@@ -3695,17 +3767,15 @@ static int read_log(const struct maintainers *m, const char *const *words,
 
 	if (r != 0)
 		return -1;
-	for (char *p = h->text.buf, *end = p + h->text.len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *e = nl ? nl : end;
-		*e = '\0';
-		while (space_byte((unsigned char)*p))
-			p++;
-		if (*p) {
-			GROW(h->line, h->nline + 1, h->aline);
-			h->line[h->nline++] = p;
-		}
-		p = e + 1;
+	const char *pos = h->text.buf, *end = pos + h->text.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span t = trim_span(l);
+		if (!t.len)
+			continue;
+		char *p = (char *)t.p;   /* the buffer is ours: lines in place */
+		p[l.p + l.len - t.p] = '\0';
+		GROW(h->line, h->nline + 1, h->aline);
+		h->line[h->nline++] = p;
 	}
 	return 0;
 }
@@ -3731,7 +3801,7 @@ static char *signature_email(struct query *q, const char *l)
 		if (*p == ':' && p[1])
 			colon = p;
 	const char *v = colon ? colon + 1 : l;
-	while (space_byte((unsigned char)*v) && v[1])
+	while (is_space((unsigned char)*v) && v[1])
 		v++;
 	char *email = xstrdup(v);
 	deduplicate_email(q, &email);
@@ -3757,9 +3827,9 @@ static void find_signers(struct query *q, struct history *h, const char *file)
 
 	for (size_t i = 0; i < h->nline; i++) {
 		const char *l = h->line[i];
-		if (!strncmp(l, "GitCommit: ", 11) && hex40(l + 11))
+		if (starts_with(l, "GitCommit: ") && hex40(l + 11))
 			h->commits++;
-		else if (!strncmp(l, "GitAuthor: ", 11))
+		else if (starts_with(l, "GitAuthor: "))
 			authors[na++] = h->line[i];
 		else if (is_signature(l) && !strcasestr_ascii(l, "Linus Torvalds")) {
 			GROW(h->signers, h->nsigners + 1, h->asigners);
@@ -3958,11 +4028,6 @@ static void query_release(struct query *q)
 	sb_release(&q->dda);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Reads top/file if it is a regular file; returns 0 or -1. */
 static int read_tree_file(const struct maintainers *m, const char *file,
 			  struct sbuf *out)
@@ -4122,12 +4187,8 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 	for (size_t i = 0; i < nq; i++)
 		for (size_t k = 0; k < q[i].nfile; k++)
 			s.file[s.nfile++] = q[i].file[k];
-	sort_n(s.file, s.nfile, sizeof *s.file, cmp_str);
-	size_t w = 0;
-	for (size_t i = 0; i < s.nfile; i++)
-		if (!w || strcmp(s.file[w - 1], s.file[i]))
-			s.file[w++] = s.file[i];
-	s.nfile = w;
+	sort_unique(s.file, &s.nfile, 0);
+	size_t w = s.nfile;
 	s.fplain = xcalloc(w ? w : 1, sizeof *s.fplain);
 	s.flen = xcalloc(w ? w : 1, sizeof *s.flen);
 	for (size_t i = 0; i < w; i++)
@@ -4176,32 +4237,23 @@ size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
 	int in_diff = 0;
 	size_t first = pf->nr;
 
-	for (const char *p = t, *end = t + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
+	const char *pos = t, *end = t + len;
+	for (struct span ln; next_line(&pos, end, &ln);) {
+		const char *p = ln.p, *e = p + ln.len;
 		if (!patch_line(pf, p, e, &in_diff) && kw) {
 			/* The line as Perl holds it: with its LF.  In the
 			 * diff, only a '+' or '-' line, after that byte. */
-			size_t l = (size_t)(e - p) + (nl ? 1 : 0);
+			size_t l = ln.len + (e < end);
 			if (!in_diff)
 				kwtext_add(kw, p, l, 0);
 			else if (l && (*p == '+' || *p == '-'))
 				kwtext_add(kw, p, l, 1);
 		}
-		p = nl ? nl + 1 : end;
 	}
-	if (pf->nr > first)
-		sort_n(pf->file + first, pf->nr - first, sizeof *pf->file, cmp_str);
-	size_t w = first;
-	for (size_t i = first; i < pf->nr; i++) {
-		if (w > first && !strcmp(pf->file[w - 1], pf->file[i])) {
-			free(pf->file[i]);
-			continue;
-		}
-		pf->file[w++] = pf->file[i];
-	}
-	pf->nr = w;
-	return pf->nr - first;
+	size_t added = pf->nr - first;
+	sort_unique(pf->file + first, &added, 1);
+	pf->nr = first + added;
+	return added;
 }
 
 void patch_files_release(struct patch_files *pf)
@@ -4459,24 +4511,20 @@ void cleanup_message(struct sbuf *msg)
 {
 	struct sbuf out = SBUF_INIT;
 	size_t blank = 0;
-	const char *p = msg->buf, *end = msg->buf + msg->len;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *e = eol;
-		while (e > p && isspace((unsigned char)e[-1]))
-			e--;
-		if (e == p) {
+	for (struct span l; next_line(&pos, end, &l);) {
+		while (l.len && is_space((unsigned char)l.p[l.len - 1]))
+			l.len--;
+		if (!l.len) {
 			blank++;
-		} else {
-			if (blank && out.len)
-				sb_addc(&out, '\n');
-			blank = 0;
-			sb_add(&out, p, (size_t)(e - p));
-			sb_addc(&out, '\n');
+			continue;
 		}
-		p = nl ? nl + 1 : end;
+		if (blank && out.len)
+			sb_addc(&out, '\n');
+		blank = 0;
+		sb_add(&out, l.p, l.len);
+		sb_addc(&out, '\n');
 	}
 	sb_release(msg);
 	*msg = out;
@@ -4607,7 +4655,7 @@ static int read_head(struct repo *r)
 	int st = run_git(&(struct git_run){ .words = sym, .out = &out });
 
 	chomp(&out);
-	if (st > 1 || (st == 0 && (strncmp(out.buf, "refs/", 5) ||
+	if (st > 1 || (st == 0 && (!starts_with(out.buf, "refs/") ||
 				   memchr(out.buf, '\n', out.len)))) {
 		sb_release(&out);
 		return st ? git_failed("git symbolic-ref", st) :
@@ -4626,8 +4674,7 @@ static int read_head(struct repo *r)
 				break;
 			}
 			*nl = '\0';
-			if (!strcmp(sp + 1, r->ref) &&
-			    (sp - p == 40 || sp - p == 64))
+			if (!strcmp(sp + 1, r->ref) && is_oid(p, (size_t)(sp - p)))
 				memcpy(r->old, p, (size_t)(sp - p));
 			p = nl + 1;
 		}
@@ -4638,7 +4685,7 @@ static int read_head(struct repo *r)
 	}
 	st = run_git(&(struct git_run){ .words = head, .out = &out });
 	chomp(&out);
-	if (!st && (out.len == 40 || out.len == 64))
+	if (!st && is_oid(out.buf, out.len))
 		memcpy(r->old, out.buf, out.len + 1);
 	sb_release(&out);
 	if (!*r->old)
@@ -5533,7 +5580,7 @@ static int move_objects(const char *from, const char *to, const char *sub)
 		for (struct dirent *de; !r && (de = readdir(d));) {
 			if (de->d_name[0] == '.')
 				continue;
-			if (pack && (strncmp(de->d_name, "pack-", 5) ||
+			if (pack && (!starts_with(de->d_name, "pack-") ||
 				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
 				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
 				continue;
@@ -6785,19 +6832,22 @@ static void read_conf(struct cc_opts *o, const char *top)
 		sb_release(&path);
 		return;
 	}
-	for (char *p = text.buf, *end = text.buf + text.len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *e = nl ? nl : end;
-		*e = '\0';
-		for (char *tok = strtok(p, " \t\r\f\v"); tok;
-		     tok = strtok(NULL, " \t\r\f\v")) {
-			if (tok[0] == '#')
+	const char *pos = text.buf, *end = text.buf + text.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *p = (char *)l.p, *e = p + l.len;   /* ours: cut in place */
+		while (p < e) {
+			while (p < e && is_space((unsigned char)*p))
+				p++;
+			char *tok = p;
+			while (p < e && !is_space((unsigned char)*p))
+				p++;
+			if (tok == p || *tok == '#')
 				break;
+			*p++ = '\0';
 			if (cc_option(o, tok) < 0)
 				warning("%s: option '%s' is not supported; ignored",
 					path.buf, tok);
 		}
-		p = e + 1;
 	}
 	sb_release(&path);
 	sb_release(&text);
@@ -6878,7 +6928,7 @@ static void read_numbering(const char *t, size_t len, struct numbering *nb)
 			while (ks > lb + 1 && isdigit((unsigned char)ks[-1]))
 				ks--;
 			const char *tag_end = ks;
-			while (tag_end > lb + 1 && space_byte((unsigned char)tag_end[-1]))
+			while (tag_end > lb + 1 && is_space((unsigned char)tag_end[-1]))
 				tag_end--;
 			char *ne;
 			if (ks == sl || !isdigit((unsigned char)sl[1]) ||
@@ -7014,10 +7064,9 @@ static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
 		lines[nl++] = p;
 		p = eol + 1;
 	}
-	sort_n(lines, nl, sizeof *lines, cmp_str);
+	sort_unique(lines, &nl, 0);
 	for (size_t i = 0; i < nl; i++)
-		if (!i || strcmp(lines[i], lines[i - 1]))
-			sb_addf(out, "%s\n", lines[i]);
+		sb_addf(out, "%s\n", lines[i]);
 	free(lines);
 }
 
@@ -7135,23 +7184,20 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 static void read_ignore(struct maintainers *m, const char *top)
 {
 	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+	struct span line;
 
 	sb_addf(&path, "%s/.get_maintainer.ignore", top);
 	if (sb_read_file(&text, path.buf) == 0)
-		for (char *p = text.buf, *end = p + text.len; p < end;) {
-			char *nl = memchr(p, '\n', (size_t)(end - p));
-			char *e = nl ? nl : end;
-			*e = '\0';
-			while (e > p && space_byte((unsigned char)e[-1]))
-				*--e = '\0';
-			while (space_byte((unsigned char)*p))
-				p++;
+		for (const char *pos = text.buf, *end = pos + text.len;
+		     next_line(&pos, end, &line);) {
+			struct span t = trim_span(line);
+			char *p = (char *)t.p;   /* ours: cut in place */
+			p[t.len] = '\0';
 			char *hash = strchr(p, '#');
 			if (hash)
 				*hash = '\0';
-			if (strchr(p, '@') && strlen(p) == (size_t)(hash ? hash - p : e - p))
+			if (strchr(p, '@') && strlen(p) == (hash ? (size_t)(hash - p) : t.len))
 				sb_add(&m->ignore, p, strlen(p) + 1);
-			p = (nl ? nl : end) + 1;
 		}
 	sb_release(&path);
 	sb_release(&text);
@@ -7189,23 +7235,6 @@ static int git_tracks(const char *path)
 
 	sb_release(&out);
 	return r;
-}
-
-/* Sorts the files of a query and drops repeats, as the script does after
- * each patch (sort_and_uniq over all files so far). */
-static void sort_unique_files(struct patch_files *pf)
-{
-	size_t w = 0;
-
-	sort_n(pf->file, pf->nr, sizeof *pf->file, cmp_str);
-	for (size_t i = 0; i < pf->nr; i++) {
-		if (w && !strcmp(pf->file[w - 1], pf->file[i])) {
-			free(pf->file[i]);
-			continue;
-		}
-		pf->file[w++] = pf->file[i];
-	}
-	pf->nr = w;
 }
 
 /* Adds a file asked for by name: its tree path, and its text for K:. */
@@ -7359,7 +7388,7 @@ static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
 			kwtext_add(kw, okw.text.buf + okw.line[j].off,
 				   okw.line[j].len, okw.line[j].skip);
 		kwtext_release(&okw);
-		sort_unique_files(pf);
+		sort_unique(pf->file, &pf->nr, 1);
 	}
 	sb_release(&text);
 	return r;
