@@ -62,7 +62,8 @@ static volatile sig_atomic_t stop_signal;
 /* ---- errors --------------------------------------------------------------
  * Every message goes through report(): "series: what: why" on one line.
  * error() reports and returns -1 for `return error(...)`; die() reports and
- * exits EXIT_FAIL.  Only main() and the x* helpers die.
+ * exits EXIT_FAIL.  Only main() and the helpers that never fail die: the
+ * x* ones and the sb_* buffer functions (out of memory, a size overflow).
  */
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
@@ -1949,7 +1950,10 @@ static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
 			stack[sp++] = in->x;
 			break;
 		case I_SPLIT:
-			/* The stack cannot overflow: each pc is pushed once. */
+			/* A pc may be pushed more than once (the mark is looked
+			 * at when it is popped), so a full stack follows one
+			 * branch by recursion; the marks bound that depth by
+			 * the program's size. */
 			if (sp + 2 > sizeof stack / sizeof *stack) {
 				if (addthread(re, list, n, in->y, s, len, pos))
 					return 1;
@@ -2002,13 +2006,13 @@ int re_search(struct regex *re, const char *s, size_t len, size_t start)
 	size_t nc = 0, nn = 0;
 	unsigned *cl = re->list[0], *nl = re->list[1];
 
-	for (size_t pos = start;; pos++) {
-		next_gen(re);
-		/* The unanchored search: a new thread at every position. */
-		if (addthread(re, cl, &nc, 0, s, len, pos))
-			return 1;
-		if (pos >= len)
-			return 0;
+	/* One generation of marks per position, as in re1: the threads that
+	 * step onto pos+1 and the new thread the unanchored search starts
+	 * there share it, so none is added twice. */
+	next_gen(re);
+	if (addthread(re, cl, &nc, 0, s, len, start))
+		return 1;
+	for (size_t pos = start; pos < len; pos++) {
 		unsigned c = (unsigned char)s[pos];
 		next_gen(re);
 		nn = 0;
@@ -2019,14 +2023,14 @@ int re_search(struct regex *re, const char *s, size_t len, size_t start)
 			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
 				return 1;
 		}
+		if (addthread(re, nl, &nn, 0, s, len, pos + 1))
+			return 1;
 		unsigned *t = cl;
 		cl = nl;
 		nl = t;
 		nc = nn;
-		/* Keep the marks of this step: the next addthread at pos+1
-		 * must not re-add threads already in cl. */
-		re->gen--;
 	}
+	return 0;
 }
 
 /*
@@ -3038,7 +3042,8 @@ static void add_categories(struct query *q, const struct msec *sec)
 	sb_release(&v);
 }
 
-/* Whether glob g (the F:/X: text) matches a prefix of s. */
+/* The [class] at *gp against c: 1 it holds c, 0 not, -1 it is no class
+ * (no closing ']'); on a class *gp moves past it. */
 static int glob_class(const char **gp, unsigned char c)
 {
 	const char *g = *gp + 1;
@@ -3063,6 +3068,7 @@ static int glob_class(const char **gp, unsigned char c)
 	return hit != neg;
 }
 
+/* Whether glob g (the F:/X: text) matches a prefix of s. */
 static int glob_prefix(const char *g, const char *s)
 {
 	const char *star_g = NULL, *star_s = NULL;
@@ -6195,9 +6201,9 @@ fail:
 }
 
 /* ---- commands ----------------------------------------------------------------
- * One function per verb, named for it; each checks its own arguments first
- * and returns an exit code.  Options are parsed by one small reader that
- * serves every command.
+ * One function per verb, named for it; each reads its options by its own
+ * tables through parse_opts() (below), checks its required arguments
+ * first, and returns an exit code.
  */
 /*
  * Options, from tables.  A row names a switch and where its value goes:
