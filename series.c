@@ -1026,96 +1026,152 @@ static int starts(const char *s, const char *lim, const char *w)
 	return (size_t)(lim - s) >= n && !memcmp(s, w, n);
 }
 
-/* The rules above for one line (without its LF); returns 1 when the line
- * was taken by a rule, 0 when it is for the keyword search. */
+/* The "PATH" a rule ends with, alone up to the line's end: pushed. */
+static int take_path(struct patch_files *pf, const char *p, const char *lim)
+{
+	const char *e;
+	char *a = path_token(p, lim, &e);
+
+	if (!a)
+		return 0;
+	if (!only_space(e, lim)) {
+		free(a);
+		return 0;
+	}
+	push_file(pf, a);
+	return 1;
+}
+
+/* The end of a run of octal digits at p (p itself when there is none). */
+static const char *octal_run(const char *p, const char *lim)
+{
+	while (p < lim && *p >= '0' && *p <= '7')
+		p++;
+	return p;
+}
+
+/* " mode change OLD => NEW PATH" */
+static int take_mode_change(struct patch_files *pf, const char *p,
+			    const char *lim, int *in_diff)
+{
+	const char *e = octal_run(p, lim);
+
+	(void)in_diff;
+	if (e == p || !starts(e, lim, " => "))
+		return 0;
+	p = e + 4;
+	e = octal_run(p, lim);
+	return e > p && e < lim && *e == ' ' && take_path(pf, e + 1, lim);
+}
+
+/* "rename from PATH", "rename to PATH" */
+static int take_rename(struct patch_files *pf, const char *p, const char *lim,
+		       int *in_diff)
+{
+	(void)in_diff;
+	return take_path(pf, p, lim);
+}
+
+/* "diff --git a/OLD b/NEW": both, without their a/ and b/. */
+static int take_diff_git(struct patch_files *pf, const char *p,
+			 const char *lim, int *in_diff)
+{
+	const char *e;
+	char *a = path_token(p, lim, &e), *b = NULL;
+	int ok = 0;
+
+	(void)in_diff;
+	if (a && e < lim && *e == ' ')
+		b = path_token(e + 1, lim, &e);
+	if (b && only_space(e, lim) && starts_with(a, "a/") &&
+	    starts_with(b, "b/") && a[2] && b[2]) {
+		push_file(pf, xstrdup(a + 2));
+		push_file(pf, xstrdup(b + 2));
+		ok = 1;
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* "Fixes:" white space, then 6 to 40 hex digits. */
+static int take_fixes(struct patch_files *pf, const char *p, const char *lim,
+		      int *in_diff)
+{
+	(void)in_diff;
+	if (p >= lim || !is_space((unsigned char)*p))
+		return 0;
+	while (p < lim && is_space((unsigned char)*p))
+		p++;
+	const char *e = p;
+	while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
+		e++;
+	if (e - p < 6)
+		return 0;
+	GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+	pf->fixes[pf->nfixes++] = xstrndup(p, (size_t)(e - p));
+	return 1;
+}
+
+/* "+++ PATH", "--- PATH": the path less its first component; from here on
+ * the patch's lines are diff lines. */
+static int take_file_header(struct patch_files *pf, const char *p,
+			    const char *lim, int *in_diff)
+{
+	const char *e;
+
+	if (p >= lim || !is_space((unsigned char)*p))
+		return 0;
+	while (p < lim && is_space((unsigned char)*p))
+		p++;
+	char *a = path_token(p, lim, &e);
+	if (!a)
+		return 0;
+	char *slash = strchr(a, '/');
+	push_file(pf, xstrdup(slash ? slash + 1 : a));
+	free(a);
+	*in_diff = 1;
+	return 1;
+}
+
+/* "@@ -N,M": a hunk header, taken so that it is no keyword line. */
+static int take_hunk(struct patch_files *pf, const char *p, const char *lim,
+		     int *in_diff)
+{
+	const char *e = p;
+
+	(void)pf;
+	(void)in_diff;
+	while (e < lim && isdigit((unsigned char)*e))
+		e++;
+	return e > p && e + 1 < lim && *e == ',' && isdigit((unsigned char)e[1]);
+}
+
+/* The rules of the grammar above, in the script's order: a line goes to
+ * the first rule whose prefix it has and which takes it. */
+static const struct patch_rule {
+	const char *prefix;
+	int (*take)(struct patch_files *, const char *, const char *, int *);
+} patch_rules[] = {
+	{ " mode change ", take_mode_change },
+	{ "rename from ", take_rename },
+	{ "rename to ", take_rename },
+	{ "diff --git ", take_diff_git },
+	{ "Fixes:", take_fixes },
+	{ "+++", take_file_header },
+	{ "---", take_file_header },
+	{ "@@ -", take_hunk },
+};
+
+/* One line (without its LF): 1 when a rule took it, 0 when it is for the
+ * keyword search. */
 static int patch_line(struct patch_files *pf, const char *s, const char *lim,
 		      int *in_diff)
 {
-	const char *p, *e;
-	char *a, *b;
-
-	if (starts(s, lim, " mode change ")) {
-		p = s + 13;
-		while (p < lim && *p >= '0' && *p <= '7')
-			p++;
-		if (p > s + 13 && starts(p, lim, " => ")) {
-			const char *q = p + 4;
-			p = q;
-			while (p < lim && *p >= '0' && *p <= '7')
-				p++;
-			if (p > q && p < lim && *p == ' ' &&
-			    (a = path_token(p + 1, lim, &e))) {
-				if (only_space(e, lim)) {
-					push_file(pf, a);
-					return 1;
-				}
-				free(a);
-			}
-		}
-	}
-	if (starts(s, lim, "rename from ") || starts(s, lim, "rename to ")) {
-		p = s + (s[7] == 'f' ? 12 : 10);
-		if ((a = path_token(p, lim, &e))) {
-			if (only_space(e, lim)) {
-				push_file(pf, a);
-				return 1;
-			}
-			free(a);
-		}
-	}
-	if (starts(s, lim, "diff --git ")) {
-		p = s + 11;
-		int qa = p < lim && *p == '"';
-		if ((a = path_token(p, lim, &e))) {
-			int ok = e < lim && *e == ' ';
-			int qb = ok && e + 1 < lim && e[1] == '"';
-			b = ok ? path_token(e + 1, lim, &e) : NULL;
-			if (b && only_space(e, lim) && (qa || qb || 1) &&
-			    starts_with(a, "a/") && starts_with(b, "b/") &&
-			    a[2] && b[2]) {
-				push_file(pf, xstrdup(a + 2));
-				push_file(pf, xstrdup(b + 2));
-				free(a);
-				free(b);
-				return 1;
-			}
-			free(a);
-			free(b);
-		}
-	}
-	if (starts(s, lim, "Fixes:") && lim > s + 6 &&
-	    is_space((unsigned char)s[6])) {
-		p = s + 6;
-		while (p < lim && is_space((unsigned char)*p))
-			p++;
-		e = p;
-		while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
-			e++;
-		if (e - p >= 6) {
-			GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
-			pf->fixes[pf->nfixes++] = xstrndup(p, (size_t)(e - p));
-			return 1;
-		}
-	}
-	if ((starts(s, lim, "+++") || starts(s, lim, "---")) && lim > s + 3 &&
-	    is_space((unsigned char)s[3])) {
-		p = s + 3;
-		while (p < lim && is_space((unsigned char)*p))
-			p++;
-		if ((a = path_token(p, lim, &e))) {
-			char *slash = strchr(a, '/');
-			push_file(pf, xstrdup(slash ? slash + 1 : a));
-			free(a);
-			*in_diff = 1;
-			return 1;
-		}
-	}
-	if (starts(s, lim, "@@ -")) {
-		p = s + 4;
-		while (p < lim && isdigit((unsigned char)*p))
-			p++;
-		if (p > s + 4 && p < lim && *p == ',' && p + 1 < lim &&
-		    isdigit((unsigned char)p[1]))
+	for (size_t i = 0; i < sizeof patch_rules / sizeof *patch_rules; i++) {
+		const struct patch_rule *r = &patch_rules[i];
+		if (starts(s, lim, r->prefix) &&
+		    r->take(pf, s + strlen(r->prefix), lim, in_diff))
 			return 1;
 	}
 	return 0;
