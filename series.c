@@ -2758,16 +2758,33 @@ void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
 
 /* The last mappings of key, whose address is addr: *name and *to point
  * into e (or are NULL when no line maps that). */
+/* What .mailmap says of one address: the name and the address of the
+ * last line that gave each, for the key (one of them set when the other is
+ * not).  line is scratch for parsing. */
+struct mm_answer {
+	struct sbuf name, addr;
+	int has_name, has_addr;
+	struct mm_entry line;
+};
+#define MM_ANSWER_INIT { SBUF_INIT, SBUF_INIT, 0, 0, MM_ENTRY_INIT }
+
+static void mm_answer_release(struct mm_answer *a)
+{
+	sb_release(&a->name);
+	sb_release(&a->addr);
+	mm_entry_release(&a->line);
+}
+
+/* The .mailmap lines for key (an address, or "Name <address>") of addr. */
 static void mailmap_find(const struct maintainers *m, const char *key,
-			 const char *addr, struct mm_entry *e,
-			 struct sbuf *name, struct sbuf *to, int *has_name,
-			 int *has_to)
+			 const char *addr, struct mm_answer *ans)
 {
 	uint32_t h = hash_bytes(addr, strlen(addr));
 	uint32_t i = m->nmml ? m->mmhead[h & (m->nmmhead - 1)] : NO_MM;
 	size_t odd = 0;
+	struct mm_entry *e = &ans->line;
 
-	*has_name = *has_to = 0;
+	ans->has_name = ans->has_addr = 0;
 	/* The chain and the odd lines, merged in file order. */
 	for (;;) {
 		while (odd < m->nmml && !m->mml[odd].odd)
@@ -2787,14 +2804,14 @@ static void mailmap_find(const struct maintainers *m, const char *key,
 		    strcmp(e->key.buf, key))
 			continue;
 		if (e->has_name) {
-			sb_setlen(name, 0);
-			sb_add(name, e->name.buf, e->name.len);
-			*has_name = 1;
+			sb_setlen(&ans->name, 0);
+			sb_add(&ans->name, e->name.buf, e->name.len);
+			ans->has_name = 1;
 		}
 		if (e->has_addr) {
-			sb_setlen(to, 0);
-			sb_add(to, e->addr.buf, e->addr.len);
-			*has_to = 1;
+			sb_setlen(&ans->addr, 0);
+			sb_add(&ans->addr, e->addr.buf, e->addr.len);
+			ans->has_addr = 1;
 		}
 	}
 }
@@ -2803,23 +2820,20 @@ static void mailmap_find(const struct maintainers *m, const char *key,
 static void mailmap_email(const struct maintainers *m, struct sbuf *out,
 			  const char *line)
 {
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT,
-		    rn = SBUF_INIT, ra = SBUF_INIT;
-	struct mm_entry e = MM_ENTRY_INIT;
-	int hn, ha;
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT;
+	struct mm_answer ans = MM_ANSWER_INIT;
 
 	parse_email(line, &n, &a);
 	format_email(&email, n.buf, a.buf, 1);
-	mailmap_find(m, email.buf, a.buf, &e, &rn, &ra, &hn, &ha);
-	if (!hn && !ha)
-		mailmap_find(m, a.buf, a.buf, &e, &rn, &ra, &hn, &ha);
-	format_email(out, hn ? rn.buf : n.buf, ha ? ra.buf : a.buf, 1);
-	mm_entry_release(&e);
+	mailmap_find(m, email.buf, a.buf, &ans);
+	if (!ans.has_name && !ans.has_addr)
+		mailmap_find(m, a.buf, a.buf, &ans);
+	format_email(out, ans.has_name ? ans.name.buf : n.buf,
+		     ans.has_addr ? ans.addr.buf : a.buf, 1);
+	mm_answer_release(&ans);
 	sb_release(&n);
 	sb_release(&a);
 	sb_release(&email);
-	sb_release(&rn);
-	sb_release(&ra);
 }
 
 /* ---- who gets a patch ----------------------------------------------------------
@@ -4116,23 +4130,20 @@ static int exactly_maintained(const struct scan *s, size_t fi)
 	return 0;
 }
 
-/* One query's recipients, from the hits of the pass. */
-static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
-		   struct sbuf *out)
+/* The sections of each file, in the script's order (its hits are sorted
+ * by file, deepest pattern first); a .yaml binding's in-file addresses go
+ * to femails. */
+static void file_sections(struct scan *s, struct query *q,
+			  const struct cc_query *cq, struct sbuf *femails)
 {
-	const struct cc_query *cq = &s->q[qi];
-	struct maintainers *m = s->m;
-	struct query q = { m, o, NULL, NULL, 0, 0, 0, 0, SBUF_INIT, SBUF_INIT,
-			   SBUF_INIT, SBUF_INIT, SBUF_INIT };
-	struct sbuf femails = SBUF_INIT, text = SBUF_INIT, f = SBUF_INIT,
-		    n = SBUF_INIT, a = SBUF_INIT;
+	struct sbuf text = SBUF_INIT;
 
 	for (size_t i = 0; i < cq->nfile; i++) {
 		const char *file = cq->file[i];
 		size_t fi = file_index(s, file);
 		struct fhit key = { fi, 0, INT_MAX, 0 };
 		size_t h = 0, hi = s->nfh;
-		/* the first hit of this file: they are sorted by file */
+		/* the first hit of this file */
 		while (h < hi) {
 			size_t mid = h + (hi - h) / 2;
 			if (cmp_fhit(&s->fh[mid], &key) < 0)
@@ -4141,58 +4152,86 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 				hi = mid;
 		}
 		for (; h < s->nfh && s->fh[h].file == fi; h++)
-			add_categories(&q, &s->sec[s->fh[h].sec]);
+			add_categories(q, &s->sec[s->fh[h].sec]);
 		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
 			sb_setlen(&text, 0);
-			if (!read_tree_file(m, file, &text))
-				file_emails(text.buf, text.len, &femails);
+			if (!read_tree_file(s->m, file, &text))
+				file_emails(text.buf, text.len, femails);
 		}
 	}
-	if (o->keywords)
-		keyword_sections(s, &q, qi);
-	for (size_t i = 0; i < q.nto; i++)
-		deduplicate_email(&q, &q.to[i].email);
-	for (size_t i = 0; i < q.nlists; i++)
-		deduplicate_email(&q, &q.lists[i].email);
-	int history = o->email && has_history(m);
-	for (size_t i = 0; history && (o->git || o->git_fallback) &&
-			   i < cq->nfile; i++)
+	sb_release(&text);
+}
+
+/* --git: every file's recent signers; --git-fallback: those of the files
+ * no section maintains exactly. */
+static void history_signers(struct scan *s, struct query *q,
+			    const struct cc_query *cq)
+{
+	const struct cc_opts *o = q->o;
+
+	for (size_t i = 0; (o->git || o->git_fallback) && i < cq->nfile; i++)
 		if (o->git || (!has_suffix(cq->file[i], "MAINTAINERS") &&
 			       !exactly_maintained(s, file_index(s, cq->file[i]))))
-			file_signoffs(&q, cq->file[i]);
-	/* THE REST names Linus; the script drops him unless asked. */
+			file_signoffs(q, cq->file[i]);
+}
+
+/* THE REST names Linus; the script drops him unless asked. */
+static void drop_linus(struct query *q)
+{
 	size_t w = 0;
-	for (size_t i = 0; i < q.nto; i++) {
-		if (strstr(q.to[i].email,
+
+	for (size_t i = 0; i < q->nto; i++) {
+		if (strstr(q->to[i].email,
 			   "Linus Torvalds <torvalds@linux-foundation.org>")) {
-			free(q.to[i].email);
-			free(q.to[i].role);
+			free(q->to[i].email);
+			free(q->to[i].role);
 			continue;
 		}
-		q.to[w++] = q.to[i];
+		q->to[w++] = q->to[i];
 	}
-	q.nto = w;
-	for (const char *p = femails.buf, *e = p + femails.len; p < e;
+	q->nto = w;
+}
+
+/* The in-file addresses (NUL-separated), after .mailmap, as "in file". */
+static void add_file_emails(struct query *q, const struct sbuf *femails)
+{
+	struct sbuf f = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
+
+	for (const char *p = femails->buf, *e = p + femails->len; p < e;
 	     p += strlen(p) + 1) {
-		mailmap_email(m, &f, p);
+		mailmap_email(q->m, &f, p);
 		parse_email(f.buf, &n, &a);
 		format_email(&f, n.buf, a.buf, 1);
-		push_email_address(&q, f.buf, "");
-		add_role(&q, f.buf, "in file");
+		push_email_address(q, f.buf, "");
+		add_role(q, f.buf, "in file");
 	}
-	for (size_t i = 0; history && o->fixes && i < cq->nfixes; i++) {
+	sb_release(&f);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/* The signers of each commit a Fixes: line names, each commit once. */
+static void fixes_of(struct query *q, const struct cc_query *cq)
+{
+	for (size_t i = 0; i < cq->nfixes; i++) {
 		size_t k;
 		for (k = 0; k < i && strcmp(cq->fixes[k], cq->fixes[i]); k++)
 			;
 		if (k == i)
-			fixes_signers(&q, cq->fixes[i]);
+			fixes_signers(q, cq->fixes[i]);
 	}
-	/* merge_email(): maintainers and reviewers, then lists, each once */
+}
+
+/* merge_email() of the script: maintainers and reviewers, then lists,
+ * each address once, one a line (with its role under --roles). */
+static void merge_email(const struct query *q, struct sbuf *out)
+{
 	struct sbuf seen = SBUF_INIT;
+
 	for (int pass = 0; pass < 2; pass++) {
-		struct rcpt *v = pass ? q.lists : q.to;
-		size_t nv = pass ? q.nlists : q.nto;
-		if (pass && !o->l)
+		const struct rcpt *v = pass ? q->lists : q->to;
+		size_t nv = pass ? q->nlists : q->nto;
+		if (pass && !q->o->l)
 			break;
 		for (size_t i = 0; i < nv; i++) {
 			if (in_set(&seen, v[i].email))
@@ -4205,17 +4244,41 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 			}
 			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
 			sb_adds(out, v[i].email);
-			if (o->roles)
+			if (q->o->roles)
 				sb_addf(out, " (%s)", v[i].role);
 			sb_addc(out, '\n');
 		}
 	}
 	sb_release(&seen);
+}
+
+/* One query's recipients, from the hits of the pass: get_maintainer.pl's
+ * phases, in its order. */
+static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
+		   struct sbuf *out)
+{
+	const struct cc_query *cq = &s->q[qi];
+	struct query q = { .m = s->m, .o = o, .seen_names = SBUF_INIT,
+			   .seen_addrs = SBUF_INIT, .seen_lists = SBUF_INIT,
+			   .dd = SBUF_INIT, .dda = SBUF_INIT };
+	struct sbuf femails = SBUF_INIT;
+	int history = o->email && has_history(s->m);
+
+	file_sections(s, &q, cq, &femails);
+	if (o->keywords)
+		keyword_sections(s, &q, qi);
+	for (size_t i = 0; i < q.nto; i++)
+		deduplicate_email(&q, &q.to[i].email);
+	for (size_t i = 0; i < q.nlists; i++)
+		deduplicate_email(&q, &q.lists[i].email);
+	if (history)
+		history_signers(s, &q, cq);
+	drop_linus(&q);
+	add_file_emails(&q, &femails);
+	if (history && o->fixes)
+		fixes_of(&q, cq);
+	merge_email(&q, out);
 	sb_release(&femails);
-	sb_release(&text);
-	sb_release(&f);
-	sb_release(&n);
-	sb_release(&a);
 	query_release(&q);
 }
 
