@@ -9,6 +9,23 @@
  *   get_maintainer.pl, and git log's output for its history
  *   Perl-style regexes of N: and K: lines (a linear-time subset)
  *
+ * How it is built.  A source gives the list of changed files (today the
+ * work tree, through git status; a unified diff and a commit range are the
+ * next).  A grouping maps files to groups (dir, depth N, file, tree).  A
+ * sink consumes the groups: the plan printer, or the commit transaction
+ * (one fast-import, one compare-and-swap of HEAD).  The recipients engine,
+ * maintainers_query(), answers for any set of files and patch text, and is
+ * what `series cc` calls.  A command is one source, one grouping and one
+ * sink: plan = work tree + grouping + plan printer; commit = work tree +
+ * grouping + transaction; cc = patches (diff parser) + recipients.
+ *
+ * Sections, in the order data flows: shared parts (errors, buffers, the
+ * text kit, child processes and the git runner, the repository); the commit
+ * pipeline (status parser, grouping, messages, staging, plan printer and
+ * transaction); the recipients pipeline (diff parser, regex, MAINTAINERS
+ * and its one pass, addresses, .mailmap, .yaml addresses, who gets a patch,
+ * history, the answer); commands; main.
+ *
  * TODO:
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
  *     kernel's); a cache of the F: index beside it would cut that.
@@ -468,6 +485,16 @@ static int is_oid(const char *s, size_t len)
 	return 1;
 }
 
+/* Whether s is one of the NUL-terminated strings of set. */
+static int in_set(const struct sbuf *set, const char *s)
+{
+	for (const char *p = set->buf, *e = set->buf + set->len; p < e;
+	     p += strlen(p) + 1)
+		if (!strcmp(p, s))
+			return 1;
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -769,7 +796,205 @@ static void chomp(struct sbuf *sb)
 		sb_setlen(sb, sb->len - 1);
 }
 
-/* ---- status parser ---------------------------------------------------------
+/* ---- the repository --------------------------------------------------------
+ * Where the work tree, the git directory, the index and the objects are,
+ * and what HEAD is, asked of git once (repo_open); the refusals that hold
+ * for the whole run (an operation in progress); the signals that ask a run
+ * to stop (they only set stop_signal; the owner of a transaction looks at
+ * it between steps and unwinds).
+ */
+struct repo {
+	char *top;      /* absolute work tree top */
+	char *gitdir;   /* absolute $GIT_DIR of this work tree */
+	char *index;    /* absolute index path ($GIT_INDEX_FILE honoured) */
+	char *objects;  /* absolute object directory (the common one) */
+	char old[72];   /* HEAD's commit, "" when the branch is unborn */
+	char *ref;      /* what HEAD names: "refs/heads/x", or "HEAD" detached */
+	char *hook_pre_commit, *hook_commit_msg; /* where git looks for them */
+};
+
+static void repo_release(struct repo *r)
+{
+	free(r->hook_pre_commit);
+	free(r->hook_commit_msg);
+	free(r->top);
+	free(r->gitdir);
+	free(r->index);
+	free(r->objects);
+	free(r->ref);
+}
+
+/* Splits git's newline-separated answer into n lines, or fails. */
+static int take_lines(struct sbuf *out, char **lines, size_t n)
+{
+	char *p = out->buf, *end = out->buf + out->len;
+
+	for (size_t i = 0; i < n; i++) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl || nl == p)
+			return -1;
+		lines[i] = xstrndup(p, (size_t)(nl - p));
+		p = nl + 1;
+	}
+	return p == end ? 0 : -1;
+}
+
+/*
+ * HEAD's state.  `rev-parse -q --verify` exits 1 both for an unborn branch
+ * and for a git that failed, so an unborn branch is only ever concluded from
+ * a successful for-each-ref that lists no such ref.
+ */
+static int read_head(struct repo *r)
+{
+	struct sbuf out = SBUF_INIT;
+	static const char *const sym[] = { "symbolic-ref", "-q", "HEAD", NULL };
+	static const char *const head[] = {
+		"rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
+	int st = run_git(&(struct git_run){ .words = sym, .out = &out });
+
+	chomp(&out);
+	if (st > 1 || (st == 0 && (!starts_with(out.buf, "refs/") ||
+				   memchr(out.buf, '\n', out.len)))) {
+		sb_release(&out);
+		return st ? git_failed("git symbolic-ref", st) :
+			error("git symbolic-ref: unexpected answer");
+	}
+	r->ref = xstrdup(st == 0 ? out.buf : "HEAD");
+	sb_setlen(&out, 0);
+	if (st == 0) {
+		const char *words[] = { "for-each-ref",
+			"--format=%(objectname) %(refname)", r->ref, NULL };
+		st = run_git(&(struct git_run){ .words = words, .out = &out });
+		for (char *p = out.buf; !st && *p;) {
+			char *nl = strchr(p, '\n'), *sp = strchr(p, ' ');
+			if (!nl || !sp || sp > nl) {
+				st = -2;
+				break;
+			}
+			*nl = '\0';
+			if (!strcmp(sp + 1, r->ref) && is_oid(p, (size_t)(sp - p)))
+				memcpy(r->old, p, (size_t)(sp - p));
+			p = nl + 1;
+		}
+		sb_release(&out);
+		if (st == -2)
+			return error("git for-each-ref: unexpected answer");
+		return st ? git_failed("git for-each-ref", st) : 0;
+	}
+	st = run_git(&(struct git_run){ .words = head, .out = &out });
+	chomp(&out);
+	if (!st && is_oid(out.buf, out.len))
+		memcpy(r->old, out.buf, out.len + 1);
+	sb_release(&out);
+	if (!*r->old)
+		return st ? git_failed("git rev-parse", st) :
+			error("git rev-parse: unexpected answer");
+	return 0;
+}
+
+/*
+ * Children run in the top of the work tree while the user may have named
+ * the repository relative to where they stood (GIT_DIR=.git, a relative
+ * GIT_WORK_TREE, core.worktree seen from inside the git directory): every
+ * git after this one gets both, absolute, in its environment.
+ */
+static int pin_repo_env(const struct repo *r)
+{
+	if (setenv("GIT_DIR", r->gitdir, 1) < 0 ||
+	    setenv("GIT_WORK_TREE", r->top, 1) < 0 ||
+	    (getenv("GIT_INDEX_FILE") && setenv("GIT_INDEX_FILE", r->index, 1) < 0))
+		return error("setenv: %s", strerror(errno));
+	return 0;
+}
+
+static int repo_open(struct repo *r)
+{
+	struct sbuf out = SBUF_INIT;
+	char *lines[6] = { NULL };
+	static const char *const where[] = {
+		"rev-parse", "--path-format=absolute", "--show-toplevel",
+		"--git-dir", "--git-path", "index", "--git-path", "objects",
+		"--git-path", "hooks/pre-commit", "--git-path", "hooks/commit-msg",
+		NULL };
+
+	memset(r, 0, sizeof *r);
+	int st = run_git(&(struct git_run){ .words = where, .out = &out });
+	if (st == 128)
+		return error("git rev-parse: not inside a git work tree");
+	if (st)
+		return git_failed("git rev-parse", st);
+	if (take_lines(&out, lines, 6) < 0) {
+		for (int i = 0; i < 6; i++)
+			free(lines[i]);
+		sb_release(&out);
+		return error("git rev-parse: unexpected answer");
+	}
+	sb_release(&out);
+	r->top = lines[0];
+	r->gitdir = lines[1];
+	r->index = lines[2];
+	r->objects = lines[3];
+	r->hook_pre_commit = lines[4];
+	r->hook_commit_msg = lines[5];
+	if (pin_repo_env(r) < 0)
+		return -1;
+	return read_head(r);
+}
+
+/* Refuses to commit in the middle of an operation whose state a series of
+ * new commits would lose (the merge parent, the rest of a rebase). */
+static int check_idle(const struct repo *r)
+{
+	static const struct { const char *file, *what; } ops[] = {
+		{ "MERGE_HEAD", "a merge" },
+		{ "CHERRY_PICK_HEAD", "a cherry-pick" },
+		{ "REVERT_HEAD", "a revert" },
+		{ "rebase-merge", "a rebase" },
+		{ "rebase-apply", "a rebase or git am" },
+	};
+	struct sbuf path = SBUF_INIT;
+	struct stat sb;
+
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+		sb_setlen(&path, 0);
+		sb_addf(&path, "%s/%s", r->gitdir, ops[i].file);
+		if (!lstat(path.buf, &sb)) {
+			sb_release(&path);
+			return error("commit: %s is in progress (%s exists); finish "
+				     "or abort it first", ops[i].what, ops[i].file);
+		}
+	}
+	sb_release(&path);
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Dies again of the signal that stopped us, so our parent sees it. */
+static void reraise_stop(void)
+{
+	if (stop_signal) {
+		signal((int)stop_signal, SIG_DFL);
+		raise((int)stop_signal);
+	}
+}
+
+/* ---- status parser: the work tree as a source -------------------------------
  * Grammar of `git status --porcelain=v2 -z` (man git-status); -z means no
  * quoting at all and every record ends in NUL:
  *   "# " header                                   (skipped)
@@ -939,3457 +1164,35 @@ void status_release(struct status *st)
 	st->nr = st->alloc = 0;
 }
 
-/* ---- diff parser -------------------------------------------------------------
- * What a patch touches, read line by line the way get_maintainer.pl reads it,
- * so that both name the same files (a line matching an earlier rule is not
- * looked at by later ones):
- *   " mode change 100644 => 100755 PATH"
- *   "rename from PATH" / "rename to PATH"
- *   "diff --git a/OLD b/NEW"                    (both pushed)
- *   "Fixes: 0123abc..."                          (6-40 hex digits)
- *   "+++ PATH" / "--- PATH"                      (first component dropped:
- *                                                 a/ b/ or any; /dev/null
- *                                                 becomes dev/null, as there)
- *   "@@ -N,M ..."                                (skipped)
- *   anything else: searched for K: keywords; once the first ---/+++ line is
- *   seen, only lines starting with + or - are, from their second byte.
- * Unlike the script, a quoted path ("a/x y" with C escapes) is unquoted
- * whole.  Lines end at LF; a CR before it is part of the line, as in Perl.
- */
-
-/* C-unquotes the quoted token at s (s[0] == '"'); *end gets the byte after
- * the closing quote.  Returns NULL if it is not a well-formed quote. */
-static char *unquote_c(const char *s, const char *lim, const char **end)
+/* Runs status from the caller's directory, so pathspecs mean what they say. */
+static int read_status(struct status *st, int untracked,
+		       const char *const *pathspec)
 {
+	const char *words[64 + 1];
+	size_t n = 0;
+	words[n++] = "--no-optional-locks";
+	words[n++] = "status";
+	words[n++] = "--porcelain=v2";
+	words[n++] = "-z";
+	words[n++] = untracked ? "--untracked-files=all" :
+				 "--untracked-files=no";
+	words[n++] = "--ignore-submodules=dirty";
+	words[n++] = "--";
+	size_t np = 0;
+	while (pathspec && pathspec[np])
+		np++;
+	const char **w = xmalloc(xmul(n + np + 1, sizeof *w));
+	memcpy(w, words, n * sizeof *w);
+	memcpy(w + n, pathspec ? pathspec : words + n, np * sizeof *w);
+	w[n + np] = NULL;
+
 	struct sbuf out = SBUF_INIT;
-
-	for (s++; s < lim && *s != '"'; s++) {
-		if (*s != '\\') {
-			sb_addc(&out, *s);
-			continue;
-		}
-		if (++s >= lim)
-			break;
-		const char *e = strchr("abtnvfr\"\\", *s);
-		if (*s && e) {
-			sb_addc(&out, "\a\b\t\n\v\f\r\"\\"[e - "abtnvfr\"\\"]);
-		} else if (lim - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
-			   s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
-			sb_addc(&out, (s[0] - '0') * 64 + (s[1] - '0') * 8 + s[2] - '0');
-			s += 2;
-		} else {
-			break;
-		}
-	}
-	if (s >= lim || *s != '"') {
-		sb_release(&out);
-		return NULL;
-	}
-	*end = s + 1;
-	return sb_detach(&out, NULL);
-}
-
-static void push_file(struct patch_files *pf, char *path)
-{
-	GROW(pf->file, pf->nr + 1, pf->alloc);
-	pf->file[pf->nr++] = path;
-}
-
-/* The \S+ token at s, or a quoted one; NULL when there is none. */
-static char *path_token(const char *s, const char *lim, const char **end)
-{
-	if (s < lim && *s == '"') {
-		char *q = unquote_c(s, lim, end);
-		if (q)
-			return q;
-	}
-	const char *e = s;
-	while (e < lim && !is_space((unsigned char)*e))
-		e++;
-	if (e == s)
-		return NULL;
-	*end = e;
-	return xstrndup(s, (size_t)(e - s));
-}
-
-static int only_space(const char *s, const char *lim)
-{
-	while (s < lim && is_space((unsigned char)*s))
-		s++;
-	return s == lim;
-}
-
-static int starts(const char *s, const char *lim, const char *w)
-{
-	size_t n = strlen(w);
-
-	return (size_t)(lim - s) >= n && !memcmp(s, w, n);
-}
-
-/* The "PATH" a rule ends with, alone up to the line's end: pushed. */
-static int take_path(struct patch_files *pf, const char *p, const char *lim)
-{
-	const char *e;
-	char *a = path_token(p, lim, &e);
-
-	if (!a)
-		return 0;
-	if (!only_space(e, lim)) {
-		free(a);
-		return 0;
-	}
-	push_file(pf, a);
-	return 1;
-}
-
-/* The end of a run of octal digits at p (p itself when there is none). */
-static const char *octal_run(const char *p, const char *lim)
-{
-	while (p < lim && *p >= '0' && *p <= '7')
-		p++;
-	return p;
-}
-
-/* " mode change OLD => NEW PATH" */
-static int take_mode_change(struct patch_files *pf, const char *p,
-			    const char *lim, int *in_diff)
-{
-	const char *e = octal_run(p, lim);
-
-	(void)in_diff;
-	if (e == p || !starts(e, lim, " => "))
-		return 0;
-	p = e + 4;
-	e = octal_run(p, lim);
-	return e > p && e < lim && *e == ' ' && take_path(pf, e + 1, lim);
-}
-
-/* "rename from PATH", "rename to PATH" */
-static int take_rename(struct patch_files *pf, const char *p, const char *lim,
-		       int *in_diff)
-{
-	(void)in_diff;
-	return take_path(pf, p, lim);
-}
-
-/* "diff --git a/OLD b/NEW": both, without their a/ and b/. */
-static int take_diff_git(struct patch_files *pf, const char *p,
-			 const char *lim, int *in_diff)
-{
-	const char *e;
-	char *a = path_token(p, lim, &e), *b = NULL;
-	int ok = 0;
-
-	(void)in_diff;
-	if (a && e < lim && *e == ' ')
-		b = path_token(e + 1, lim, &e);
-	if (b && only_space(e, lim) && starts_with(a, "a/") &&
-	    starts_with(b, "b/") && a[2] && b[2]) {
-		push_file(pf, xstrdup(a + 2));
-		push_file(pf, xstrdup(b + 2));
-		ok = 1;
-	}
-	free(a);
-	free(b);
-	return ok;
-}
-
-/* "Fixes:" white space, then 6 to 40 hex digits. */
-static int take_fixes(struct patch_files *pf, const char *p, const char *lim,
-		      int *in_diff)
-{
-	(void)in_diff;
-	if (p >= lim || !is_space((unsigned char)*p))
-		return 0;
-	while (p < lim && is_space((unsigned char)*p))
-		p++;
-	const char *e = p;
-	while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
-		e++;
-	if (e - p < 6)
-		return 0;
-	GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
-	pf->fixes[pf->nfixes++] = xstrndup(p, (size_t)(e - p));
-	return 1;
-}
-
-/* "+++ PATH", "--- PATH": the path less its first component; from here on
- * the patch's lines are diff lines. */
-static int take_file_header(struct patch_files *pf, const char *p,
-			    const char *lim, int *in_diff)
-{
-	const char *e;
-
-	if (p >= lim || !is_space((unsigned char)*p))
-		return 0;
-	while (p < lim && is_space((unsigned char)*p))
-		p++;
-	char *a = path_token(p, lim, &e);
-	if (!a)
-		return 0;
-	char *slash = strchr(a, '/');
-	push_file(pf, xstrdup(slash ? slash + 1 : a));
-	free(a);
-	*in_diff = 1;
-	return 1;
-}
-
-/* "@@ -N,M": a hunk header, taken so that it is no keyword line. */
-static int take_hunk(struct patch_files *pf, const char *p, const char *lim,
-		     int *in_diff)
-{
-	const char *e = p;
-
-	(void)pf;
-	(void)in_diff;
-	while (e < lim && isdigit((unsigned char)*e))
-		e++;
-	return e > p && e + 1 < lim && *e == ',' && isdigit((unsigned char)e[1]);
-}
-
-/* The rules of the grammar above, in the script's order: a line goes to
- * the first rule whose prefix it has and which takes it. */
-static const struct patch_rule {
-	const char *prefix;
-	int (*take)(struct patch_files *, const char *, const char *, int *);
-} patch_rules[] = {
-	{ " mode change ", take_mode_change },
-	{ "rename from ", take_rename },
-	{ "rename to ", take_rename },
-	{ "diff --git ", take_diff_git },
-	{ "Fixes:", take_fixes },
-	{ "+++", take_file_header },
-	{ "---", take_file_header },
-	{ "@@ -", take_hunk },
-};
-
-/* One line (without its LF): 1 when a rule took it, 0 when it is for the
- * keyword search. */
-static int patch_line(struct patch_files *pf, const char *s, const char *lim,
-		      int *in_diff)
-{
-	for (size_t i = 0; i < sizeof patch_rules / sizeof *patch_rules; i++) {
-		const struct patch_rule *r = &patch_rules[i];
-		if (starts(s, lim, r->prefix) &&
-		    r->take(pf, s + strlen(r->prefix), lim, in_diff))
-			return 1;
-	}
-	return 0;
-}
-
-/* ---- regex -----------------------------------------------------------------
- * A Perl-subset regex engine for MAINTAINERS' N: and K: lines, in the manner
- * of Russ Cox's re1: parse into a small tree, count the instructions, emit
- * them into one allocation, and run a Pike VM over two thread lists with a
- * generation mark per instruction, so a match costs O(text x program) at
- * worst: no pattern can make it backtrack.
- *
- * Accepted (as Perl reads it, byte semantics, /x where asked):
- *   literals, '.', [classes] with ranges and negation, \d \D \w \W \s \S,
- *   \b \B, ^ $ (no /m), escapes \t \n \r \f \e \xHH and any escaped
- *   punctuation, (...), (?:...), (?i), (?i:...), a|b, * + ? {n} {n,} {n,m}
- *   and their lazy forms (a yes/no answer does not depend on laziness).
- * Refused with an error naming the construct: backreferences, look-around,
- * possessive quantifiers, named groups, other (?...) forms, \p, \Q, \G, \z,
- * unknown letter escapes, a program over RE_MAX_INST instructions.
- * The only answer is "does it match anywhere": no captures are kept.
- */
-enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
-       R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB };
-enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
-       I_MATCH };
-#define RE_MAX_INST 20000
-#define RE_MAX_NODES 10000
-#define RE_MAX_LEN 4096     /* bytes of pattern; MAINTAINERS' longest is 180 */
-
-struct rnode {
-	int op;
-	int left, right;        /* children, -1 when none */
-	unsigned char set[32];  /* R_LIT / R_CLASS: the bytes it accepts */
-	unsigned char lit;      /* R_LIT: the byte, for the prefilter */
-	unsigned char icase;
-};
-
-struct rparse {
-	const char *p, *end, *pat;
-	int xflag;
-	struct rnode *n;        /* stack[] until it outgrows it, then heap */
-	size_t nr, alloc;
-	const char *err;
-	struct rnode stack[128];
-};
-
-struct rinst {
-	unsigned char op;
-	unsigned cls;           /* I_CLASS: index into the class table */
-	unsigned x, y;          /* I_SPLIT / I_JMP targets */
-};
-
-struct regex {
-	struct rinst *prog;
-	unsigned char (*cls)[32];
-	size_t ninst, ncls;
-	char **lits;            /* prefilter: one of these must occur... */
-	unsigned char *lit_icase;
-	size_t nlits;
-	unsigned *mark;         /* scratch for the VM */
-	unsigned *list[2];
-	unsigned gen;
-};
-
-static void set_bit(unsigned char *set, unsigned c)
-{
-	set[c >> 3] |= (unsigned char)(1u << (c & 7));
-}
-
-static int has_bit(const unsigned char *set, unsigned c)
-{
-	return set[c >> 3] >> (c & 7) & 1;
-}
-
-static int is_word(int c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	       (c >= 'A' && c <= 'Z');
-}
-
-static int rnew(struct rparse *rp, int op, int l, int r)
-{
-	if (rp->nr >= RE_MAX_NODES) {
-		rp->err = "pattern too large";
-		return -1;
-	}
-	if (rp->n == rp->stack && rp->nr == rp->alloc) {
-		rp->n = xmalloc(xmul(rp->alloc * 2, sizeof *rp->n));
-		memcpy(rp->n, rp->stack, sizeof rp->stack);
-		rp->alloc *= 2;
-	}
-	GROW(rp->n, rp->nr + 1, rp->alloc);
-	struct rnode *n = &rp->n[rp->nr];
-	memset(n, 0, sizeof *n);
-	n->op = op;
-	n->left = l;
-	n->right = r;
-	return (int)rp->nr++;
-}
-
-static void fold_set(unsigned char *set)
-{
-	for (unsigned c = 'a'; c <= 'z'; c++)
-		if (has_bit(set, c) || has_bit(set, c - 32)) {
-			set_bit(set, c);
-			set_bit(set, c - 32);
-		}
-}
-
-/* \d \w \s and their negations into set; returns 0 if e is none of them. */
-static int perl_class(int e, unsigned char *set)
-{
-	unsigned char s[32] = { 0 };
-	int neg = isupper(e);
-
-	switch (tolower(e)) {
-	case 'd':
-		for (unsigned c = '0'; c <= '9'; c++)
-			set_bit(s, c);
-		break;
-	case 'w':
-		for (unsigned c = 0; c < 256; c++)
-			if (is_word((int)c))
-				set_bit(s, c);
-		break;
-	case 's':
-		for (const char *w = " \t\n\r\f\v"; *w; w++)
-			set_bit(s, (unsigned char)*w);
-		break;
-	default:
-		return 0;
-	}
-	for (int i = 0; i < 32; i++)
-		set[i] |= (unsigned char)(neg ? ~s[i] : s[i]);
-	return 1;
-}
-
-static int hexval(int c)
-{
-	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
-}
-
-/* One escaped byte after '\' (not a class escape); -1 on error. */
-static int escape_byte(struct rparse *rp)
-{
-	int e = (unsigned char)*rp->p++;
-
-	switch (e) {
-	case 't': return '\t';
-	case 'n': return '\n';
-	case 'r': return '\r';
-	case 'f': return '\f';
-	case 'e': return 27;
-	case 'a': return 7;
-	case 'x':
-		if (rp->end - rp->p >= 2 && hexval(rp->p[0]) >= 0 &&
-		    hexval(rp->p[1]) >= 0) {
-			int v = hexval(rp->p[0]) * 16 + hexval(rp->p[1]);
-			rp->p += 2;
-			return v;
-		}
-		rp->err = "\\x needs two hex digits";
-		return -1;
-	}
-	if (isalnum(e)) {
-		rp->err = isdigit(e) ? "backreferences are not supported" :
-			"unsupported escape";
-		return -1;
-	}
-	return e;
-}
-
-static int parse_class(struct rparse *rp, unsigned char *set, int icase)
-{
-	int neg = 0, first = 1;
-
-	if (rp->p < rp->end && *rp->p == '^') {
-		neg = 1;
-		rp->p++;
-	}
-	for (;;) {
-		if (rp->p >= rp->end) {
-			rp->err = "missing ]";
-			return -1;
-		}
-		int c = (unsigned char)*rp->p;
-		if (c == ']' && !first) {
-			rp->p++;
-			break;
-		}
-		first = 0;
-		rp->p++;
-		if (c == '[' && rp->p < rp->end && *rp->p == ':') {
-			rp->err = "POSIX classes are not supported";
-			return -1;
-		}
-		if (c == '\\') {
-			if (rp->p >= rp->end) {
-				rp->err = "trailing \\";
-				return -1;
-			}
-			if (perl_class(*rp->p, set)) {
-				rp->p++;
-				continue;
-			}
-			if (*rp->p == 'b') {
-				rp->p++;
-				c = 8;
-			} else if ((c = escape_byte(rp)) < 0)
-				return -1;
-		}
-		if (rp->end - rp->p >= 2 && rp->p[0] == '-' && rp->p[1] != ']') {
-			rp->p++;
-			int hi = (unsigned char)*rp->p++;
-			if (hi == '\\') {
-				if (rp->p >= rp->end || (hi = escape_byte(rp)) < 0) {
-					rp->err = rp->err ? rp->err : "bad range";
-					return -1;
-				}
-			}
-			if (hi < c) {
-				rp->err = "bad class range";
-				return -1;
-			}
-			for (int x = c; x <= hi; x++)
-				set_bit(set, (unsigned)x);
-		} else {
-			set_bit(set, (unsigned)c);
-		}
-	}
-	if (icase)
-		fold_set(set);
-	if (neg)
-		for (int i = 0; i < 32; i++)
-			set[i] = (unsigned char)~set[i];
-	return 0;
-}
-
-static int parse_alt(struct rparse *rp, int icase);
-
-static void skip_x(struct rparse *rp)
-{
-	while (rp->xflag && rp->p < rp->end) {
-		if (is_space((unsigned char)*rp->p))
-			rp->p++;
-		else if (*rp->p == '#')
-			while (rp->p < rp->end && *rp->p != '\n')
-				rp->p++;
-		else
-			break;
-	}
-}
-
-/* An atom; *icase may be switched on for the rest of the group by (?i). */
-static int parse_atom(struct rparse *rp, int *icase)
-{
-	int c = (unsigned char)*rp->p++, n;
-
-	switch (c) {
-	case '(':
-		if (rp->p < rp->end && *rp->p == '?') {
-			rp->p++;
-			if (rp->p < rp->end && *rp->p == ':') {
-				rp->p++;
-				n = parse_alt(rp, *icase);
-			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
-				   rp->p[1] == ')') {
-				rp->p += 2;
-				*icase = 1;
-				return rnew(rp, R_EMPTY, -1, -1);
-			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
-				   rp->p[1] == ':') {
-				rp->p += 2;
-				n = parse_alt(rp, 1);
-			} else {
-				rp->err = "unsupported (? group";
-				return -1;
-			}
-		} else {
-			n = parse_alt(rp, *icase);
-		}
-		if (n < 0)
-			return -1;
-		if (rp->p >= rp->end || *rp->p != ')') {
-			rp->err = "missing )";
-			return -1;
-		}
-		rp->p++;
-		return n;
-	case '[':
-		if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
-			return -1;
-		return parse_class(rp, rp->n[n].set, *icase) < 0 ? -1 : n;
-	case '.':
-		return rnew(rp, R_ANY, -1, -1);
-	case '^':
-		return rnew(rp, R_BOL, -1, -1);
-	case '$':
-		return rnew(rp, R_EOL, -1, -1);
-	case ')':
-		rp->err = "unmatched )";
-		return -1;
-	case '*': case '+': case '?':
-		/* A '{' here starts no count (parse_repeat looked): literal. */
-		rp->err = "quantifier without an operand";
-		return -1;
-	case '\\':
-		if (rp->p >= rp->end) {
-			rp->err = "trailing \\";
-			return -1;
-		}
-		if (*rp->p == 'b' || *rp->p == 'B') {
-			return rnew(rp, *rp->p++ == 'b' ? R_WORDB : R_NWORDB, -1, -1);
-		}
-		if (strchr("dDwWsS", *rp->p) && *rp->p) {
-			if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
-				return -1;
-			perl_class(*rp->p++, rp->n[n].set);
-			return n;
-		}
-		if ((c = escape_byte(rp)) < 0)
-			return -1;
-		break;
-	}
-	if ((n = rnew(rp, R_LIT, -1, -1)) < 0)
-		return -1;
-	set_bit(rp->n[n].set, (unsigned)c);
-	rp->n[n].lit = (unsigned char)c;
-	rp->n[n].icase = (unsigned char)(*icase && isalpha(c));
-	if (rp->n[n].icase)
-		fold_set(rp->n[n].set);
-	return n;
-}
-
-/* A deep copy of subtree n, for counted repetition. */
-static int rcopy(struct rparse *rp, int n)
-{
-	if (n < 0)
-		return -1;
-	int l = rcopy(rp, rp->n[n].left), r = rcopy(rp, rp->n[n].right);
-	if (rp->err)
-		return -1;
-	int m = rnew(rp, rp->n[n].op, l, r);
-	if (m < 0)
-		return -1;
-	memcpy(rp->n[m].set, rp->n[n].set, sizeof rp->n[m].set);
-	rp->n[m].lit = rp->n[n].lit;
-	rp->n[m].icase = rp->n[n].icase;
-	return m;
-}
-
-static int parse_count(struct rparse *rp, long *v)
-{
-	if (rp->p >= rp->end || !isdigit((unsigned char)*rp->p))
-		return -1;
-	*v = 0;
-	while (rp->p < rp->end && isdigit((unsigned char)*rp->p)) {
-		*v = *v * 10 + (*rp->p++ - '0');
-		if (*v > 1000)
-			return -1;
-	}
-	return 0;
-}
-
-/* x{lo,hi} (hi < 0: unbounded) as copies of x. */
-static int repeat(struct rparse *rp, int x, long lo, long hi)
-{
-	int out = -1;
-
-	for (long i = 0; i < lo; i++) {
-		int c = i ? rcopy(rp, x) : x;
-		out = out < 0 ? c : rnew(rp, R_CAT, out, c);
-		if (rp->err)
-			return -1;
-	}
-	if (hi < 0) {
-		int s = rnew(rp, R_STAR, lo ? rcopy(rp, x) : x, -1);
-		return out < 0 ? s : rnew(rp, R_CAT, out, s);
-	}
-	int tail = -1;
-	for (long i = lo; i < hi; i++) {
-		int c = (i || lo) ? rcopy(rp, x) : x;
-		tail = rnew(rp, R_QUEST, tail < 0 ? c : rnew(rp, R_CAT, c, tail), -1);
-		if (rp->err)
-			return -1;
-	}
-	if (tail < 0)
-		return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
-	return out < 0 ? tail : rnew(rp, R_CAT, out, tail);
-}
-
-static int parse_repeat(struct rparse *rp, int *icase)
-{
-	int x = parse_atom(rp, icase);
-
-	while (x >= 0) {
-		skip_x(rp);
-		if (rp->p >= rp->end)
-			break;
-		int q = (unsigned char)*rp->p;
-		long lo = 0, hi = -1;
-		if (q == '{') {
-			const char *save = rp->p++;
-			if (rp->p < rp->end && *rp->p == ',' && rp->p + 1 < rp->end &&
-			    isdigit((unsigned char)rp->p[1])) {
-				lo = 0;         /* Perl 5.34+: {,n} is {0,n} */
-			} else if (parse_count(rp, &lo) < 0) {
-				rp->p = save;   /* Perl: a '{' that starts no count */
-				break;
-			}
-			hi = lo;
-			if (rp->p < rp->end && *rp->p == ',') {
-				rp->p++;
-				hi = -1;
-				if (rp->p < rp->end && *rp->p != '}' &&
-				    parse_count(rp, &hi) < 0) {
-					rp->err = "bad {n,m}";
-					return -1;
-				}
-			}
-			if (rp->p >= rp->end || *rp->p != '}' || (hi >= 0 && hi < lo)) {
-				rp->err = "bad {n,m}";
-				return -1;
-			}
-			rp->p++;
-		} else if (q == '*' || q == '+' || q == '?') {
-			rp->p++;
-		} else {
-			break;
-		}
-		if (rp->p < rp->end && *rp->p == '+') {
-			rp->err = "possessive quantifiers are not supported";
-			return -1;
-		}
-		if (rp->p < rp->end && *rp->p == '?')
-			rp->p++;        /* lazy: the same yes/no answer */
-		if (q == '*')
-			x = rnew(rp, R_STAR, x, -1);
-		else if (q == '+')
-			x = rnew(rp, R_PLUS, x, -1);
-		else if (q == '?')
-			x = rnew(rp, R_QUEST, x, -1);
-		else
-			x = repeat(rp, x, lo, hi);
-	}
-	return x;
-}
-
-static int parse_cat(struct rparse *rp, int *icase)
-{
-	int out = -1;
-
-	for (;;) {
-		skip_x(rp);
-		if (rp->p >= rp->end || *rp->p == '|' || *rp->p == ')')
-			break;
-		int x = parse_repeat(rp, icase);
-		if (x < 0)
-			return -1;
-		out = out < 0 ? x : rnew(rp, R_CAT, out, x);
-	}
-	return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
-}
-
-static int parse_alt(struct rparse *rp, int icase)
-{
-	int out = parse_cat(rp, &icase);
-
-	while (out >= 0 && rp->p < rp->end && *rp->p == '|') {
-		rp->p++;
-		int r = parse_cat(rp, &icase);
-		if (r < 0)
-			return -1;
-		out = rnew(rp, R_ALT, out, r);
-	}
-	return out;
-}
-
-static size_t rcount(const struct rparse *rp, int n, size_t *ncls)
-{
-	const struct rnode *x = &rp->n[n];
-
-	switch (x->op) {
-	case R_LIT: case R_CLASS:
-		(*ncls)++;
-		return 1;
-	case R_CAT:
-		return rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
-	case R_ALT:
-		return 2 + rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
-	case R_STAR:
-		return 2 + rcount(rp, x->left, ncls);
-	case R_PLUS: case R_QUEST:
-		return 1 + rcount(rp, x->left, ncls);
-	case R_EMPTY:
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-static void remit(const struct rparse *rp, int n, struct regex *re)
-{
-	const struct rnode *x = &rp->n[n];
-	struct rinst *pc = &re->prog[re->ninst], *p;
-	size_t at = re->ninst;
-
-	switch (x->op) {
-	case R_LIT: case R_CLASS:
-		pc->op = I_CLASS;
-		pc->cls = (unsigned)re->ncls;
-		memcpy(re->cls[re->ncls++], x->set, 32);
-		re->ninst++;
-		break;
-	case R_ANY: pc->op = I_ANY; re->ninst++; break;
-	case R_BOL: pc->op = I_BOL; re->ninst++; break;
-	case R_EOL: pc->op = I_EOL; re->ninst++; break;
-	case R_WORDB: pc->op = I_WORDB; re->ninst++; break;
-	case R_NWORDB: pc->op = I_NWORDB; re->ninst++; break;
-	case R_EMPTY: break;
-	case R_CAT:
-		remit(rp, x->left, re);
-		remit(rp, x->right, re);
-		break;
-	case R_ALT:
-		re->ninst++;
-		pc->op = I_SPLIT;
-		pc->x = (unsigned)re->ninst;
-		remit(rp, x->left, re);
-		p = &re->prog[re->ninst++];
-		p->op = I_JMP;
-		re->prog[at].y = (unsigned)re->ninst;
-		remit(rp, x->right, re);
-		p->x = (unsigned)re->ninst;
-		break;
-	case R_STAR:
-		re->ninst++;
-		pc->op = I_SPLIT;
-		pc->x = (unsigned)re->ninst;
-		remit(rp, x->left, re);
-		p = &re->prog[re->ninst++];
-		p->op = I_JMP;
-		p->x = (unsigned)at;
-		re->prog[at].y = (unsigned)re->ninst;
-		break;
-	case R_PLUS:
-		remit(rp, x->left, re);
-		p = &re->prog[re->ninst++];
-		p->op = I_SPLIT;
-		p->x = (unsigned)at;
-		p->y = (unsigned)re->ninst;
-		break;
-	case R_QUEST:
-		re->ninst++;
-		pc->op = I_SPLIT;
-		pc->x = (unsigned)re->ninst;
-		remit(rp, x->left, re);
-		re->prog[at].y = (unsigned)re->ninst;
-		break;
-	}
-}
-
-/*
- * The prefilter: literals one of which every match must contain, or none
- * (nlits == 0: no filter).  A run of literal nodes in a concatenation is a
- * candidate; an alternation needs one from each side.
- */
-struct litset {
-	struct sbuf s[16];
-	unsigned char icase[16];
-	size_t n;
-	int none;
-};
-
-static void litset_release(struct litset *ls)
-{
-	for (size_t i = 0; i < 16; i++)
-		sb_release(&ls->s[i]);
-	ls->n = 0;
-}
-
-static size_t litset_min(const struct litset *ls)
-{
-	size_t m = SIZE_MAX;
-
-	for (size_t i = 0; i < ls->n; i++)
-		if (ls->s[i].len < m)
-			m = ls->s[i].len;
-	return ls->none || !ls->n ? 0 : m;
-}
-
-static void litset_init(struct litset *ls)
-{
-	for (size_t i = 0; i < 16; i++)
-		sb_init(&ls->s[i]);
-	ls->n = 0;
-	ls->none = 1;
-}
-
-/* Keeps whichever of a and b filters better in a; frees the other. */
-static void litset_best(struct litset *a, struct litset *b)
-{
-	if (litset_min(b) > litset_min(a)) {
-		litset_release(a);
-		*a = *b;
-		litset_init(b);
-	} else {
-		litset_release(b);
-	}
-}
-
-/* A run of literals as a one-string candidate for out; empties run. */
-static void offer_run(struct litset *out, struct sbuf *run, int icase)
-{
-	struct litset a;
-
-	if (!run->len)
-		return;
-	litset_init(&a);
-	a.none = 0;
-	a.n = 1;
-	sb_add(&a.s[0], run->buf, run->len);
-	a.icase[0] = (unsigned char)icase;
-	litset_best(out, &a);
-	sb_setlen(run, 0);
-}
-
-static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
-{
-	const struct rnode *x = &rp->n[n];
-	struct litset a, b;
-
-	litset_init(out);
-	/* The prefilter is optional: a deep tree just goes without one. */
-	if (depth > 64)
-		return;
-	if (x->op == R_PLUS) {
-		rlits(rp, x->left, out, depth + 1);
-	} else if (x->op == R_ALT) {
-		rlits(rp, x->left, &a, depth + 1);
-		rlits(rp, x->right, &b, depth + 1);
-		if (!a.none && !b.none && a.n + b.n <= 16) {
-			*out = a;
-			for (size_t i = 0; i < b.n; i++) {
-				out->s[out->n] = b.s[i];
-				out->icase[out->n++] = b.icase[i];
-				sb_init(&b.s[i]);
-			}
-			out->none = 0;
-			litset_release(&b);
-			return;
-		}
-		litset_release(&a);
-		litset_release(&b);
-	} else if (x->op == R_CAT) {
-		/* Flatten the left-leaning chain, then scan for literal runs. */
-		int items[256];
-		size_t ni = 0;
-		int m = n;
-		while (rp->n[m].op == R_CAT && ni < 255) {
-			items[ni++] = rp->n[m].right;
-			m = rp->n[m].left;
-		}
-		items[ni++] = m;
-		struct sbuf run = SBUF_INIT;
-		int run_icase = 0;
-		for (size_t k = ni; k-- > 0;) {
-			const struct rnode *it = &rp->n[items[k]];
-			if (it->op == R_LIT && (!run.len || it->icase == run_icase)) {
-				run_icase = it->icase;
-				sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
-			} else {
-				offer_run(out, &run, run_icase);
-				if (it->op == R_LIT) {
-					run_icase = it->icase;
-					sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
-				} else {
-					rlits(rp, items[k], &a, depth + 1);
-					litset_best(out, &a);
-				}
-			}
-		}
-		offer_run(out, &run, run_icase);
-		sb_release(&run);
-	} else if (x->op == R_LIT) {
-		out->none = 0;
-		out->n = 1;
-		sb_addc(&out->s[0], x->icase ? tolower(x->lit) : x->lit);
-		out->icase[0] = x->icase;
-	}
-}
-
-void re_free(struct regex *re)
-{
-	if (!re)
-		return;
-	for (size_t i = 0; i < re->nlits; i++)
-		free(re->lits[i]);
-	free(re->lits);
-	free(re->lit_icase);
-	free(re);
-}
-
-struct regex *re_compile(const char *pat, size_t len, int xflag,
-			 struct sbuf *err)
-{
-	struct rparse rp;
-	if (len > RE_MAX_LEN) {
-		sb_addf(err, "pattern longer than %d bytes", RE_MAX_LEN);
-		return NULL;
-	}
-	rp.p = rp.pat = pat;
-	rp.end = pat + len;
-	rp.xflag = xflag;
-	rp.n = rp.stack;
-	rp.nr = 0;
-	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
-	rp.err = NULL;
-	int root = parse_alt(&rp, 0);
-
-	if (root >= 0 && rp.p < rp.end)
-		rp.err = "unmatched )";
-	if (root < 0 || rp.err) {
-		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
-			(size_t)(rp.p - pat));
-		if (rp.n != rp.stack)
-			free(rp.n);
-		return NULL;
-	}
-	size_t ncls = 0, ninst = rcount(&rp, root, &ncls) + 1;
-	if (ninst > RE_MAX_INST) {
-		sb_addf(err, "pattern too large (%zu instructions)", ninst);
-		if (rp.n != rp.stack)
-			free(rp.n);
-		return NULL;
-	}
-	/* One allocation: the struct, the program, the VM's marks and two
-	 * thread lists, then the class table (32-byte rows, so aligned). */
-	size_t head = (sizeof(struct regex) + 15) / 16 * 16;
-	size_t progsz = (xmul(ninst, sizeof(struct rinst)) + 15) / 16 * 16;
-	size_t scratch = (xmul(xmul(ninst, 3), sizeof(unsigned)) + 15) / 16 * 16;
-	char *block = xcalloc(1, xadd(xadd(head, progsz),
-				      xadd(scratch, xmul(ncls + 1, 32))));
-	struct regex *re = (struct regex *)(void *)block;
-	re->prog = (struct rinst *)(void *)(block + head);
-	re->mark = (unsigned *)(void *)(block + head + progsz);
-	re->list[0] = re->mark + ninst;
-	re->list[1] = re->mark + 2 * ninst;
-	re->cls = (unsigned char (*)[32])(void *)(block + head + progsz + scratch);
-	remit(&rp, root, re);
-	re->prog[re->ninst++].op = I_MATCH;
-
-	struct litset ls;
-	rlits(&rp, root, &ls, 0);
-	if (!ls.none && ls.n && litset_min(&ls) >= 2) {
-		re->lits = xcalloc(ls.n, sizeof *re->lits);
-		re->lit_icase = xcalloc(ls.n, 1);
-		for (size_t i = 0; i < ls.n; i++) {
-			re->lits[i] = sb_detach(&ls.s[i], NULL);
-			re->lit_icase[i] = ls.icase[i];
-		}
-		re->nlits = ls.n;
-	}
-	litset_release(&ls);
-	if (rp.n != rp.stack)
-		free(rp.n);
-	return re;
-}
-
-void re_dump(const struct regex *re, FILE *f)
-{
-	static const char *const names[] = { "class", "any", "split", "jmp",
-		"bol", "eol", "wordb", "nwordb", "match" };
-
-	for (size_t i = 0; i < re->ninst; i++) {
-		const struct rinst *in = &re->prog[i];
-		fprintf(f, "%3zu. %s", i, names[in->op]);
-		if (in->op == I_SPLIT)
-			fprintf(f, " %u, %u", in->x, in->y);
-		else if (in->op == I_JMP)
-			fprintf(f, " %u", in->x);
-		else if (in->op == I_CLASS) {
-			fputs(" [", f);
-			for (unsigned c = 0; c < 256; c++)
-				if (has_bit(re->cls[in->cls], c))
-					fprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
-			fputc(']', f);
-		}
-		fputc('\n', f);
-	}
-	for (size_t i = 0; i < re->nlits; i++)
-		fprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
-			re->lits[i]);
-}
-
-static int contains(const char *s, size_t n, const char *lit, int icase)
-{
-	size_t m = strlen(lit);
-
-	if (!icase)
-		return find_bytes(s, n, lit, m) != NULL;
-	for (size_t i = 0; i + m <= n; i++) {
-		size_t j;
-		for (j = 0; j < m && tolower((unsigned char)s[i + j]) ==
-				      (unsigned char)lit[j]; j++)
-			;
-		if (j == m)
-			return 1;
-	}
-	return 0;
-}
-
-/* Adds pc and what it leads to without consuming input. */
-static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
-		     const char *s, size_t len, size_t pos)
-{
-	unsigned stack[64];
-	size_t sp = 0;
-
-	stack[sp++] = pc;
-	while (sp) {
-		pc = stack[--sp];
-		if (re->mark[pc] == re->gen)
-			continue;
-		re->mark[pc] = re->gen;
-		const struct rinst *in = &re->prog[pc];
-		int prev = pos ? (unsigned char)s[pos - 1] : -1;
-		int cur = pos < len ? (unsigned char)s[pos] : -1;
-		switch (in->op) {
-		case I_JMP:
-			stack[sp++] = in->x;
-			break;
-		case I_SPLIT:
-			/* A pc may be pushed more than once (the mark is looked
-			 * at when it is popped), so a full stack follows one
-			 * branch by recursion; the marks bound that depth by
-			 * the program's size. */
-			if (sp + 2 > sizeof stack / sizeof *stack) {
-				if (addthread(re, list, n, in->y, s, len, pos))
-					return 1;
-			} else {
-				stack[sp++] = in->y;
-			}
-			stack[sp++] = in->x;
-			break;
-		case I_BOL:
-			if (!pos)
-				stack[sp++] = pc + 1;
-			break;
-		case I_EOL:
-			if (pos == len || (pos + 1 == len && cur == '\n'))
-				stack[sp++] = pc + 1;
-			break;
-		case I_WORDB: case I_NWORDB:
-			if ((is_word(prev) != is_word(cur)) == (in->op == I_WORDB))
-				stack[sp++] = pc + 1;
-			break;
-		case I_MATCH:
-			return 1;
-		default:
-			list[(*n)++] = pc;
-		}
-	}
-	return 0;
-}
-
-/* A new generation of marks; on wrap-around the marks are cleared. */
-static void next_gen(struct regex *re)
-{
-	if (++re->gen == 0) {
-		memset(re->mark, 0, re->ninst * sizeof *re->mark);
-		re->gen = 1;
-	}
-}
-
-int re_search(struct regex *re, const char *s, size_t len, size_t start)
-{
-	if (re->nlits) {
-		size_t i;
-		for (i = 0; i < re->nlits; i++)
-			if (contains(s + start, len - start, re->lits[i],
-				     re->lit_icase[i]))
-				break;
-		if (i == re->nlits)
-			return 0;
-	}
-	size_t nc = 0, nn = 0;
-	unsigned *cl = re->list[0], *nl = re->list[1];
-
-	/* One generation of marks per position, as in re1: the threads that
-	 * step onto pos+1 and the new thread the unanchored search starts
-	 * there share it, so none is added twice. */
-	next_gen(re);
-	if (addthread(re, cl, &nc, 0, s, len, start))
-		return 1;
-	for (size_t pos = start; pos < len; pos++) {
-		unsigned c = (unsigned char)s[pos];
-		next_gen(re);
-		nn = 0;
-		for (size_t i = 0; i < nc; i++) {
-			const struct rinst *in = &re->prog[cl[i]];
-			int ok = in->op == I_ANY ? c != '\n' :
-				 has_bit(re->cls[in->cls], c);
-			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
-				return 1;
-		}
-		if (addthread(re, nl, &nn, 0, s, len, pos + 1))
-			return 1;
-		unsigned *t = cl;
-		cl = nl;
-		nl = t;
-		nc = nn;
-	}
-	return 0;
-}
-
-/*
- * The longest run of bytes every match of pat must contain, read from the
- * source without compiling it, so a caller can skip a pattern whose run its
- * subject lacks.  Conservative: only bytes outside groups count, in a
- * pattern with no top-level '|'; a byte a quantifier follows is optional;
- * escapes and classes end a run; (?i) and the other (?...) forms but (?:,
- * and escapes that take arguments, give no run at all.
- */
-size_t re_literal(const char *pat, size_t len, int xflag, size_t *at)
-{
-	size_t best = 0, run = 0, start = 0;
-	int depth = 0;
-
-	*at = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)pat[i];
-		int lit = 0;
-		if (c == '\\') {
-			unsigned char e = i + 1 < len ? (unsigned char)pat[i + 1] : 0;
-			if (!e || (isalnum(e) && !strchr("bBsSwWdDntrfe", e)))
-				return 0;
-			i++;
-		} else if (c == '(') {
-			if (i + 1 < len && pat[i + 1] == '?' &&
-			    (i + 2 >= len || pat[i + 2] != ':'))
-				return 0;
-			depth++;
-		} else if (c == ')') {
-			if (!depth--)
-				return 0;
-		} else if (c == '|') {
-			if (!depth)
-				return 0;
-		} else if (c == '[') {
-			size_t j = i + 1;
-			if (j < len && pat[j] == '^')
-				j++;
-			if (j < len && pat[j] == ']')
-				j++;
-			for (; j < len && pat[j] != ']'; j++)
-				if (pat[j] == '\\')
-					j++;
-			if (j >= len)
-				return 0;
-			i = j;
-		} else if (c == '*' || c == '?' || c == '{') {
-			if (run)
-				run--;          /* the byte before is optional */
-			if (c == '{') {
-				const char *close = memchr(pat + i, '}', len - i);
-				if (!close)
-					return 0;
-				i = (size_t)(close - pat);
-			}
-		} else if (xflag && c == '#') {
-			break;                  /* a comment to the end */
-		} else {
-			lit = !strchr(".^$+}", c) && !(xflag && is_space(c)) && c;
-		}
-		if (lit && !depth) {
-			if (!run)
-				start = i;
-			run++;
-		} else {
-			if (run > best) {
-				best = run;
-				*at = start;
-			}
-			run = 0;
-		}
-	}
-	if (run > best) {
-		best = run;
-		*at = start;
-	}
-	return best;
-}
-
-/* ---- MAINTAINERS ---------------------------------------------------------------
- * The file is not parsed into a table: one pass over its text answers all
- * the queries of a call at once (a patch, or every patch of a cover
- * letter) and keeps only the sections that some file or keyword hits.
- * The text is mapped, not copied, and never written to.
- *
- * The pass numbers lines as get_maintainer.pl's @typevalue does: every
- * "X: value" line (X a capital letter) and every other non-blank,
- * non-comment line (a title) gets the next index.  A section is a run of
- * tag lines; its key (the script's $tvi) is the index of its first tag
- * line, and its title the line before it (or, when the file starts with a
- * tag line, that line itself, which add_categories() skips as the script
- * does).  Keyword sections are added in the string order of their K:
- * line's index, as the script sorts them.
- *
- * F:/X: are globs that the script turns into regexes ('.' literal, '*' any
- * run, '?' any byte, [..] a class) matched at the start of the path; without
- * a trailing '/' the path must have as many '/' as the pattern, and a
- * pattern naming a directory of the tree gets the '/' added (asked only
- * once a path matched).  A pattern is tried only on the paths that start
- * with its literal prefix: a binary search in the sorted paths.  N: is a
- * regex searched in the path, K: in the patch, both with /x.  Each is
- * compiled only when the literal every match must contain (re_literal())
- * occurs in what it is matched against: so a call compiles a handful of
- * the file's patterns, and one we cannot run is an error naming its line
- * whenever it could change an answer.
- */
-struct maintainers {
-	const char *text;         /* the file, len bytes: mapped, or own.buf */
-	size_t len;
-	void *map;                /* the mapping, or NULL */
-	struct sbuf own;
-	char *top;                /* directory for -d and in-file lookups */
-	struct sbuf mm;           /* .mailmap: see mailmap_parse() */
-	struct mm_line *mml;
-	size_t nmml, amml;
-	uint32_t *mmhead;         /* chains by address hash, nmmhead a 2^k */
-	size_t nmmhead;
-	struct sbuf ignore;       /* .get_maintainer.ignore, NUL-separated */
-};
-
-/* A section some query hits: offsets into the text. */
-struct msec {
-	size_t key;             /* the script's $tvi */
-	size_t title, tlen;     /* its title line */
-	size_t body, end;       /* its tag lines (and blank ones between) */
-	size_t cats;            /* where add_categories() starts: body, or
-				   after the first line when that is the title */
-	int tag_title;          /* the title is the first tag line */
-};
-
-/* A file's hit on a section: the depth of the last F:/N: that matched. */
-struct fhit {
-	size_t file, sec;       /* into scan.file and scan.sec */
-	int depth;
-	int deep;               /* an F: as deep as the file matched */
-};
-
-/* A pattern line that matched a file, while its section is read. */
-struct fmatch {
-	size_t file;
-	int depth;
-	char type;
-};
-
-struct khit {
-	size_t query, sec, idx; /* idx: the K: line's index */
-};
-
-struct scan {
-	struct maintainers *m;
-	const struct cc_query *q;
-	size_t nq;
-	int keywords;
-	char **file;            /* every query's files, sorted, unique */
-	size_t *flen;           /* of each, its length */
-	size_t *fplain;         /* of each, the length without glob bytes */
-	size_t nfile;
-	size_t common;          /* the length of the start they all share */
-	struct msec *sec;
-	size_t nsec, asec;
-	struct fhit *fh;
-	size_t nfh, afh;
-	struct fmatch *fm;
-	size_t nfm, afm;
-	struct khit *kh;
-	size_t nkh, akh;
-	struct msec cur;        /* the section being read */
-	int cur_kept;           /* it is sec[nsec - 1] */
-	struct sbuf value;      /* the tag value being tried, NUL-terminated */
-};
-
-static int is_tag(const char *line, size_t len)
-{
-	return len >= 2 && line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
-}
-
-/* The script skips /^\s*$/ and /^\s*#/ lines without an index. */
-static int blank_or_comment(const char *p, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && is_space((unsigned char)p[i]))
-		i++;
-	return i == n || p[i] == '#';
-}
-
-/* The value of a tag line: after "X:" and blanks. */
-static size_t tag_value(const char *p, size_t n)
-{
-	size_t i = 2;
-
-	while (i < n && is_space((unsigned char)p[i]))
-		i++;
-	return i;
-}
-
-/* The index in p[0..n) of the first byte c or NUL (with *nul set for a
- * NUL), or n: eight bytes at a time, as the lines searched are short and
- * the C library's memchr() is slow to start.  The first flagged byte of a
- * word is found by arithmetic on little-endian machines, byte by byte
- * elsewhere. */
-static size_t span_until(const char *p, size_t n, unsigned char c, int *nul)
-{
-	const uint64_t ones = 0x0101010101010101u, high = ones << 7,
-		       cs = ones * c;
-	const uint16_t probe = 1;
-	unsigned char little;
-	size_t i = 0;
-
-	memcpy(&little, &probe, 1);
-	for (; n - i >= 8; i += 8) {
-		uint64_t w, x, hit;
-		memcpy(&w, p + i, 8);
-		x = w ^ cs;
-		hit = ((x - ones) & ~x & high) | ((w - ones) & ~w & high);
-		if (!hit)
-			continue;
-		if (!little)
-			break;
-		/* the lowest flagged byte is exact; its index, 0..7 */
-		i += (size_t)((((hit & -hit) >> 7) * 0x0001020304050607u) >> 56);
-		*nul = !p[i];
-		return i;
-	}
-	for (; i < n && (unsigned char)p[i] != c; i++)
-		if (!p[i]) {
-			*nul = 1;
-			break;
-		}
-	return i;
-}
-
-/* The script's F:/X: conversion: '.' literal, '*' to ".*", '?' to ".". */
-static void perl_glob(struct sbuf *out, const char *value)
-{
-	for (const char *p = value; *p; p++)
-		sb_adds(out, *p == '.' ? "\\." : *p == '*' ? ".*" :
-			*p == '?' ? "." : (char[2]){ *p, 0 });
-}
-
-/* The script's $value_pd: slashes, one more without a trailing '/'; -1
- * for a pattern that starts with '*'. */
-static int glob_depth(const char *v, size_t n)
-{
-	int slashes = 0;
-
-	for (size_t i = 0; i < n; i++)
-		slashes += v[i] == '/';
-	if (n && v[0] == '*')
-		return -1;
-	return slashes + (!n || v[n - 1] != '/');
-}
-
-static uint32_t fnv_step(uint32_t h, unsigned char c)
-{
-	return (h ^ c) * 16777619u;
-}
-#define FNV_INIT 2166136261u
-
-void maintainers_free(struct maintainers *m)
-{
-	if (!m)
-		return;
-	if (m->map)
-		munmap(m->map, m->len);
-	sb_release(&m->own);
-	sb_release(&m->mm);
-	sb_release(&m->ignore);
-	free(m->mml);
-	free(m->mmhead);
-	free(m->top);
-	free(m);
-}
-
-static struct maintainers *maintainers_new(const char *top)
-{
-	struct maintainers *m = xcalloc(1, sizeof *m);
-
-	sb_init(&m->own);
-	sb_init(&m->mm);
-	sb_init(&m->ignore);
-	m->text = m->own.buf;
-	m->top = xstrdup(top ? top : ".");
-	return m;
-}
-
-struct maintainers *maintainers_parse(const char *buf, size_t len,
-				      const char *top)
-{
-	struct sbuf text = SBUF_INIT;
-
-	sb_add(&text, buf, len);
-	return maintainers_take(&text, top);
-}
-
-struct maintainers *maintainers_take(struct sbuf *text, const char *top)
-{
-	struct maintainers *m = maintainers_new(top);
-
-	m->own = *text;
-	sb_init(text);
-	m->text = m->own.buf;
-	m->len = m->own.len;
-	return m;
-}
-
-struct maintainers *maintainers_open(const char *path, const char *top,
-				     struct sbuf *err)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	struct maintainers *m = maintainers_new(top);
-	void *map = MAP_FAILED;
-	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uintmax_t)st.st_size <= SIZE_MAX)
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map != MAP_FAILED) {
-		m->map = map;
-		m->text = map;
-		m->len = (size_t)st.st_size;
-	} else if (sb_read_fd(&m->own, fd) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		maintainers_free(m);
-		return NULL;
-	} else {
-		m->text = m->own.buf;
-		m->len = m->own.len;
-	}
-	close(fd);
-	return m;
-}
-
-/* ---- addresses ----------------------------------------------------------
- * parse_email() and format_email() as get_maintainer.pl has them: a name
- * holding anything but [A-Za-z0-9_ -] (UTF-8 included: Perl's \w is ASCII
- * on bytes) is put in double quotes with its own quotes escaped.
- */
-static void trim(struct sbuf *sb)
-{
-	size_t s = 0, e = sb->len;
-
-	while (s < e && is_space((unsigned char)sb->buf[s]))
-		s++;
-	while (e > s && is_space((unsigned char)sb->buf[e - 1]))
-		e--;
-	memmove(sb->buf, sb->buf + s, e - s);
-	sb_setlen(sb, e - s);
-}
-
-static void quote_name(struct sbuf *name)
-{
-	trim(name);
-	if (name->len && name->buf[0] == '"') {
-		memmove(name->buf, name->buf + 1, name->len - 1);
-		sb_setlen(name, name->len - 1);
-	}
-	if (name->len && name->buf[name->len - 1] == '"')
-		sb_setlen(name, name->len - 1);
-	int must = 0;
-	for (size_t i = 0; i < name->len; i++) {
-		unsigned char c = (unsigned char)name->buf[i];
-		if (!is_word(c) && c != ' ' && c != '-')
-			must = 1;
-	}
-	if (!must)
-		return;
-	struct sbuf q = SBUF_INIT;
-	sb_addc(&q, '"');
-	for (size_t i = 0; i < name->len; i++) {
-		if (name->buf[i] == '"' && (!i || name->buf[i - 1] != '\\'))
-			sb_addc(&q, '\\');
-		sb_addc(&q, name->buf[i]);
-	}
-	sb_addc(&q, '"');
-	sb_release(name);
-	*name = q;
-}
-
-static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
-{
-	size_t len = strlen(in);
-	const char *lt = strchr(in, '<');
-
-	sb_setlen(name, 0);
-	sb_setlen(addr, 0);
-	if (lt && lt > in) {
-		/* ^([^<]+)<(.+\@.*)>.*$ : up to the last '>' */
-		const char *gt = strrchr(in, '>');
-		const char *at = gt ? memchr(lt + 2 <= gt ? lt + 2 : gt, '@',
-					     (size_t)(gt - (lt + 2 <= gt ? lt + 2 : gt))) : NULL;
-		if (gt && gt > lt && at && at < gt) {
-			sb_add(name, in, (size_t)(lt - in));
-			sb_add(addr, lt + 1, (size_t)(gt - lt - 1));
-			goto done;
-		}
-	}
-	const char *p = in;
-	while (is_space((unsigned char)*p))
-		p++;
-	if (*p == '<') {
-		/* ^\s*<(.+\@\S*)>.*$ : the last '@' whose run holds a '>' */
-		const char *start = p + 1;
-		for (const char *at = in + len; at-- > start + 1;) {
-			if (*at != '@')
-				continue;
-			const char *run = at + 1, *gt = NULL;
-			while (*run && !is_space((unsigned char)*run)) {
-				if (*run == '>')
-					gt = run;
-				run++;
-			}
-			if (gt) {
-				sb_add(addr, start, (size_t)(gt - start));
-				goto done;
-			}
-		}
-	}
-	/* ^(.+\@\S*).*$ : through the last '@' and the non-blanks after it */
-	const char *at = strrchr(in, '@');
-	if (at && at > in) {
-		const char *e = at + 1;
-		while (*e && !is_space((unsigned char)*e))
-			e++;
-		sb_add(addr, in, (size_t)(e - in));
-	}
-done:
-	quote_name(name);
-	trim(addr);
-}
-
-static void format_email(struct sbuf *out, const char *name, const char *addr,
-			 int usename)
-{
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT;
-
-	sb_adds(&n, name);
-	sb_adds(&a, addr);
-	quote_name(&n);
-	trim(&a);
-	sb_setlen(out, 0);
-	if (usename && n.len)
-		sb_addf(out, "%s <%s>", n.buf, a.buf);
-	else
-		sb_add(out, a.buf, a.len);
-	sb_release(&n);
-	sb_release(&a);
-}
-
-/* ---- .mailmap, read as the script reads it -------------------------------
- * The text is kept, cut into lines at '\n' and at '#', and a line is parsed
- * only when an address it may map is looked up.  A line's key is "addr" or
- * "name <addr>", where addr is its last <...> (trimmed, for the forms whose
- * key the script runs through parse_email()): so lines are chained by the
- * hash of that address, in file order, and a lookup parses its chain, plus
- * the odd lines whose key's address cannot be told without parsing.  The
- * last line that maps a key wins, for the name and the address each, as
- * the script's hash assignments do.
- */
-struct mm_line {
-	size_t off;             /* the line: mm.buf + off, NUL-terminated */
-	uint32_t hash, next;    /* next: the chain, or NO_MM */
-	int odd;                /* tried for every address */
-};
-#define NO_MM UINT32_MAX
-
-/* One line's mapping: key, and the name and/or address it maps to. */
-struct mm_entry {
-	struct sbuf key, name, addr, n2, a2, tmp;
-	int has_name, has_addr;
-};
-#define MM_ENTRY_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
-			SBUF_INIT, 0, 0 }
-
-static void mm_entry_release(struct mm_entry *e)
-{
-	sb_release(&e->key);
-	sb_release(&e->name);
-	sb_release(&e->addr);
-	sb_release(&e->n2);
-	sb_release(&e->a2);
-	sb_release(&e->tmp);
-}
-
-/* Parses "name <addr>" and gives back the script's formatted pieces. */
-static void email_parts(const char *name, size_t nlen, const char *addr,
-			size_t alen, struct sbuf *tmp, struct sbuf *n,
-			struct sbuf *a)
-{
-	sb_setlen(tmp, 0);
-	sb_add(tmp, name, nlen);
-	trim(tmp);
-	sb_adds(tmp, " <");
-	sb_add(tmp, addr, alen);
-	sb_addc(tmp, '>');
-	parse_email(tmp->buf, n, a);
-}
-
-/* The <...> groups of a trimmed line: one or two, each "<x>" with no '>'
- * inside.  Returns the form (1-4 as below) or 0 for a line that maps
- * nothing. */
-struct mm_groups {
-	const char *lt1, *gt1, *lt2, *gt2;
-};
-
-static int mm_form(const char *l, struct mm_groups *g)
-{
-	const char *mark[4] = { NULL, NULL, NULL, NULL };
-	size_t n = strlen(l);
-	int nul = 0;
-
-	/* strchr(l,'<'), then '>', '<', '>', each after the one before */
-	for (size_t k = 0, at = 0; k < 4; k++) {
-		at += span_until(l + at, n - at, (unsigned char)"<><>"[k], &nul);
-		if (at >= n)
-			break;
-		mark[k] = l + at;
-	}
-	const char *p = l + n;
-	g->lt1 = mark[0];
-	g->gt1 = mark[1];
-	g->lt2 = mark[2];
-	g->gt2 = mark[3];
-	if (!g->gt1)
-		return 0;
-	int ends1 = g->gt1 == p - 1, ends2 = g->gt2 && g->gt2 == p - 1;
-	if (g->lt1 > l && ends1)
-		return 1;       /* name1 <mail1> */
-	if (g->lt1 == l && ends2 && only_space(g->gt1 + 1, g->lt2))
-		return 2;       /* <mail1> <mail2> */
-	if (g->lt1 > l && ends2 && only_space(g->gt1 + 1, g->lt2))
-		return 3;       /* name1 <mail1> <mail2> */
-	if (g->lt1 > l && ends2)
-		return 4;       /* name1 <mail1> name2 <mail2> */
-	return 0;
-}
-
-/* The entry of one line (trimmed, comment cut); 0 when it maps nothing. */
-static int mm_parse_line(const char *l, struct mm_entry *e)
-{
-	struct mm_groups g;
-	int form = mm_form(l, &g);
-
-	e->has_name = e->has_addr = 0;
-	sb_setlen(&e->key, 0);
-	if (form == 1 || form == 3 || form == 4)
-		email_parts(l, (size_t)(g.lt1 - l), g.lt1 + 1,
-			    (size_t)(g.gt1 - g.lt1 - 1), &e->tmp, &e->name,
-			    &e->addr);
-	if (form == 1) {
-		sb_add(&e->key, e->addr.buf, e->addr.len);
-		e->has_name = 1;
-	} else if (form == 2 || form == 3) {
-		sb_add(&e->key, g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
-		if (form == 2) {
-			sb_setlen(&e->addr, 0);
-			sb_add(&e->addr, g.lt1 + 1, (size_t)(g.gt1 - g.lt1 - 1));
-		}
-		e->has_addr = 1;
-		e->has_name = form == 3;
-	} else if (form == 4) {
-		email_parts(g.gt1 + 1, (size_t)(g.lt2 - g.gt1 - 1), g.lt2 + 1,
-			    (size_t)(g.gt2 - g.lt2 - 1), &e->tmp, &e->n2, &e->a2);
-		format_email(&e->key, e->n2.buf, e->a2.buf, 1);
-		e->has_name = e->has_addr = 1;
-	}
-	return form != 0;
-}
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = FNV_INIT;
-
-	for (size_t i = 0; i < n; i++)
-		h = fnv_step(h, (unsigned char)s[i]);
-	return h;
-}
-
-/* Whether <s..e> holds an '@' after its first byte: then parse_email()
- * gives back exactly its trimmed text as the address. */
-static int plain_address(const char *s, const char *e)
-{
-	return e - s > 1 && memchr(s + 1, '@', (size_t)(e - s - 1));
-}
-
-static uint32_t trimmed_hash(const char *s, const char *e)
-{
-	while (s < e && is_space((unsigned char)*s))
-		s++;
-	while (e > s && is_space((unsigned char)e[-1]))
-		e--;
-	return hash_bytes(s, (size_t)(e - s));
-}
-
-/* Files a line under the address its key ends with. */
-static void mm_index_line(struct maintainers *m, size_t off)
-{
-	const char *l = m->mm.buf + off;
-	struct mm_groups g;
-	int form = mm_form(l, &g);
-	struct mm_line ml = { off, 0, NO_MM, 0 };
-
-	if (!form)
-		return;
-	if (form == 2 || form == 3)
-		ml.hash = hash_bytes(g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
-	else if (form == 1 ? plain_address(g.lt1 + 1, g.gt1) :
-			     plain_address(g.lt2 + 1, g.gt2))
-		ml.hash = form == 1 ? trimmed_hash(g.lt1 + 1, g.gt1) :
-				      trimmed_hash(g.lt2 + 1, g.gt2);
-	else
-		ml.odd = 1;
-	GROW(m->mml, m->nmml + 1, m->amml);
-	m->mml[m->nmml++] = ml;
-}
-
-void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
-{
-	size_t at = m->mm.len;
-
-	sb_add(&m->mm, buf, len);
-	sb_addc(&m->mm, '\n');
-	for (size_t p = at; p < m->mm.len;) {
-		char *l = m->mm.buf + p;
-		size_t rest = m->mm.len - p;
-		int nul = 0;
-		size_t n = span_until(l, rest, '\n', &nul);
-		if (nul)
-			n = (size_t)((char *)memchr(l + n, '\n', rest - n) - l);
-		l[n] = '\0';
-		p += n + 1;
-		/* The comment is cut; a NUL before it drops the line. */
-		nul = 0;
-		size_t e = span_until(l, n, '#', &nul), s = 0;
-		if (nul)
-			continue;
-		while (s < e && is_space((unsigned char)l[s]))
-			s++;
-		while (e > s && is_space((unsigned char)l[e - 1]))
-			e--;
-		l[e] = '\0';
-		if (e > s)
-			mm_index_line(m, (size_t)(l + s - m->mm.buf));
-	}
-	/* The chains, rebuilt whole: newest line first, read backwards. */
-	m->nmmhead = 64;
-	while (m->nmmhead < 2 * m->nmml)
-		m->nmmhead *= 2;
-	free(m->mmhead);
-	m->mmhead = xcalloc(m->nmmhead, sizeof *m->mmhead);
-	for (size_t i = 0; i < m->nmmhead; i++)
-		m->mmhead[i] = NO_MM;
-	for (size_t i = m->nmml; i-- > 0;) {
-		if (m->mml[i].odd)
-			continue;
-		uint32_t *head = &m->mmhead[m->mml[i].hash & (m->nmmhead - 1)];
-		m->mml[i].next = *head;
-		*head = (uint32_t)i;
-	}
-}
-
-/* The last mappings of key, whose address is addr: *name and *to point
- * into e (or are NULL when no line maps that). */
-/* What .mailmap says of one address: the name and the address of the
- * last line that gave each, for the key (one of them set when the other is
- * not).  line is scratch for parsing. */
-struct mm_answer {
-	struct sbuf name, addr;
-	int has_name, has_addr;
-	struct mm_entry line;
-};
-#define MM_ANSWER_INIT { SBUF_INIT, SBUF_INIT, 0, 0, MM_ENTRY_INIT }
-
-static void mm_answer_release(struct mm_answer *a)
-{
-	sb_release(&a->name);
-	sb_release(&a->addr);
-	mm_entry_release(&a->line);
-}
-
-/* The .mailmap lines for key (an address, or "Name <address>") of addr. */
-static void mailmap_find(const struct maintainers *m, const char *key,
-			 const char *addr, struct mm_answer *ans)
-{
-	uint32_t h = hash_bytes(addr, strlen(addr));
-	uint32_t i = m->nmml ? m->mmhead[h & (m->nmmhead - 1)] : NO_MM;
-	size_t odd = 0;
-	struct mm_entry *e = &ans->line;
-
-	ans->has_name = ans->has_addr = 0;
-	/* The chain and the odd lines, merged in file order. */
-	for (;;) {
-		while (odd < m->nmml && !m->mml[odd].odd)
-			odd++;
-		size_t k;
-		if (i != NO_MM && (odd >= m->nmml || i < odd)) {
-			k = i;
-			i = m->mml[i].next;
-			if (m->mml[k].hash != h)
-				continue;
-		} else if (odd < m->nmml) {
-			k = odd++;
-		} else {
-			break;
-		}
-		if (!mm_parse_line(m->mm.buf + m->mml[k].off, e) ||
-		    strcmp(e->key.buf, key))
-			continue;
-		if (e->has_name) {
-			sb_setlen(&ans->name, 0);
-			sb_add(&ans->name, e->name.buf, e->name.len);
-			ans->has_name = 1;
-		}
-		if (e->has_addr) {
-			sb_setlen(&ans->addr, 0);
-			sb_add(&ans->addr, e->addr.buf, e->addr.len);
-			ans->has_addr = 1;
-		}
-	}
-}
-
-/* mailmap_email(): out gets "name <addr>" after the .mailmap. */
-static void mailmap_email(const struct maintainers *m, struct sbuf *out,
-			  const char *line)
-{
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT;
-	struct mm_answer ans = MM_ANSWER_INIT;
-
-	parse_email(line, &n, &a);
-	format_email(&email, n.buf, a.buf, 1);
-	mailmap_find(m, email.buf, a.buf, &ans);
-	if (!ans.has_name && !ans.has_addr)
-		mailmap_find(m, a.buf, a.buf, &ans);
-	format_email(out, ans.has_name ? ans.name.buf : n.buf,
-		     ans.has_addr ? ans.addr.buf : a.buf, 1);
-	mm_answer_release(&ans);
-	sb_release(&n);
-	sb_release(&a);
-	sb_release(&email);
-}
-
-/* ---- who gets a patch ----------------------------------------------------------
- * get_maintainers() of the script, for one set of files and keyword hits:
- * per file, the sections whose F:/N: match (no X: matching), deepest
- * pattern first (ties: file order, where the script's order is Perl's hash
- * order and so not stable); then the K: sections; then .mailmap and
- * de-duplication by name and by address; with --git-fallback, the history
- * of files no section maintains exactly; Linus dropped; the addresses
- * written in a .yaml file the patch touches; the signers of Fixes: commits.
- */
-struct rcpt {
-	char *email, *role;
-};
-
-struct query {
-	struct maintainers *m;
-	const struct cc_opts *o;
-	struct rcpt *to, *lists;
-	size_t nto, ato, nlists, alists;
-	struct sbuf seen_names, seen_addrs, seen_lists;  /* NUL-separated, lc */
-	struct sbuf dd;      /* dedup pairs: "lcname\0name\0addr\0" ... */
-	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
-};
-
-static int has_control(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return 1;
-	return 0;
-}
-
-static int in_set(const struct sbuf *set, const char *s)
-{
-	for (const char *p = set->buf, *e = set->buf + set->len; p < e;
-	     p += strlen(p) + 1)
-		if (!strcmp(p, s))
-			return 1;
-	return 0;
-}
-
-static void set_add_lc(struct sbuf *set, const char *s)
-{
-	size_t at = set->len;
-
-	sb_add(set, s, strlen(s) + 1);
-	lower_ascii(set->buf + at);
-}
-
-static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
-		      const char *email, const char *role)
-{
-	GROW(*v, *n + 1, *alloc);
-	(*v)[*n].email = xstrdup(email);
-	(*v)[*n].role = xstrdup(role);
-	(*n)++;
-}
-
-static int push_email_address(struct query *q, const char *line,
-			      const char *role)
-{
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT, f = SBUF_INIT;
-	int r = 0;
-
-	parse_email(line, &n, &a);
-	if (a.len) {
-		r = 1;
-		int inuse = 0;
-		if (n.len) {
-			sb_adds(&lc, n.buf);
-			lower_ascii(lc.buf);
-			inuse = in_set(&q->seen_names, lc.buf);
-		}
-		sb_setlen(&lc, 0);
-		sb_adds(&lc, a.buf);
-		lower_ascii(lc.buf);
-		inuse = inuse || in_set(&q->seen_addrs, lc.buf);
-		if (!inuse) {
-			format_email(&f, n.buf, a.buf, 1);
-			push_rcpt(&q->to, &q->nto, &q->ato, f.buf, role);
-			if (n.len)
-				set_add_lc(&q->seen_names, n.buf);
-			set_add_lc(&q->seen_addrs, a.buf);
-		}
-	}
-	sb_release(&n);
-	sb_release(&a);
-	sb_release(&lc);
-	sb_release(&f);
+	int r = git_ok("git status", &(struct git_run){ .words = w, .out = &out });
+	free(w);
+	if (!r)
+		r = parse_status(st, out.buf, out.len);
+	sb_release(&out);
 	return r;
-}
-
-/* Several addresses on one M:/R: line, comma-separated, each with an '@';
- * anything else is one address (the script's rfc822 checks, in effect). */
-static void push_email_addresses(struct query *q, const char *value,
-				 const char *role)
-{
-	struct sbuf part = SBUF_INIT;
-	int all_have_at = 1, parts = 0, quoted = 0;
-
-	for (const char *p = value;; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		if (!*p || (*p == ',' && !quoted)) {
-			if (!memchr(part.buf, '@', part.len))
-				all_have_at = 0;
-			parts++;
-			sb_setlen(&part, 0);
-			if (!*p)
-				break;
-		} else {
-			sb_addc(&part, *p);
-		}
-	}
-	if (parts > 1 && all_have_at) {
-		const char *p = value;
-		quoted = 0;
-		for (;; p++) {
-			if (*p == '"')
-				quoted = !quoted;
-			if (!*p || (*p == ',' && !quoted)) {
-				trim(&part);
-				push_email_address(q, part.buf, role);
-				sb_setlen(&part, 0);
-				if (!*p)
-					break;
-			} else {
-				sb_addc(&part, *p);
-			}
-		}
-	} else if (!push_email_address(q, value, role)) {
-		warning("invalid MAINTAINERS address: '%s'", value);
-	}
-	sb_release(&part);
-}
-
-/* The next tag line of a section from *pos: its type, and its value in v.
- * 0 at the section's end. */
-static int section_tag(const struct maintainers *m, const struct msec *sec,
-		       size_t *pos, char *type, struct sbuf *v)
-{
-	while (*pos < sec->end) {
-		const char *p = m->text + *pos;
-		const char *nl = memchr(p, '\n', sec->end - *pos);
-		size_t n = nl ? (size_t)(nl - p) : sec->end - *pos;
-		*pos += n + (nl ? 1 : 0);
-		if (!is_tag(p, n))
-			continue;       /* a blank or comment line */
-		size_t i = tag_value(p, n);
-		*type = p[0];
-		sb_setlen(v, 0);
-		sb_add(v, p + i, n - i);
-		return 1;
-	}
-	return 0;
-}
-
-/* get_subsystem_name(): the title, cut to 50 bytes as the script cuts it.
- * A title that is a tag line reads as the script holds it: "X:value". */
-static void subsystem_name(const struct maintainers *m, const struct msec *sec,
-			   struct sbuf *out)
-{
-	sb_setlen(out, 0);
-	if (sec->tag_title) {
-		struct sbuf v = SBUF_INIT;
-		size_t pos = sec->body;
-		char type = 0;
-		section_tag(m, sec, &pos, &type, &v);
-		sb_addf(out, "%c:", type);
-		if (type == 'F' || type == 'X')
-			perl_glob(out, v.buf);
-		else
-			sb_add(out, v.buf, v.len);
-		sb_release(&v);
-	} else {
-		sb_add(out, m->text + sec->title, sec->tlen);
-	}
-	if (out->len > 50) {
-		sb_setlen(out, 47);
-		while (out->len && is_space((unsigned char)out->buf[out->len - 1]))
-			sb_setlen(out, out->len - 1);
-		sb_adds(out, "...");
-	}
-}
-
-/* The section's status (its last S: line) as a role, with its name sub. */
-static void maintainer_role(const struct maintainers *m, const struct msec *sec,
-			    const char *sub, struct sbuf *out)
-{
-	static const char *const map[][2] = {
-		{ "supported", "supporter" }, { "maintained", "maintainer" },
-		{ "odd fixes", "odd fixer" }, { "orphan", "orphan minder" },
-		{ "obsolete", "obsolete minder" },
-		{ "buried alive in reporters", "chief penguin" } };
-	struct sbuf role = SBUF_INIT, v = SBUF_INIT;
-	size_t pos = sec->cats;
-	char type;
-
-	sb_adds(&role, "unknown");
-	while (section_tag(m, sec, &pos, &type, &v))
-		if (type == 'S') {
-			sb_setlen(&role, 0);
-			sb_add(&role, v.buf, v.len);
-		}
-	lower_ascii(role.buf);
-	sb_setlen(out, 0);
-	const char *r = role.buf;
-	for (size_t k = 0; k < sizeof map / sizeof *map; k++)
-		if (!strcmp(r, map[k][0]))
-			r = map[k][1];
-	sb_addf(out, "%s:%s", r, sub);
-	sb_release(&role);
-	sb_release(&v);
-}
-
-static void add_list(struct query *q, const char *sub, const char *v)
-{
-	struct sbuf addr = SBUF_INIT, lc = SBUF_INIT;
-	const char *sp = v, *extra = "";
-
-	while (*sp && !is_space((unsigned char)*sp))
-		sp++;
-	sb_add(&addr, v, (size_t)(sp - v));
-	if (*sp) {
-		extra = sp;
-		while (is_space((unsigned char)*extra))
-			extra++;
-	}
-	int rest = !strcmp(sub, "THE REST");
-	const char *kind = strstr(extra, "subscribers-only") ?
-		(q->o->s ? "subscriber list" : NULL) :
-		!q->o->l ? NULL :
-		strstr(extra, "moderated") ?
-		(q->o->moderated ? "moderated list" : NULL) :
-		"open list";
-	sb_add(&lc, addr.buf, addr.len);
-	lower_ascii(lc.buf);
-	if (kind && !in_set(&q->seen_lists, lc.buf)) {
-		set_add_lc(&q->seen_lists, addr.buf);
-		struct sbuf r = SBUF_INIT;
-		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : sub);
-		push_rcpt(&q->lists, &q->nlists, &q->alists, addr.buf, r.buf);
-		sb_release(&r);
-	}
-	sb_release(&addr);
-	sb_release(&lc);
-}
-
-/* add_categories(): the lists, maintainers and reviewers of a section. */
-static void add_categories(struct query *q, const struct msec *sec)
-{
-	const struct maintainers *m = q->m;
-	struct sbuf sub = SBUF_INIT, mrole = SBUF_INIT, rrole = SBUF_INIT,
-		    v = SBUF_INIT;
-	size_t pos = sec->cats;
-	char type;
-
-	/* the section's name and roles, once for all its lines */
-	subsystem_name(m, sec, &sub);
-	sb_addf(&rrole, "reviewer:%s", sub.buf);
-	while (section_tag(m, sec, &pos, &type, &v)) {
-		if (type == 'L') {
-			add_list(q, sub.buf, v.buf);
-		} else if (type == 'M' && q->o->m) {
-			if (!mrole.len)
-				maintainer_role(m, sec, sub.buf, &mrole);
-			push_email_addresses(q, v.buf, mrole.buf);
-		} else if (type == 'R' && q->o->r) {
-			push_email_addresses(q, v.buf, rrole.buf);
-		}
-	}
-	sb_release(&sub);
-	sb_release(&mrole);
-	sb_release(&rrole);
-	sb_release(&v);
-}
-
-/* The [class] at *gp against c: 1 it holds c, 0 not, -1 it is no class
- * (no closing ']'); on a class *gp moves past it. */
-static int glob_class(const char **gp, unsigned char c)
-{
-	const char *g = *gp + 1;
-	int neg = 0, hit = 0, first = 1;
-
-	if (*g == '^') {
-		neg = 1;
-		g++;
-	}
-	for (; *g && (*g != ']' || first); g++, first = 0) {
-		unsigned char lo = (unsigned char)*g, hi = lo;
-		if (g[1] == '-' && g[2] && g[2] != ']') {
-			hi = (unsigned char)g[2];
-			g += 2;
-		}
-		if (c >= lo && c <= hi)
-			hit = 1;
-	}
-	if (*g != ']')
-		return -1;
-	*gp = g + 1;
-	return hit != neg;
-}
-
-/* Whether glob g (the F:/X: text) matches a prefix of s. */
-static int glob_prefix(const char *g, const char *s)
-{
-	const char *star_g = NULL, *star_s = NULL;
-
-	for (;;) {
-		if (!*g)
-			return 1;
-		if (*g == '*') {
-			star_g = ++g;
-			star_s = s;
-			continue;
-		}
-		if (*s && *s != '\n') {
-			const char *ng = g + 1;
-			int ok;
-			if (*g == '[') {
-				ng = g;
-				ok = glob_class(&ng, (unsigned char)*s);
-				if (ok < 0)
-					ok = *s == '[', ng = g + 1;
-			} else {
-				ok = *g == '?' || *g == *s;
-			}
-			if (ok) {
-				g = ng;
-				s++;
-				continue;
-			}
-		}
-		if (star_g && *star_s && *star_s != '\n') {
-			g = star_g;
-			s = ++star_s;
-			continue;
-		}
-		return 0;
-	}
-}
-
-static int count_slashes(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '/';
-	return n;
-}
-
-/* The script's "-d $value" on the converted pattern. */
-static int pattern_is_dir(const struct maintainers *m, const char *v)
-{
-	struct sbuf path = SBUF_INIT;
-	struct stat st;
-
-	sb_addf(&path, "%s/", m->top);
-	perl_glob(&path, v);
-	int dir = !stat(path.buf, &st) && S_ISDIR(st.st_mode);
-	sb_release(&path);
-	return dir;
-}
-
-/* file_match_pattern() of the script, for the value v of an F:/X: line
- * (re: its regex when the glob matcher cannot do it). */
-static int file_match_pattern(const struct maintainers *m, const char *v,
-			      size_t vlen, struct regex *re, const char *file)
-{
-	if (re ? !re_search(re, file, strlen(file), 0) : !glob_prefix(v, file))
-		return 0;
-	if (vlen && v[vlen - 1] == '/')
-		return 1;
-	if (!re && pattern_is_dir(m, v))
-		return !strncmp(file, v, vlen) && file[vlen] == '/';
-	return count_slashes(file) == count_slashes(v);
-}
-
-/* The index in s->sec of the section being read, kept on first need. */
-static size_t keep_section(struct scan *s)
-{
-	if (!s->cur_kept) {
-		GROW(s->sec, s->nsec + 1, s->asec);
-		s->sec[s->nsec++] = s->cur;
-		s->cur_kept = 1;
-	}
-	return s->nsec - 1;
-}
-
-/* A section ends: per file, no X: may have matched, and the last F: or
- * N: that did gives the depth. */
-static void close_section(struct scan *s, size_t end)
-{
-	if (!s->cur_kept)
-		return;
-	size_t sec = s->nsec - 1;
-	s->sec[sec].end = end;
-	for (size_t i = 0; i < s->nfm; i++) {
-		size_t f = s->fm[i].file, j;
-		for (j = 0; j < i && s->fm[j].file != f; j++)
-			;
-		if (j < i)
-			continue;       /* this file is done */
-		int excluded = 0, found = 0, deep = 0, depth = 0;
-		int file_pd = count_slashes(s->file[f]);
-		for (j = i; j < s->nfm; j++) {
-			const struct fmatch *x = &s->fm[j];
-			if (x->file != f)
-				continue;
-			if (x->type == 'X') {
-				excluded = 1;
-				continue;
-			}
-			found = 1;
-			depth = x->depth;
-			if (x->type == 'F' && depth >= file_pd)
-				deep = 1;
-		}
-		if (found && !excluded) {
-			GROW(s->fh, s->nfh + 1, s->afh);
-			s->fh[s->nfh++] = (struct fhit){ f, sec, depth, deep };
-		}
-	}
-	s->nfm = 0;
-	s->cur_kept = 0;
-}
-
-static void push_match(struct scan *s, size_t file, int depth, char type)
-{
-	keep_section(s);
-	GROW(s->fm, s->nfm + 1, s->afm);
-	s->fm[s->nfm++] = (struct fmatch){ file, depth, type };
-}
-
-/* The bytes that end an F:/X: literal: 1, a glob's; 2, a regex's (then
- * the script's conversion yields a regex our glob matcher cannot run). */
-static const unsigned char glob_byte[256] = {
-	['*'] = 1, ['?'] = 1, ['['] = 1,
-	['('] = 2, [')'] = 2, ['+'] = 2, ['|'] = 2, ['^'] = 2, ['$'] = 2,
-	['{'] = 2, ['}'] = 2, ['\\'] = 2,
-};
-
-/* Compares path f with the literal start of an F:/X: value (v, n bytes)
- * as strncmp() would: the literal ends at the first glob or regex byte, or
- * before a byte a '{' quantifies.  The bytes f and v share need no look:
- * fplain, the length of f's start without such bytes, says whether the
- * literal ended among them.  *at: where they part. */
-static int literal_cmp(const char *f, size_t fplain, const char *v, size_t n,
-		       size_t *at)
-{
-	size_t k = 0;
-
-	while (k < n && f[k] == v[k])
-		k++;
-	*at = k;
-	if (k > fplain || k == n || glob_byte[(unsigned char)v[k]] ||
-	    (k + 1 < n && v[k + 1] == '{'))
-		return 0;
-	return (unsigned char)f[k] < (unsigned char)v[k] ? -1 : 1;
-}
-
-/* The first of the sorted files that starts with v's literal. */
-static size_t first_with_literal(const struct scan *s, const char *v, size_t n)
-{
-	size_t lo = 0, hi = s->nfile, at;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (literal_cmp(s->file[mid], s->fplain[mid], v, n, &at) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static struct regex *compile_line(char type, const char *v, size_t vlen,
-				  size_t lineno, struct sbuf *err)
-{
-	struct sbuf pat = SBUF_INIT, e = SBUF_INIT;
-	int glob = type == 'F' || type == 'X';
-
-	if (glob) {
-		/* The script's conversion, then our regex engine, anchored. */
-		sb_addc(&pat, '^');
-		perl_glob(&pat, v);
-	} else {
-		sb_add(&pat, v, vlen);
-	}
-	struct regex *re = re_compile(pat.buf, pat.len, !glob, &e);
-	if (!re) {
-		sb_addf(err, "MAINTAINERS:%zu: %c: ", lineno, type);
-		sb_add(err, v, vlen);
-		sb_addf(err, ": %s", e.buf);
-	}
-	sb_release(&pat);
-	sb_release(&e);
-	return re;
-}
-
-/* An F: or X: line: tried on the files that start with its literal, or on
- * every file when it holds a '|' (the script's regex then alternates). */
-static int scan_glob(struct scan *s, char type, const char *v, size_t vlen,
-		     size_t lineno, struct sbuf *err)
-{
-	int nul = 0, alt = span_until(v, vlen, '|', &nul) < vlen, rx = -1;
-	struct regex *re = NULL;
-	size_t at;
-
-	/* Parting from the files' common start, it parts from all of them. */
-	if (!alt && s->nfile && literal_cmp(s->file[0], s->fplain[0], v, vlen,
-					    &at) && at < s->common)
-		return 0;
-	sb_setlen(&s->value, 0);
-	for (size_t f = alt ? 0 : first_with_literal(s, v, vlen);
-	     f < s->nfile && (alt || !literal_cmp(s->file[f], s->fplain[f], v,
-						  vlen, &at)); f++) {
-		if (rx < 0) {
-			sb_add(&s->value, v, vlen);
-			rx = 0;
-			for (size_t i = 0; i < vlen; i++)
-				rx |= glob_byte[(unsigned char)v[i]] == 2;
-		}
-		if (rx && !re &&
-		    !(re = compile_line(type, s->value.buf, vlen, lineno, err)))
-			return -1;
-		if (file_match_pattern(s->m, s->value.buf, vlen, re, s->file[f]))
-			push_match(s, f, type == 'F' ? glob_depth(v, vlen) : 0,
-				   type);
-	}
-	re_free(re);
-	return 0;
-}
-
-/* An N: line: a regex searched in each path that holds its literal. */
-static int scan_name(struct scan *s, const char *v, size_t vlen,
-		     size_t lineno, struct sbuf *err)
-{
-	size_t at, n = re_literal(v, vlen, 1, &at);
-	struct regex *re = NULL;
-
-	for (size_t f = 0; f < s->nfile; f++) {
-		if (n && !find_bytes(s->file[f], s->flen[f], v + at, n))
-			continue;
-		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
-			return -1;
-		if (re_search(re, s->file[f], s->flen[f], 0))
-			push_match(s, f, 0, 'N');
-	}
-	re_free(re);
-	return 0;
-}
-
-/* A K: line: searched in each query's keyword lines that could hold it. */
-static int scan_keyword(struct scan *s, const char *v, size_t vlen,
-			size_t idx, size_t lineno, struct sbuf *err)
-{
-	size_t at, n = re_literal(v, vlen, 1, &at);
-	struct regex *re = NULL;
-
-	for (size_t i = 0; i < s->nq; i++) {
-		const struct kwtext *kw = s->q[i].kw;
-		if (!kw || !kw->nline ||
-		    (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
-			continue;
-		if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
-			return -1;
-		for (size_t l = 0; l < kw->nline; l++) {
-			const struct kwline *k = &kw->line[l];
-			if (re_search(re, kw->text.buf + k->off, k->len, k->skip)) {
-				GROW(s->kh, s->nkh + 1, s->akh);
-				s->kh[s->nkh++] = (struct khit){ i, keep_section(s), idx };
-				break;
-			}
-		}
-	}
-	re_free(re);
-	return 0;
-}
-
-static int scan_tag(struct scan *s, const char *p, size_t n, size_t idx,
-		    size_t lineno, struct sbuf *err)
-{
-	size_t v;
-
-	switch (p[0]) {
-	case 'F':
-	case 'X':
-		v = tag_value(p, n);
-		return scan_glob(s, p[0], p + v, n - v, lineno, err);
-	case 'N':
-		v = tag_value(p, n);
-		return scan_name(s, p + v, n - v, lineno, err);
-	case 'K':
-		v = tag_value(p, n);
-		return s->keywords ? scan_keyword(s, p + v, n - v, idx, lineno, err) : 0;
-	}
-	return 0;
-}
-
-
-
-
-/* The one pass over the file (see the section's comment). */
-static int scan_maintainers(struct scan *s, struct sbuf *err)
-{
-	const char *t = s->m->text;
-	size_t len = s->m->len, idx = 0, lineno = 0, title = 0, tlen = 0;
-	int in_run = 0;
-
-	for (size_t pos = 0; pos < len;) {
-		const char *p = t + pos;
-		int nul = 0;
-		size_t n = span_until(p, len - pos, '\n', &nul);
-		lineno++;
-		if (nul) {
-			sb_addf(err, "MAINTAINERS:%zu: holds a NUL byte", lineno);
-			return -1;
-		}
-		if (is_tag(p, n)) {
-			if (!in_run) {
-				int first = idx == 0;
-				s->cur = (struct msec){ idx, first ? pos : title,
-							first ? n : tlen, pos, len,
-							first ? pos + n + (n < len - pos) : pos,
-							first };
-				s->cur_kept = 0;
-				in_run = 1;
-			}
-			if (scan_tag(s, p, n, idx, lineno, err) < 0)
-				return -1;
-			idx++;
-		} else if (!blank_or_comment(p, n)) {
-			if (in_run)
-				close_section(s, pos);
-			in_run = 0;
-			title = pos;
-			tlen = n;
-			idx++;
-		}
-		pos += n + (n < len - pos);
-	}
-	if (in_run)
-		close_section(s, len);
-	return 0;
-}
-
-static int cmp_fhit(const void *a, const void *b)
-{
-	const struct fhit *x = a, *y = b;
-
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	if (x->depth != y->depth)
-		return y->depth > x->depth ? 1 : -1;
-	return x->sec < y->sec ? -1 : x->sec > y->sec;
-}
-
-static size_t file_index(const struct scan *s, const char *file)
-{
-	size_t lo = 0, hi = s->nfile;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(s->file[mid], file) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Sections of the keyword hits of one query, as the script sorts the K:
- * lines' indices: as strings, each once. */
-struct kwsec {
-	char idx[24];
-	size_t sec;
-};
-
-static int cmp_kwsec(const void *a, const void *b)
-{
-	return strcmp(((const struct kwsec *)a)->idx,
-		      ((const struct kwsec *)b)->idx);
-}
-
-static void keyword_sections(struct scan *s, struct query *q, size_t qi)
-{
-	struct kwsec *k = NULL;
-	size_t n = 0, alloc = 0;
-
-	for (size_t i = 0; i < s->nkh; i++)
-		if (s->kh[i].query == qi) {
-			GROW(k, n + 1, alloc);
-			snprintf(k[n].idx, sizeof k[n].idx, "%zu", s->kh[i].idx);
-			k[n++].sec = s->kh[i].sec;
-		}
-	sort_n(k, n, sizeof *k, cmp_kwsec);
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(k[i].idx, k[i - 1].idx))
-			add_categories(q, &s->sec[k[i].sec]);
-	free(k);
-}
-
-/* The bytes of the script's [A-Za-zÀ-ÿ...] classes: its source is UTF-8 read
- * as bytes, so "À-ÿ" is \xC3, \x80-\xC3 and \xBF. */
-static int latin_byte(unsigned char c)
-{
-	return isalpha(c) || (c >= 0x80 && c <= 0xC3) || c == 0xBF;
-}
-
-static int name_byte(unsigned char c)
-{
-	return latin_byte(c) || (c && strchr("\"' ,.+-", c));
-}
-
-static int local_byte(unsigned char c)
-{
-	return isalnum(c) || (c && strchr("_.+-", c));
-}
-
-static int domain_byte(unsigned char c)
-{
-	return isalnum(c) || c == '.' || c == '-';
-}
-
-/* clean_file_emails() of the script for one extracted match. */
-static void clean_file_email(const char *match, size_t len, struct sbuf *out)
-{
-	struct sbuf e = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
-
-	/* s/[(<{]?(LOCAL+@DOMAIN+)[)>}]?/<$1>/g */
-	for (size_t i = 0; i < len;) {
-		const char *at = memchr(match + i, '@', len - i);
-		if (!at) {
-			sb_add(&e, match + i, len - i);
-			break;
-		}
-		size_t ai = (size_t)(at - match), q = ai, r = ai + 1;
-		while (q > i && local_byte((unsigned char)match[q - 1]))
-			q--;
-		while (r < len && domain_byte((unsigned char)match[r]))
-			r++;
-		if (q == ai || r == ai + 1) {
-			sb_add(&e, match + i, ai + 1 - i);
-			i = ai + 1;
-			continue;
-		}
-		size_t p = q;
-		if (p > i && strchr("(<{", match[p - 1]))
-			p--;
-		sb_add(&e, match + i, p - i);
-		sb_addc(&e, '<');
-		sb_add(&e, match + q, r - q);
-		sb_addc(&e, '>');
-		if (r < len && strchr(")>}", match[r]))
-			r++;
-		i = r;
-	}
-	parse_email(e.buf, &n, &a);
-	if (n.len == 3 && n.buf[0] == '"' && n.buf[2] == '"' &&
-	    (n.buf[1] == ',' || n.buf[1] == '.'))
-		sb_setlen(&n, 0);
-	/* the last three words of the name, split as Perl's split() */
-	const char *w[3] = { NULL, NULL, NULL };
-	size_t wl[3] = { 0, 0, 0 }, nw = 0, last_nonempty = 0;
-	struct { const char *s; size_t l; } fld[256];
-	size_t nf = 0;
-	for (size_t s = 0, k = 0; k <= n.len && nf < 256; k++)
-		if (k == n.len || !(latin_byte((unsigned char)n.buf[k]) ||
-				    strchr("',.+-", n.buf[k]))) {
-			fld[nf].s = n.buf + s;
-			fld[nf].l = k - s;
-			if (k - s)
-				last_nonempty = nf + 1;
-			nf++;
-			s = k + 1;
-		}
-	nf = last_nonempty;        /* split drops trailing empty fields */
-	if (nf > 2) {
-		for (size_t k = 0; k < 3; k++) {
-			w[k] = fld[nf - 3 + k].s;
-			wl[k] = fld[nf - 3 + k].l;
-		}
-		nw = 3;
-		int initial = (wl[0] == 1 && isalpha((unsigned char)w[0][0])) ||
-			      (wl[0] == 2 && w[0][1] == '.') || wl[1] == 1 ||
-			      (wl[1] == 2 && w[1][1] == '.');
-		struct sbuf nn = SBUF_INIT;
-		if (initial)
-			sb_addf(&nn, "%.*s ", (int)wl[0], w[0]);
-		sb_addf(&nn, "%.*s %.*s", (int)wl[1], w[1], (int)wl[2], w[2]);
-		sb_release(&n);
-		n = nn;
-	}
-	(void)nw;
-	if (n.len && (n.buf[n.len - 1] == ',' || n.buf[n.len - 1] == '.')) {
-		sb_setlen(&n, n.len - 1);
-	} else if (n.len >= 2 && n.buf[n.len - 1] == '"' &&
-		   (n.buf[n.len - 2] == ',' || n.buf[n.len - 2] == '.')) {
-		n.buf[n.len - 2] = '"';
-		sb_setlen(&n, n.len - 1);
-	}
-	if (n.len && (n.buf[0] == ',' || n.buf[0] == '.')) {
-		memmove(n.buf, n.buf + 1, n.len - 1);
-		sb_setlen(&n, n.len - 1);
-	} else if (n.len >= 2 && n.buf[0] == '"' &&
-		   (n.buf[1] == ',' || n.buf[1] == '.')) {
-		memmove(n.buf + 1, n.buf + 2, n.len - 2);
-		sb_setlen(&n, n.len - 1);
-	}
-	format_email(out, n.buf, a.buf, 1);
-	sb_release(&e);
-	sb_release(&n);
-	sb_release(&a);
-}
-
-/*
- * The addresses written in a file, found as the script's regex
- *   NAME* \s* ,* \s* [(<{]? LOCAL+ @ DOMAIN+ \. ALNUM+ [)>}]?
- * finds them, leftmost first: the match ends after the last ".tld" of the
- * domain and starts as far left as NAME bytes and blanks reach.
- */
-static void file_emails(const char *t, size_t len, struct sbuf *list)
-{
-	struct sbuf one = SBUF_INIT;
-
-	for (size_t pos = 0; pos < len;) {
-		const char *atp = memchr(t + pos, '@', len - pos);
-		if (!atp)
-			break;
-		size_t a = (size_t)(atp - t), q = a, r = a + 1, k = 0;
-		while (q > pos && local_byte((unsigned char)t[q - 1]))
-			q--;
-		while (r < len && domain_byte((unsigned char)t[r]))
-			r++;
-		for (size_t i = r; i-- > a + 2;)
-			if (i + 1 < r && t[i] == '.' && isalnum((unsigned char)t[i + 1])) {
-				k = i;
-				break;
-			}
-		if (q == a || !k) {
-			pos = a + 1;
-			continue;
-		}
-		size_t end = k + 1;
-		while (end < len && isalnum((unsigned char)t[end]))
-			end++;
-		if (end < len && strchr(")>}", t[end]) && t[end])
-			end++;
-		/* Leftwards: [(<{]?, then \s* ,* \s* (states 0,1,2), then NAME*. */
-		size_t p = q;
-		if (p > pos && strchr("(<{", t[p - 1]) && t[p - 1])
-			p--;
-		unsigned states = 0xf; /* bit0: trailing ws, 1: commas, 2: ws, 3: name */
-		while (p > pos) {
-			unsigned char c = (unsigned char)t[p - 1];
-			int ws = c == ' ' || (c >= '\t' && c <= '\r');
-			unsigned next = 0;
-			if ((states & 1) && ws)
-				next |= 1 | 2 | 4 | 8;
-			if ((states & 3) && c == ',')
-				next |= 2 | 4 | 8;
-			if ((states & 7) && ws)
-				next |= 4 | 8;
-			if (name_byte(c))
-				next |= 8;
-			if (!next)
-				break;
-			states = next;
-			p--;
-		}
-		sb_setlen(&one, 0);
-		clean_file_email(t + p, end - p, &one);
-		if (!in_set(list, one.buf))
-			sb_add(list, one.buf, one.len + 1);
-		pos = end;
-	}
-	sb_release(&one);
-}
-
-/* add_role(): appends role to every entry of that name or address. */
-static void add_role(struct query *q, const char *email, const char *role)
-{
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, en = SBUF_INIT, ea = SBUF_INIT;
-
-	parse_email(email, &n, &a);
-	for (size_t i = 0; i < q->nto; i++) {
-		parse_email(q->to[i].email, &en, &ea);
-		if ((strcmp(n.buf, en.buf) && strcmp(a.buf, ea.buf)) ||
-		    (*role && strstr(q->to[i].role, role)))
-			continue;
-		struct sbuf r = SBUF_INIT;
-		sb_addf(&r, "%s%s%s", q->to[i].role, *q->to[i].role ? "," : "",
-			role);
-		free(q->to[i].role);
-		q->to[i].role = sb_detach(&r, NULL);
-	}
-	sb_release(&n);
-	sb_release(&a);
-	sb_release(&en);
-	sb_release(&ea);
-}
-
-/* deduplicate_email(): the first (name, address) seen for a name or an
- * address stands for every later one. */
-static void deduplicate_email(struct query *q, char **email)
-{
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT,
-		    lc = SBUF_INIT;
-	int matched = 0;
-
-	parse_email(*email, &n, &a);
-	format_email(&f, n.buf, a.buf, 1);
-	mailmap_email(q->m, &mm, f.buf);
-	parse_email(mm.buf, &n, &a);
-	struct sbuf *tables[2] = { &q->dd, &q->dda };
-	for (int t = 0; t < 2 && !matched; t++) {
-		if (t == 0 && !n.len)
-			continue;
-		sb_setlen(&lc, 0);
-		sb_adds(&lc, t ? a.buf : n.buf);
-		lower_ascii(lc.buf);
-		for (const char *p = tables[t]->buf, *e = p + tables[t]->len;
-		     p < e;) {
-			const char *pn = p + strlen(p) + 1, *pa = pn + strlen(pn) + 1;
-			if (!strcmp(p, lc.buf)) {
-				/* The script reads the address back through the
-				 * name it just replaced: same entry here. */
-				char *nn = xstrdup(pn), *na = xstrdup(pa);
-				sb_setlen(&n, 0);
-				sb_adds(&n, nn);
-				sb_setlen(&a, 0);
-				sb_adds(&a, na);
-				free(nn);
-				free(na);
-				matched = 1;
-				break;
-			}
-			p = pa + strlen(pa) + 1;
-		}
-	}
-	if (!matched) {
-		for (int t = 0; t < 2; t++) {
-			size_t at = tables[t]->len;
-			sb_adds(tables[t], t ? a.buf : n.buf);
-			lower_ascii(tables[t]->buf + at);
-			sb_add(tables[t], "", 1);
-			sb_add(tables[t], n.buf, n.len + 1);
-			sb_add(tables[t], a.buf, a.len + 1);
-		}
-	}
-	format_email(&f, n.buf, a.buf, 1);
-	mailmap_email(q->m, &mm, f.buf);
-	free(*email);
-	*email = sb_detach(&mm, NULL);
-	sb_release(&n);
-	sb_release(&a);
-	sb_release(&f);
-	sb_release(&lc);
-}
-
-/*
- * History, as the script's vcs_* functions read it: `git log` in the tree's
- * top, its lines stripped of leading blanks and empty ones dropped.  Used
- * for --git-fallback (a file no section maintains exactly gets its recent
- * signers, authors and the authors of its changed lines) and for a patch's
- * Fixes: lines (the fixed commit's signers).  Where the tree is no git work
- * tree, or git cannot run, there is no history, as in the script.
- */
-static const char *const signature_tags[] = {
-	"Signed-off-by:", "Reviewed-by:", "Acked-by:"
-};
-#define LOG_FORMAT "--format=GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%n" \
-		   "GitSubject: %s%n%b%n"
-
-struct history {
-	struct sbuf text;       /* git's output, lines cut in place */
-	char **line;
-	size_t nline, aline;
-	size_t commits;
-	char **signers, **authors;      /* formatted and de-duplicated */
-	size_t nsigners, asigners, nauthors, aauthors;
-	size_t *added, *removed;        /* per author, when every commit's
-					   numstat line was found */
-};
-#define HISTORY_INIT { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, \
-		       NULL, NULL }
-
-static int has_history(const struct maintainers *m)
-{
-	struct sbuf dotgit = SBUF_INIT;
-	struct stat st;
-
-	sb_addf(&dotgit, "%s/.git", m->top);
-	int r = !lstat(dotgit.buf, &st);
-	sb_release(&dotgit);
-	return r;
-}
-
-/* Runs git log with words in the top; 0 with its lines in h, or -1. */
-static int read_log(const struct maintainers *m, const char *const *words,
-		    struct history *h)
-{
-	int r = run_git(&(struct git_run){ .words = words, .dir = m->top,
-					   .out = &h->text, .quiet = 1 });
-
-	if (r != 0)
-		return -1;
-	const char *pos = h->text.buf, *end = pos + h->text.len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		struct span t = trim_span(l);
-		if (!t.len)
-			continue;
-		char *p = (char *)t.p;   /* the buffer is ours: lines in place */
-		p[l.p + l.len - t.p] = '\0';
-		GROW(h->line, h->nline + 1, h->aline);
-		h->line[h->nline++] = p;
-	}
-	return 0;
-}
-
-static int is_signature(const char *l)
-{
-	while (*l == ' ' || *l == '\t')
-		l++;
-	for (size_t i = 0; i < sizeof signature_tags / sizeof *signature_tags; i++)
-		if (!strncmp(l, signature_tags[i], strlen(signature_tags[i])))
-			return strchr(l, '@') != NULL;
-	return 0;
-}
-
-/* extract_formatted_signatures(): what follows the last ':' that has
- * something after it (the script's s/\s*.*:\s*(.+)\s*\/$1/), then
- * de-duplicated. */
-static char *signature_email(struct query *q, const char *l)
-{
-	const char *colon = NULL;
-
-	for (const char *p = l; *p; p++)
-		if (*p == ':' && p[1])
-			colon = p;
-	const char *v = colon ? colon + 1 : l;
-	while (is_space((unsigned char)*v) && v[1])
-		v++;
-	char *email = xstrdup(v);
-	deduplicate_email(q, &email);
-	return email;
-}
-
-static int hex40(const char *s)
-{
-	for (int i = 0; i < 40; i++)
-		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
-			return 0;
-	return 1;
-}
-
-/* vcs_find_signers(): commits, signers (not Linus) and authors of the
- * log, and with file, each commit's numstat line of it. */
-static void find_signers(struct query *q, struct history *h, const char *file)
-{
-	size_t nstats = 0, fl = file ? strlen(file) : 0;
-	char **stats = xcalloc(h->nline + 1, sizeof *stats);
-	char **authors = xcalloc(h->nline + 1, sizeof *authors);
-	size_t na = 0;
-
-	for (size_t i = 0; i < h->nline; i++) {
-		const char *l = h->line[i];
-		if (starts_with(l, "GitCommit: ") && hex40(l + 11))
-			h->commits++;
-		else if (starts_with(l, "GitAuthor: "))
-			authors[na++] = h->line[i];
-		else if (is_signature(l) && !strcasestr_ascii(l, "Linus Torvalds")) {
-			GROW(h->signers, h->nsigners + 1, h->asigners);
-			h->signers[h->nsigners++] = h->line[i];
-		}
-		/* ^(\d+)\t(\d+)\t$file$ */
-		const char *p = l;
-		size_t d1 = strspn(p, "0123456789");
-		size_t d2 = d1 && p[d1] == '\t' ? strspn(p + d1 + 1, "0123456789") : 0;
-		if (file && d2 && p[d1 + 1 + d2] == '\t' &&
-		    !strcmp(p + d1 + d2 + 2, file) && fl)
-			stats[nstats++] = h->line[i];
-	}
-	if (!h->nsigners)
-		h->commits = 0;
-	/* The script reads the authors first, then the signers. */
-	for (size_t i = 0; i < na; i++) {
-		GROW(h->authors, h->nauthors + 1, h->aauthors);
-		h->authors[h->nauthors++] = signature_email(q, authors[i]);
-	}
-	/* and both of the script's callers de-duplicate signers again */
-	for (size_t i = 0; i < h->nsigners; i++) {
-		h->signers[i] = signature_email(q, h->signers[i]);
-		deduplicate_email(q, &h->signers[i]);
-	}
-	if (file && na && na == nstats) {
-		h->added = xcalloc(na, sizeof *h->added);
-		h->removed = xcalloc(na, sizeof *h->removed);
-		for (size_t i = 0; i < na; i++) {
-			char *end;
-			h->added[i] = (size_t)strtoull(stats[i], &end, 10);
-			h->removed[i] = (size_t)strtoull(end + 1, NULL, 10);
-		}
-	}
-	free(stats);
-	free(authors);
-}
-
-static void history_release(struct history *h)
-{
-	for (size_t i = 0; i < h->nsigners; i++)
-		free(h->signers[i]);
-	for (size_t i = 0; i < h->nauthors; i++)
-		free(h->authors[i]);
-	free(h->signers);
-	free(h->authors);
-	free(h->line);
-	free(h->added);
-	free(h->removed);
-	sb_release(&h->text);
-}
-
-struct tally {
-	char *email;
-	size_t count;
-};
-
-static int cmp_tally(const void *a, const void *b)
-{
-	const struct tally *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->email, y->email);
-}
-
-/* vcs_assign(): the addresses of lines (each counted weight[i] times, or
- * once) by count, most first (ties: in byte order, where the script's
- * order is Perl's hash order), while they have at least 1 signature, 5%
- * of divisor, and are among the first 5. */
-static void vcs_assign(struct query *q, const char *role, size_t divisor,
-		       char *const *lines, const size_t *weight, size_t n)
-{
-	struct tally *t = xcalloc(n ? n : 1, sizeof *t);
-	size_t nt = 0, count = 0;
-	struct sbuf r = SBUF_INIT;
-
-	if (!divisor)
-		divisor = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (weight && !weight[i])
-			continue;
-		struct sbuf mm = SBUF_INIT;
-		mailmap_email(q->m, &mm, lines[i]);
-		size_t k;
-		for (k = 0; k < nt && strcmp(t[k].email, mm.buf); k++)
-			;
-		if (k == nt)
-			t[nt++].email = sb_detach(&mm, NULL);
-		else
-			sb_release(&mm);
-		t[k].count += weight ? weight[i] : 1;
-	}
-	sort_n(t, nt, sizeof *t, cmp_tally);
-	for (size_t i = 0; i < nt; i++) {
-		double percent = (double)t[i].count * 100 / (double)divisor;
-		if (percent > 100)
-			percent = 100;
-		if (in_set(&q->m->ignore, t[i].email))
-			continue;
-		if (t[i].count < 1 || ++count > 5 || percent < 5)
-			break;
-		push_email_address(q, t[i].email, "");
-		sb_setlen(&r, 0);
-		if (q->o->roles)
-			sb_addf(&r, "%s:%zu/%zu=%.0f%%", role, t[i].count, divisor,
-				percent);
-		else
-			sb_adds(&r, role);
-		add_role(q, t[i].email, r.buf);
-	}
-	for (size_t i = 0; i < nt; i++)
-		free(t[i].email);
-	free(t);
-	sb_release(&r);
-}
-
-/* vcs_file_signoffs(): a year of the file's history. */
-static void file_signoffs(struct query *q, const char *file)
-{
-	const char *words[] = { "-c", "core.quotePath=true", "log", "--no-color",
-		"--follow", "--since=1-year-ago", "--numstat", "--no-merges",
-		LOG_FORMAT, "--", file, NULL };
-	struct history h = HISTORY_INIT;
-
-	if (read_log(q->m, words, &h) == 0) {
-		find_signers(q, &h, file);
-		vcs_assign(q, "commit_signer", h.commits, h.signers, NULL,
-			   h.nsigners);
-		vcs_assign(q, "authored", h.commits, h.authors, NULL, h.nauthors);
-		if (h.added) {
-			size_t added = 0, removed = 0;
-			for (size_t i = 0; i < h.nauthors; i++) {
-				added += h.added[i];
-				removed += h.removed[i];
-			}
-			vcs_assign(q, "added_lines", added, h.authors, h.added,
-				   h.nauthors);
-			vcs_assign(q, "removed_lines", removed, h.authors,
-				   h.removed, h.nauthors);
-		}
-	}
-	history_release(&h);
-}
-
-/* vcs_add_commit_signers(): the signers of a commit a Fixes: line names. */
-static void fixes_signers(struct query *q, const char *commit)
-{
-	const char *words[] = { "log", "--no-color", "--numstat", LOG_FORMAT,
-		"-1", commit, "--", NULL };
-	struct history h = HISTORY_INIT;
-
-	if (read_log(q->m, words, &h) == 0) {
-		find_signers(q, &h, NULL);
-		vcs_assign(q, "blamed_fixes", 1, h.signers, NULL, h.nsigners);
-	}
-	history_release(&h);
-}
-
-/* range_is_maintained() and range_has_maintainer() of the script. */
-static int section_maintained(const struct maintainers *m,
-			      const struct msec *sec)
-{
-	struct sbuf v = SBUF_INIT;
-	size_t pos = sec->body;
-	int s = 0, has_m = 0;
-	char type;
-
-	while (section_tag(m, sec, &pos, &type, &v)) {
-		if (type == 'S' && (strcasestr_ascii(v.buf, "maintain") ||
-				    strcasestr_ascii(v.buf, "support")))
-			s = 1;
-		has_m |= type == 'M';
-	}
-	sb_release(&v);
-	return s && has_m;
-}
-
-
-static void query_release(struct query *q)
-{
-	for (size_t i = 0; i < q->nto; i++) {
-		free(q->to[i].email);
-		free(q->to[i].role);
-	}
-	for (size_t i = 0; i < q->nlists; i++) {
-		free(q->lists[i].email);
-		free(q->lists[i].role);
-	}
-	free(q->to);
-	free(q->lists);
-	sb_release(&q->seen_names);
-	sb_release(&q->seen_addrs);
-	sb_release(&q->seen_lists);
-	sb_release(&q->dd);
-	sb_release(&q->dda);
-}
-
-/* Reads top/file if it is a regular file; returns 0 or -1. */
-static int read_tree_file(const struct maintainers *m, const char *file,
-			  struct sbuf *out)
-{
-	struct sbuf path = SBUF_INIT;
-	struct stat st;
-	int r = -1;
-
-	sb_addf(&path, "%s/%s", m->top, file);
-	if (!stat(path.buf, &st) && S_ISREG(st.st_mode))
-		r = sb_read_file(out, path.buf);
-	sb_release(&path);
-	return r;
-}
-
-/* The script's $exact_pattern_match_hash: an F: as deep as the file in a
- * maintained section with an M: line. */
-static int exactly_maintained(const struct scan *s, size_t fi)
-{
-	for (size_t h = 0; h < s->nfh; h++)
-		if (s->fh[h].file == fi && s->fh[h].deep &&
-		    section_maintained(s->m, &s->sec[s->fh[h].sec]))
-			return 1;
-	return 0;
-}
-
-/* The sections of each file, in the script's order (its hits are sorted
- * by file, deepest pattern first); a .yaml binding's in-file addresses go
- * to femails. */
-static void file_sections(struct scan *s, struct query *q,
-			  const struct cc_query *cq, struct sbuf *femails)
-{
-	struct sbuf text = SBUF_INIT;
-
-	for (size_t i = 0; i < cq->nfile; i++) {
-		const char *file = cq->file[i];
-		size_t fi = file_index(s, file);
-		struct fhit key = { fi, 0, INT_MAX, 0 };
-		size_t h = 0, hi = s->nfh;
-		/* the first hit of this file */
-		while (h < hi) {
-			size_t mid = h + (hi - h) / 2;
-			if (cmp_fhit(&s->fh[mid], &key) < 0)
-				h = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; h < s->nfh && s->fh[h].file == fi; h++)
-			add_categories(q, &s->sec[s->fh[h].sec]);
-		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
-			sb_setlen(&text, 0);
-			if (!read_tree_file(s->m, file, &text))
-				file_emails(text.buf, text.len, femails);
-		}
-	}
-	sb_release(&text);
-}
-
-/* --git: every file's recent signers; --git-fallback: those of the files
- * no section maintains exactly. */
-static void history_signers(struct scan *s, struct query *q,
-			    const struct cc_query *cq)
-{
-	const struct cc_opts *o = q->o;
-
-	for (size_t i = 0; (o->git || o->git_fallback) && i < cq->nfile; i++)
-		if (o->git || (!has_suffix(cq->file[i], "MAINTAINERS") &&
-			       !exactly_maintained(s, file_index(s, cq->file[i]))))
-			file_signoffs(q, cq->file[i]);
-}
-
-/* THE REST names Linus; the script drops him unless asked. */
-static void drop_linus(struct query *q)
-{
-	size_t w = 0;
-
-	for (size_t i = 0; i < q->nto; i++) {
-		if (strstr(q->to[i].email,
-			   "Linus Torvalds <torvalds@linux-foundation.org>")) {
-			free(q->to[i].email);
-			free(q->to[i].role);
-			continue;
-		}
-		q->to[w++] = q->to[i];
-	}
-	q->nto = w;
-}
-
-/* The in-file addresses (NUL-separated), after .mailmap, as "in file". */
-static void add_file_emails(struct query *q, const struct sbuf *femails)
-{
-	struct sbuf f = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
-
-	for (const char *p = femails->buf, *e = p + femails->len; p < e;
-	     p += strlen(p) + 1) {
-		mailmap_email(q->m, &f, p);
-		parse_email(f.buf, &n, &a);
-		format_email(&f, n.buf, a.buf, 1);
-		push_email_address(q, f.buf, "");
-		add_role(q, f.buf, "in file");
-	}
-	sb_release(&f);
-	sb_release(&n);
-	sb_release(&a);
-}
-
-/* The signers of each commit a Fixes: line names, each commit once. */
-static void fixes_of(struct query *q, const struct cc_query *cq)
-{
-	for (size_t i = 0; i < cq->nfixes; i++) {
-		size_t k;
-		for (k = 0; k < i && strcmp(cq->fixes[k], cq->fixes[i]); k++)
-			;
-		if (k == i)
-			fixes_signers(q, cq->fixes[i]);
-	}
-}
-
-/* merge_email() of the script: maintainers and reviewers, then lists,
- * each address once, one a line (with its role under --roles). */
-static void merge_email(const struct query *q, struct sbuf *out)
-{
-	struct sbuf seen = SBUF_INIT;
-
-	for (int pass = 0; pass < 2; pass++) {
-		const struct rcpt *v = pass ? q->lists : q->to;
-		size_t nv = pass ? q->nlists : q->nto;
-		if (pass && !q->o->l)
-			break;
-		for (size_t i = 0; i < nv; i++) {
-			if (in_set(&seen, v[i].email))
-				continue;
-			if (has_control(v[i].email)) {
-				/* A CR or the like could forge a mail header. */
-				warning("dropped an address with control bytes: %s",
-					v[i].email);
-				continue;
-			}
-			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
-			sb_adds(out, v[i].email);
-			if (q->o->roles)
-				sb_addf(out, " (%s)", v[i].role);
-			sb_addc(out, '\n');
-		}
-	}
-	sb_release(&seen);
-}
-
-/* One query's recipients, from the hits of the pass: get_maintainer.pl's
- * phases, in its order. */
-static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
-		   struct sbuf *out)
-{
-	const struct cc_query *cq = &s->q[qi];
-	struct query q = { .m = s->m, .o = o, .seen_names = SBUF_INIT,
-			   .seen_addrs = SBUF_INIT, .seen_lists = SBUF_INIT,
-			   .dd = SBUF_INIT, .dda = SBUF_INIT };
-	struct sbuf femails = SBUF_INIT;
-	int history = o->email && has_history(s->m);
-
-	file_sections(s, &q, cq, &femails);
-	if (o->keywords)
-		keyword_sections(s, &q, qi);
-	for (size_t i = 0; i < q.nto; i++)
-		deduplicate_email(&q, &q.to[i].email);
-	for (size_t i = 0; i < q.nlists; i++)
-		deduplicate_email(&q, &q.lists[i].email);
-	if (history)
-		history_signers(s, &q, cq);
-	drop_linus(&q);
-	add_file_emails(&q, &femails);
-	if (history && o->fixes)
-		fixes_of(&q, cq);
-	merge_email(&q, out);
-	sb_release(&femails);
-	query_release(&q);
-}
-
-static void scan_release(struct scan *s)
-{
-	free(s->file);
-	free(s->fplain);
-	free(s->flen);
-	free(s->sec);
-	free(s->fh);
-	free(s->fm);
-	free(s->kh);
-	sb_release(&s->value);
-}
-
-int maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		      const struct cc_query *q, size_t nq, struct sbuf *out,
-		      struct sbuf *err)
-{
-	struct scan s = { 0 };
-	size_t total = 0;
-
-	s.m = m;
-	s.q = q;
-	s.nq = nq;
-	s.keywords = o->keywords;
-	sb_init(&s.value);
-	for (size_t i = 0; i < nq; i++)
-		total += q[i].nfile;
-	s.file = xcalloc(total ? total : 1, sizeof *s.file);
-	for (size_t i = 0; i < nq; i++)
-		for (size_t k = 0; k < q[i].nfile; k++)
-			s.file[s.nfile++] = q[i].file[k];
-	sort_unique(s.file, &s.nfile, 0);
-	size_t w = s.nfile;
-	s.fplain = xcalloc(w ? w : 1, sizeof *s.fplain);
-	s.flen = xcalloc(w ? w : 1, sizeof *s.flen);
-	for (size_t i = 0; i < w; i++)
-		s.flen[i] = strlen(s.file[i]);
-	for (size_t i = 0; i < w; i++)
-		while (s.file[i][s.fplain[i]] &&
-		       !glob_byte[(unsigned char)s.file[i][s.fplain[i]]])
-			s.fplain[i]++;
-	if (w)
-		while (s.file[0][s.common] &&
-		       s.file[0][s.common] == s.file[w - 1][s.common])
-			s.common++;
-	int r = scan_maintainers(&s, err);
-	if (!r) {
-		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
-		for (size_t i = 0; i < nq; i++)
-			answer(&s, o, i, &out[i]);
-	}
-	scan_release(&s);
-	return r;
-}
-
-void kwtext_add(struct kwtext *kw, const char *s, size_t len, size_t skip)
-{
-	GROW(kw->line, kw->nline + 1, kw->aline);
-	kw->line[kw->nline++] = (struct kwline){ kw->text.len, len, skip };
-	sb_add(&kw->text, s, len);
-}
-
-void kwtext_release(struct kwtext *kw)
-{
-	sb_release(&kw->text);
-	free(kw->line);
-	kw->line = NULL;
-	kw->nline = kw->aline = 0;
-}
-
-/*
- * Scans a patch: its files (sorted, unique, as the script leaves them),
- * Fixes: ids, and the lines K: patterns are searched in.  Returns the
- * number of files.
- */
-size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
-		  struct kwtext *kw)
-{
-	int in_diff = 0;
-	size_t first = pf->nr;
-
-	const char *pos = t, *end = t + len;
-	for (struct span ln; next_line(&pos, end, &ln);) {
-		const char *p = ln.p, *e = p + ln.len;
-		if (!patch_line(pf, p, e, &in_diff) && kw) {
-			/* The line as Perl holds it: with its LF.  In the
-			 * diff, only a '+' or '-' line, after that byte. */
-			size_t l = ln.len + (e < end);
-			if (!in_diff)
-				kwtext_add(kw, p, l, 0);
-			else if (l && (*p == '+' || *p == '-'))
-				kwtext_add(kw, p, l, 1);
-		}
-	}
-	size_t added = pf->nr - first;
-	sort_unique(pf->file + first, &added, 1);
-	pf->nr = first + added;
-	return added;
-}
-
-void patch_files_release(struct patch_files *pf)
-{
-	for (size_t i = 0; i < pf->nr; i++)
-		free(pf->file[i]);
-	for (size_t i = 0; i < pf->nfixes; i++)
-		free(pf->fixes[i]);
-	free(pf->file);
-	free(pf->fixes);
-	memset(pf, 0, sizeof *pf);
 }
 
 /* ---- grouping --------------------------------------------------------------
@@ -4708,7 +1511,7 @@ void add_signoff(struct sbuf *msg, const char *sob)
 	sb_addc(msg, '\n');
 }
 
-/* ---- writers ---------------------------------------------------------------
+/* ---- staging, the plan printer and the commit transaction -------------------
  * `series commit` as one transaction whose commit point is a single
  * compare-and-swap of HEAD:
  *   1. take the index lock (O_EXCL, as git does), so no git changes the
@@ -4730,202 +1533,6 @@ void add_signoff(struct sbuf *msg, const char *sob)
  * and any crash report, so HEAD, refs, index and work tree are as before;
  * the work tree is only ever read.
  */
-struct repo {
-	char *top;      /* absolute work tree top */
-	char *gitdir;   /* absolute $GIT_DIR of this work tree */
-	char *index;    /* absolute index path ($GIT_INDEX_FILE honoured) */
-	char *objects;  /* absolute object directory (the common one) */
-	char old[72];   /* HEAD's commit, "" when the branch is unborn */
-	char *ref;      /* what HEAD names: "refs/heads/x", or "HEAD" detached */
-	char *hook_pre_commit, *hook_commit_msg; /* where git looks for them */
-};
-
-static void repo_release(struct repo *r)
-{
-	free(r->hook_pre_commit);
-	free(r->hook_commit_msg);
-	free(r->top);
-	free(r->gitdir);
-	free(r->index);
-	free(r->objects);
-	free(r->ref);
-}
-
-/* Splits git's newline-separated answer into n lines, or fails. */
-static int take_lines(struct sbuf *out, char **lines, size_t n)
-{
-	char *p = out->buf, *end = out->buf + out->len;
-
-	for (size_t i = 0; i < n; i++) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl || nl == p)
-			return -1;
-		lines[i] = xstrndup(p, (size_t)(nl - p));
-		p = nl + 1;
-	}
-	return p == end ? 0 : -1;
-}
-
-/*
- * HEAD's state.  `rev-parse -q --verify` exits 1 both for an unborn branch
- * and for a git that failed, so an unborn branch is only ever concluded from
- * a successful for-each-ref that lists no such ref.
- */
-static int read_head(struct repo *r)
-{
-	struct sbuf out = SBUF_INIT;
-	static const char *const sym[] = { "symbolic-ref", "-q", "HEAD", NULL };
-	static const char *const head[] = {
-		"rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
-	int st = run_git(&(struct git_run){ .words = sym, .out = &out });
-
-	chomp(&out);
-	if (st > 1 || (st == 0 && (!starts_with(out.buf, "refs/") ||
-				   memchr(out.buf, '\n', out.len)))) {
-		sb_release(&out);
-		return st ? git_failed("git symbolic-ref", st) :
-			error("git symbolic-ref: unexpected answer");
-	}
-	r->ref = xstrdup(st == 0 ? out.buf : "HEAD");
-	sb_setlen(&out, 0);
-	if (st == 0) {
-		const char *words[] = { "for-each-ref",
-			"--format=%(objectname) %(refname)", r->ref, NULL };
-		st = run_git(&(struct git_run){ .words = words, .out = &out });
-		for (char *p = out.buf; !st && *p;) {
-			char *nl = strchr(p, '\n'), *sp = strchr(p, ' ');
-			if (!nl || !sp || sp > nl) {
-				st = -2;
-				break;
-			}
-			*nl = '\0';
-			if (!strcmp(sp + 1, r->ref) && is_oid(p, (size_t)(sp - p)))
-				memcpy(r->old, p, (size_t)(sp - p));
-			p = nl + 1;
-		}
-		sb_release(&out);
-		if (st == -2)
-			return error("git for-each-ref: unexpected answer");
-		return st ? git_failed("git for-each-ref", st) : 0;
-	}
-	st = run_git(&(struct git_run){ .words = head, .out = &out });
-	chomp(&out);
-	if (!st && is_oid(out.buf, out.len))
-		memcpy(r->old, out.buf, out.len + 1);
-	sb_release(&out);
-	if (!*r->old)
-		return st ? git_failed("git rev-parse", st) :
-			error("git rev-parse: unexpected answer");
-	return 0;
-}
-
-/*
- * Children run in the top of the work tree while the user may have named
- * the repository relative to where they stood (GIT_DIR=.git, a relative
- * GIT_WORK_TREE, core.worktree seen from inside the git directory): every
- * git after this one gets both, absolute, in its environment.
- */
-static int pin_repo_env(const struct repo *r)
-{
-	if (setenv("GIT_DIR", r->gitdir, 1) < 0 ||
-	    setenv("GIT_WORK_TREE", r->top, 1) < 0 ||
-	    (getenv("GIT_INDEX_FILE") && setenv("GIT_INDEX_FILE", r->index, 1) < 0))
-		return error("setenv: %s", strerror(errno));
-	return 0;
-}
-
-static int repo_open(struct repo *r)
-{
-	struct sbuf out = SBUF_INIT;
-	char *lines[6] = { NULL };
-	static const char *const where[] = {
-		"rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-dir", "--git-path", "index", "--git-path", "objects",
-		"--git-path", "hooks/pre-commit", "--git-path", "hooks/commit-msg",
-		NULL };
-
-	memset(r, 0, sizeof *r);
-	int st = run_git(&(struct git_run){ .words = where, .out = &out });
-	if (st == 128)
-		return error("git rev-parse: not inside a git work tree");
-	if (st)
-		return git_failed("git rev-parse", st);
-	if (take_lines(&out, lines, 6) < 0) {
-		for (int i = 0; i < 6; i++)
-			free(lines[i]);
-		sb_release(&out);
-		return error("git rev-parse: unexpected answer");
-	}
-	sb_release(&out);
-	r->top = lines[0];
-	r->gitdir = lines[1];
-	r->index = lines[2];
-	r->objects = lines[3];
-	r->hook_pre_commit = lines[4];
-	r->hook_commit_msg = lines[5];
-	if (pin_repo_env(r) < 0)
-		return -1;
-	return read_head(r);
-}
-
-/* Refuses to commit in the middle of an operation whose state a series of
- * new commits would lose (the merge parent, the rest of a rebase). */
-static int check_idle(const struct repo *r)
-{
-	static const struct { const char *file, *what; } ops[] = {
-		{ "MERGE_HEAD", "a merge" },
-		{ "CHERRY_PICK_HEAD", "a cherry-pick" },
-		{ "REVERT_HEAD", "a revert" },
-		{ "rebase-merge", "a rebase" },
-		{ "rebase-apply", "a rebase or git am" },
-	};
-	struct sbuf path = SBUF_INIT;
-	struct stat sb;
-
-	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-		sb_setlen(&path, 0);
-		sb_addf(&path, "%s/%s", r->gitdir, ops[i].file);
-		if (!lstat(path.buf, &sb)) {
-			sb_release(&path);
-			return error("commit: %s is in progress (%s exists); finish "
-				     "or abort it first", ops[i].what, ops[i].file);
-		}
-	}
-	sb_release(&path);
-	return 0;
-}
-
-/* Runs status from the caller's directory, so pathspecs mean what they say. */
-static int read_status(struct status *st, int untracked,
-		       const char *const *pathspec)
-{
-	const char *words[64 + 1];
-	size_t n = 0;
-	words[n++] = "--no-optional-locks";
-	words[n++] = "status";
-	words[n++] = "--porcelain=v2";
-	words[n++] = "-z";
-	words[n++] = untracked ? "--untracked-files=all" :
-				 "--untracked-files=no";
-	words[n++] = "--ignore-submodules=dirty";
-	words[n++] = "--";
-	size_t np = 0;
-	while (pathspec && pathspec[np])
-		np++;
-	const char **w = xmalloc(xmul(n + np + 1, sizeof *w));
-	memcpy(w, words, n * sizeof *w);
-	memcpy(w + n, pathspec ? pathspec : words + n, np * sizeof *w);
-	w[n + np] = NULL;
-
-	struct sbuf out = SBUF_INIT;
-	int r = git_ok("git status", &(struct git_run){ .words = w, .out = &out });
-	free(w);
-	if (!r)
-		r = parse_status(st, out.buf, out.len);
-	sb_release(&out);
-	return r;
-}
-
 /* What one path of the selection becomes, once git has staged it. */
 struct change {
 	const char *path;     /* borrowed from the status */
@@ -6319,6 +2926,3459 @@ fail:
 	return r;
 }
 
+/* ---- diff parser -------------------------------------------------------------
+ * What a patch touches, read line by line the way get_maintainer.pl reads it,
+ * so that both name the same files (a line matching an earlier rule is not
+ * looked at by later ones):
+ *   " mode change 100644 => 100755 PATH"
+ *   "rename from PATH" / "rename to PATH"
+ *   "diff --git a/OLD b/NEW"                    (both pushed)
+ *   "Fixes: 0123abc..."                          (6-40 hex digits)
+ *   "+++ PATH" / "--- PATH"                      (first component dropped:
+ *                                                 a/ b/ or any; /dev/null
+ *                                                 becomes dev/null, as there)
+ *   "@@ -N,M ..."                                (skipped)
+ *   anything else: searched for K: keywords; once the first ---/+++ line is
+ *   seen, only lines starting with + or - are, from their second byte.
+ * Unlike the script, a quoted path ("a/x y" with C escapes) is unquoted
+ * whole.  Lines end at LF; a CR before it is part of the line, as in Perl.
+ */
+
+/* C-unquotes the quoted token at s (s[0] == '"'); *end gets the byte after
+ * the closing quote.  Returns NULL if it is not a well-formed quote. */
+static char *unquote_c(const char *s, const char *lim, const char **end)
+{
+	struct sbuf out = SBUF_INIT;
+
+	for (s++; s < lim && *s != '"'; s++) {
+		if (*s != '\\') {
+			sb_addc(&out, *s);
+			continue;
+		}
+		if (++s >= lim)
+			break;
+		const char *e = strchr("abtnvfr\"\\", *s);
+		if (*s && e) {
+			sb_addc(&out, "\a\b\t\n\v\f\r\"\\"[e - "abtnvfr\"\\"]);
+		} else if (lim - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
+			   s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			sb_addc(&out, (s[0] - '0') * 64 + (s[1] - '0') * 8 + s[2] - '0');
+			s += 2;
+		} else {
+			break;
+		}
+	}
+	if (s >= lim || *s != '"') {
+		sb_release(&out);
+		return NULL;
+	}
+	*end = s + 1;
+	return sb_detach(&out, NULL);
+}
+
+static void push_file(struct patch_files *pf, char *path)
+{
+	GROW(pf->file, pf->nr + 1, pf->alloc);
+	pf->file[pf->nr++] = path;
+}
+
+/* The \S+ token at s, or a quoted one; NULL when there is none. */
+static char *path_token(const char *s, const char *lim, const char **end)
+{
+	if (s < lim && *s == '"') {
+		char *q = unquote_c(s, lim, end);
+		if (q)
+			return q;
+	}
+	const char *e = s;
+	while (e < lim && !is_space((unsigned char)*e))
+		e++;
+	if (e == s)
+		return NULL;
+	*end = e;
+	return xstrndup(s, (size_t)(e - s));
+}
+
+static int only_space(const char *s, const char *lim)
+{
+	while (s < lim && is_space((unsigned char)*s))
+		s++;
+	return s == lim;
+}
+
+static int starts(const char *s, const char *lim, const char *w)
+{
+	size_t n = strlen(w);
+
+	return (size_t)(lim - s) >= n && !memcmp(s, w, n);
+}
+
+/* The "PATH" a rule ends with, alone up to the line's end: pushed. */
+static int take_path(struct patch_files *pf, const char *p, const char *lim)
+{
+	const char *e;
+	char *a = path_token(p, lim, &e);
+
+	if (!a)
+		return 0;
+	if (!only_space(e, lim)) {
+		free(a);
+		return 0;
+	}
+	push_file(pf, a);
+	return 1;
+}
+
+/* The end of a run of octal digits at p (p itself when there is none). */
+static const char *octal_run(const char *p, const char *lim)
+{
+	while (p < lim && *p >= '0' && *p <= '7')
+		p++;
+	return p;
+}
+
+/* " mode change OLD => NEW PATH" */
+static int take_mode_change(struct patch_files *pf, const char *p,
+			    const char *lim, int *in_diff)
+{
+	const char *e = octal_run(p, lim);
+
+	(void)in_diff;
+	if (e == p || !starts(e, lim, " => "))
+		return 0;
+	p = e + 4;
+	e = octal_run(p, lim);
+	return e > p && e < lim && *e == ' ' && take_path(pf, e + 1, lim);
+}
+
+/* "rename from PATH", "rename to PATH" */
+static int take_rename(struct patch_files *pf, const char *p, const char *lim,
+		       int *in_diff)
+{
+	(void)in_diff;
+	return take_path(pf, p, lim);
+}
+
+/* "diff --git a/OLD b/NEW": both, without their a/ and b/. */
+static int take_diff_git(struct patch_files *pf, const char *p,
+			 const char *lim, int *in_diff)
+{
+	const char *e;
+	char *a = path_token(p, lim, &e), *b = NULL;
+	int ok = 0;
+
+	(void)in_diff;
+	if (a && e < lim && *e == ' ')
+		b = path_token(e + 1, lim, &e);
+	if (b && only_space(e, lim) && starts_with(a, "a/") &&
+	    starts_with(b, "b/") && a[2] && b[2]) {
+		push_file(pf, xstrdup(a + 2));
+		push_file(pf, xstrdup(b + 2));
+		ok = 1;
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
+/* "Fixes:" white space, then 6 to 40 hex digits. */
+static int take_fixes(struct patch_files *pf, const char *p, const char *lim,
+		      int *in_diff)
+{
+	(void)in_diff;
+	if (p >= lim || !is_space((unsigned char)*p))
+		return 0;
+	while (p < lim && is_space((unsigned char)*p))
+		p++;
+	const char *e = p;
+	while (e < lim && e - p < 40 && isxdigit((unsigned char)*e))
+		e++;
+	if (e - p < 6)
+		return 0;
+	GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+	pf->fixes[pf->nfixes++] = xstrndup(p, (size_t)(e - p));
+	return 1;
+}
+
+/* "+++ PATH", "--- PATH": the path less its first component; from here on
+ * the patch's lines are diff lines. */
+static int take_file_header(struct patch_files *pf, const char *p,
+			    const char *lim, int *in_diff)
+{
+	const char *e;
+
+	if (p >= lim || !is_space((unsigned char)*p))
+		return 0;
+	while (p < lim && is_space((unsigned char)*p))
+		p++;
+	char *a = path_token(p, lim, &e);
+	if (!a)
+		return 0;
+	char *slash = strchr(a, '/');
+	push_file(pf, xstrdup(slash ? slash + 1 : a));
+	free(a);
+	*in_diff = 1;
+	return 1;
+}
+
+/* "@@ -N,M": a hunk header, taken so that it is no keyword line. */
+static int take_hunk(struct patch_files *pf, const char *p, const char *lim,
+		     int *in_diff)
+{
+	const char *e = p;
+
+	(void)pf;
+	(void)in_diff;
+	while (e < lim && isdigit((unsigned char)*e))
+		e++;
+	return e > p && e + 1 < lim && *e == ',' && isdigit((unsigned char)e[1]);
+}
+
+/* The rules of the grammar above, in the script's order: a line goes to
+ * the first rule whose prefix it has and which takes it. */
+static const struct patch_rule {
+	const char *prefix;
+	int (*take)(struct patch_files *, const char *, const char *, int *);
+} patch_rules[] = {
+	{ " mode change ", take_mode_change },
+	{ "rename from ", take_rename },
+	{ "rename to ", take_rename },
+	{ "diff --git ", take_diff_git },
+	{ "Fixes:", take_fixes },
+	{ "+++", take_file_header },
+	{ "---", take_file_header },
+	{ "@@ -", take_hunk },
+};
+
+/* One line (without its LF): 1 when a rule took it, 0 when it is for the
+ * keyword search. */
+static int patch_line(struct patch_files *pf, const char *s, const char *lim,
+		      int *in_diff)
+{
+	for (size_t i = 0; i < sizeof patch_rules / sizeof *patch_rules; i++) {
+		const struct patch_rule *r = &patch_rules[i];
+		if (starts(s, lim, r->prefix) &&
+		    r->take(pf, s + strlen(r->prefix), lim, in_diff))
+			return 1;
+	}
+	return 0;
+}
+
+void kwtext_add(struct kwtext *kw, const char *s, size_t len, size_t skip)
+{
+	GROW(kw->line, kw->nline + 1, kw->aline);
+	kw->line[kw->nline++] = (struct kwline){ kw->text.len, len, skip };
+	sb_add(&kw->text, s, len);
+}
+
+void kwtext_release(struct kwtext *kw)
+{
+	sb_release(&kw->text);
+	free(kw->line);
+	kw->line = NULL;
+	kw->nline = kw->aline = 0;
+}
+
+/*
+ * Scans a patch: its files (sorted, unique, as the script leaves them),
+ * Fixes: ids, and the lines K: patterns are searched in.  Returns the
+ * number of files.
+ */
+size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
+		  struct kwtext *kw)
+{
+	int in_diff = 0;
+	size_t first = pf->nr;
+
+	const char *pos = t, *end = t + len;
+	for (struct span ln; next_line(&pos, end, &ln);) {
+		const char *p = ln.p, *e = p + ln.len;
+		if (!patch_line(pf, p, e, &in_diff) && kw) {
+			/* The line as Perl holds it: with its LF.  In the
+			 * diff, only a '+' or '-' line, after that byte. */
+			size_t l = ln.len + (e < end);
+			if (!in_diff)
+				kwtext_add(kw, p, l, 0);
+			else if (l && (*p == '+' || *p == '-'))
+				kwtext_add(kw, p, l, 1);
+		}
+	}
+	size_t added = pf->nr - first;
+	sort_unique(pf->file + first, &added, 1);
+	pf->nr = first + added;
+	return added;
+}
+
+void patch_files_release(struct patch_files *pf)
+{
+	for (size_t i = 0; i < pf->nr; i++)
+		free(pf->file[i]);
+	for (size_t i = 0; i < pf->nfixes; i++)
+		free(pf->fixes[i]);
+	free(pf->file);
+	free(pf->fixes);
+	memset(pf, 0, sizeof *pf);
+}
+
+/* ---- regex -----------------------------------------------------------------
+ * A Perl-subset regex engine for MAINTAINERS' N: and K: lines, in the manner
+ * of Russ Cox's re1: parse into a small tree, count the instructions, emit
+ * them into one allocation, and run a Pike VM over two thread lists with a
+ * generation mark per instruction, so a match costs O(text x program) at
+ * worst: no pattern can make it backtrack.
+ *
+ * Accepted (as Perl reads it, byte semantics, /x where asked):
+ *   literals, '.', [classes] with ranges and negation, \d \D \w \W \s \S,
+ *   \b \B, ^ $ (no /m), escapes \t \n \r \f \e \xHH and any escaped
+ *   punctuation, (...), (?:...), (?i), (?i:...), a|b, * + ? {n} {n,} {n,m}
+ *   and their lazy forms (a yes/no answer does not depend on laziness).
+ * Refused with an error naming the construct: backreferences, look-around,
+ * possessive quantifiers, named groups, other (?...) forms, \p, \Q, \G, \z,
+ * unknown letter escapes, a program over RE_MAX_INST instructions.
+ * The only answer is "does it match anywhere": no captures are kept.
+ */
+enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
+       R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB };
+enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
+       I_MATCH };
+#define RE_MAX_INST 20000
+#define RE_MAX_NODES 10000
+#define RE_MAX_LEN 4096     /* bytes of pattern; MAINTAINERS' longest is 180 */
+
+struct rnode {
+	int op;
+	int left, right;        /* children, -1 when none */
+	unsigned char set[32];  /* R_LIT / R_CLASS: the bytes it accepts */
+	unsigned char lit;      /* R_LIT: the byte, for the prefilter */
+	unsigned char icase;
+};
+
+struct rparse {
+	const char *p, *end, *pat;
+	int xflag;
+	struct rnode *n;        /* stack[] until it outgrows it, then heap */
+	size_t nr, alloc;
+	const char *err;
+	struct rnode stack[128];
+};
+
+struct rinst {
+	unsigned char op;
+	unsigned cls;           /* I_CLASS: index into the class table */
+	unsigned x, y;          /* I_SPLIT / I_JMP targets */
+};
+
+struct regex {
+	struct rinst *prog;
+	unsigned char (*cls)[32];
+	size_t ninst, ncls;
+	char **lits;            /* prefilter: one of these must occur... */
+	unsigned char *lit_icase;
+	size_t nlits;
+	unsigned *mark;         /* scratch for the VM */
+	unsigned *list[2];
+	unsigned gen;
+};
+
+static void set_bit(unsigned char *set, unsigned c)
+{
+	set[c >> 3] |= (unsigned char)(1u << (c & 7));
+}
+
+static int has_bit(const unsigned char *set, unsigned c)
+{
+	return set[c >> 3] >> (c & 7) & 1;
+}
+
+static int is_word(int c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
+static int rnew(struct rparse *rp, int op, int l, int r)
+{
+	if (rp->nr >= RE_MAX_NODES) {
+		rp->err = "pattern too large";
+		return -1;
+	}
+	if (rp->n == rp->stack && rp->nr == rp->alloc) {
+		rp->n = xmalloc(xmul(rp->alloc * 2, sizeof *rp->n));
+		memcpy(rp->n, rp->stack, sizeof rp->stack);
+		rp->alloc *= 2;
+	}
+	GROW(rp->n, rp->nr + 1, rp->alloc);
+	struct rnode *n = &rp->n[rp->nr];
+	memset(n, 0, sizeof *n);
+	n->op = op;
+	n->left = l;
+	n->right = r;
+	return (int)rp->nr++;
+}
+
+static void fold_set(unsigned char *set)
+{
+	for (unsigned c = 'a'; c <= 'z'; c++)
+		if (has_bit(set, c) || has_bit(set, c - 32)) {
+			set_bit(set, c);
+			set_bit(set, c - 32);
+		}
+}
+
+/* \d \w \s and their negations into set; returns 0 if e is none of them. */
+static int perl_class(int e, unsigned char *set)
+{
+	unsigned char s[32] = { 0 };
+	int neg = isupper(e);
+
+	switch (tolower(e)) {
+	case 'd':
+		for (unsigned c = '0'; c <= '9'; c++)
+			set_bit(s, c);
+		break;
+	case 'w':
+		for (unsigned c = 0; c < 256; c++)
+			if (is_word((int)c))
+				set_bit(s, c);
+		break;
+	case 's':
+		for (const char *w = " \t\n\r\f\v"; *w; w++)
+			set_bit(s, (unsigned char)*w);
+		break;
+	default:
+		return 0;
+	}
+	for (int i = 0; i < 32; i++)
+		set[i] |= (unsigned char)(neg ? ~s[i] : s[i]);
+	return 1;
+}
+
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
+/* One escaped byte after '\' (not a class escape); -1 on error. */
+static int escape_byte(struct rparse *rp)
+{
+	int e = (unsigned char)*rp->p++;
+
+	switch (e) {
+	case 't': return '\t';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 'f': return '\f';
+	case 'e': return 27;
+	case 'a': return 7;
+	case 'x':
+		if (rp->end - rp->p >= 2 && hexval(rp->p[0]) >= 0 &&
+		    hexval(rp->p[1]) >= 0) {
+			int v = hexval(rp->p[0]) * 16 + hexval(rp->p[1]);
+			rp->p += 2;
+			return v;
+		}
+		rp->err = "\\x needs two hex digits";
+		return -1;
+	}
+	if (isalnum(e)) {
+		rp->err = isdigit(e) ? "backreferences are not supported" :
+			"unsupported escape";
+		return -1;
+	}
+	return e;
+}
+
+static int parse_class(struct rparse *rp, unsigned char *set, int icase)
+{
+	int neg = 0, first = 1;
+
+	if (rp->p < rp->end && *rp->p == '^') {
+		neg = 1;
+		rp->p++;
+	}
+	for (;;) {
+		if (rp->p >= rp->end) {
+			rp->err = "missing ]";
+			return -1;
+		}
+		int c = (unsigned char)*rp->p;
+		if (c == ']' && !first) {
+			rp->p++;
+			break;
+		}
+		first = 0;
+		rp->p++;
+		if (c == '[' && rp->p < rp->end && *rp->p == ':') {
+			rp->err = "POSIX classes are not supported";
+			return -1;
+		}
+		if (c == '\\') {
+			if (rp->p >= rp->end) {
+				rp->err = "trailing \\";
+				return -1;
+			}
+			if (perl_class(*rp->p, set)) {
+				rp->p++;
+				continue;
+			}
+			if (*rp->p == 'b') {
+				rp->p++;
+				c = 8;
+			} else if ((c = escape_byte(rp)) < 0)
+				return -1;
+		}
+		if (rp->end - rp->p >= 2 && rp->p[0] == '-' && rp->p[1] != ']') {
+			rp->p++;
+			int hi = (unsigned char)*rp->p++;
+			if (hi == '\\') {
+				if (rp->p >= rp->end || (hi = escape_byte(rp)) < 0) {
+					rp->err = rp->err ? rp->err : "bad range";
+					return -1;
+				}
+			}
+			if (hi < c) {
+				rp->err = "bad class range";
+				return -1;
+			}
+			for (int x = c; x <= hi; x++)
+				set_bit(set, (unsigned)x);
+		} else {
+			set_bit(set, (unsigned)c);
+		}
+	}
+	if (icase)
+		fold_set(set);
+	if (neg)
+		for (int i = 0; i < 32; i++)
+			set[i] = (unsigned char)~set[i];
+	return 0;
+}
+
+static int parse_alt(struct rparse *rp, int icase);
+
+static void skip_x(struct rparse *rp)
+{
+	while (rp->xflag && rp->p < rp->end) {
+		if (is_space((unsigned char)*rp->p))
+			rp->p++;
+		else if (*rp->p == '#')
+			while (rp->p < rp->end && *rp->p != '\n')
+				rp->p++;
+		else
+			break;
+	}
+}
+
+/* An atom; *icase may be switched on for the rest of the group by (?i). */
+static int parse_atom(struct rparse *rp, int *icase)
+{
+	int c = (unsigned char)*rp->p++, n;
+
+	switch (c) {
+	case '(':
+		if (rp->p < rp->end && *rp->p == '?') {
+			rp->p++;
+			if (rp->p < rp->end && *rp->p == ':') {
+				rp->p++;
+				n = parse_alt(rp, *icase);
+			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
+				   rp->p[1] == ')') {
+				rp->p += 2;
+				*icase = 1;
+				return rnew(rp, R_EMPTY, -1, -1);
+			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
+				   rp->p[1] == ':') {
+				rp->p += 2;
+				n = parse_alt(rp, 1);
+			} else {
+				rp->err = "unsupported (? group";
+				return -1;
+			}
+		} else {
+			n = parse_alt(rp, *icase);
+		}
+		if (n < 0)
+			return -1;
+		if (rp->p >= rp->end || *rp->p != ')') {
+			rp->err = "missing )";
+			return -1;
+		}
+		rp->p++;
+		return n;
+	case '[':
+		if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
+			return -1;
+		return parse_class(rp, rp->n[n].set, *icase) < 0 ? -1 : n;
+	case '.':
+		return rnew(rp, R_ANY, -1, -1);
+	case '^':
+		return rnew(rp, R_BOL, -1, -1);
+	case '$':
+		return rnew(rp, R_EOL, -1, -1);
+	case ')':
+		rp->err = "unmatched )";
+		return -1;
+	case '*': case '+': case '?':
+		/* A '{' here starts no count (parse_repeat looked): literal. */
+		rp->err = "quantifier without an operand";
+		return -1;
+	case '\\':
+		if (rp->p >= rp->end) {
+			rp->err = "trailing \\";
+			return -1;
+		}
+		if (*rp->p == 'b' || *rp->p == 'B') {
+			return rnew(rp, *rp->p++ == 'b' ? R_WORDB : R_NWORDB, -1, -1);
+		}
+		if (strchr("dDwWsS", *rp->p) && *rp->p) {
+			if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
+				return -1;
+			perl_class(*rp->p++, rp->n[n].set);
+			return n;
+		}
+		if ((c = escape_byte(rp)) < 0)
+			return -1;
+		break;
+	}
+	if ((n = rnew(rp, R_LIT, -1, -1)) < 0)
+		return -1;
+	set_bit(rp->n[n].set, (unsigned)c);
+	rp->n[n].lit = (unsigned char)c;
+	rp->n[n].icase = (unsigned char)(*icase && isalpha(c));
+	if (rp->n[n].icase)
+		fold_set(rp->n[n].set);
+	return n;
+}
+
+/* A deep copy of subtree n, for counted repetition. */
+static int rcopy(struct rparse *rp, int n)
+{
+	if (n < 0)
+		return -1;
+	int l = rcopy(rp, rp->n[n].left), r = rcopy(rp, rp->n[n].right);
+	if (rp->err)
+		return -1;
+	int m = rnew(rp, rp->n[n].op, l, r);
+	if (m < 0)
+		return -1;
+	memcpy(rp->n[m].set, rp->n[n].set, sizeof rp->n[m].set);
+	rp->n[m].lit = rp->n[n].lit;
+	rp->n[m].icase = rp->n[n].icase;
+	return m;
+}
+
+static int parse_count(struct rparse *rp, long *v)
+{
+	if (rp->p >= rp->end || !isdigit((unsigned char)*rp->p))
+		return -1;
+	*v = 0;
+	while (rp->p < rp->end && isdigit((unsigned char)*rp->p)) {
+		*v = *v * 10 + (*rp->p++ - '0');
+		if (*v > 1000)
+			return -1;
+	}
+	return 0;
+}
+
+/* x{lo,hi} (hi < 0: unbounded) as copies of x. */
+static int repeat(struct rparse *rp, int x, long lo, long hi)
+{
+	int out = -1;
+
+	for (long i = 0; i < lo; i++) {
+		int c = i ? rcopy(rp, x) : x;
+		out = out < 0 ? c : rnew(rp, R_CAT, out, c);
+		if (rp->err)
+			return -1;
+	}
+	if (hi < 0) {
+		int s = rnew(rp, R_STAR, lo ? rcopy(rp, x) : x, -1);
+		return out < 0 ? s : rnew(rp, R_CAT, out, s);
+	}
+	int tail = -1;
+	for (long i = lo; i < hi; i++) {
+		int c = (i || lo) ? rcopy(rp, x) : x;
+		tail = rnew(rp, R_QUEST, tail < 0 ? c : rnew(rp, R_CAT, c, tail), -1);
+		if (rp->err)
+			return -1;
+	}
+	if (tail < 0)
+		return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
+	return out < 0 ? tail : rnew(rp, R_CAT, out, tail);
+}
+
+static int parse_repeat(struct rparse *rp, int *icase)
+{
+	int x = parse_atom(rp, icase);
+
+	while (x >= 0) {
+		skip_x(rp);
+		if (rp->p >= rp->end)
+			break;
+		int q = (unsigned char)*rp->p;
+		long lo = 0, hi = -1;
+		if (q == '{') {
+			const char *save = rp->p++;
+			if (rp->p < rp->end && *rp->p == ',' && rp->p + 1 < rp->end &&
+			    isdigit((unsigned char)rp->p[1])) {
+				lo = 0;         /* Perl 5.34+: {,n} is {0,n} */
+			} else if (parse_count(rp, &lo) < 0) {
+				rp->p = save;   /* Perl: a '{' that starts no count */
+				break;
+			}
+			hi = lo;
+			if (rp->p < rp->end && *rp->p == ',') {
+				rp->p++;
+				hi = -1;
+				if (rp->p < rp->end && *rp->p != '}' &&
+				    parse_count(rp, &hi) < 0) {
+					rp->err = "bad {n,m}";
+					return -1;
+				}
+			}
+			if (rp->p >= rp->end || *rp->p != '}' || (hi >= 0 && hi < lo)) {
+				rp->err = "bad {n,m}";
+				return -1;
+			}
+			rp->p++;
+		} else if (q == '*' || q == '+' || q == '?') {
+			rp->p++;
+		} else {
+			break;
+		}
+		if (rp->p < rp->end && *rp->p == '+') {
+			rp->err = "possessive quantifiers are not supported";
+			return -1;
+		}
+		if (rp->p < rp->end && *rp->p == '?')
+			rp->p++;        /* lazy: the same yes/no answer */
+		if (q == '*')
+			x = rnew(rp, R_STAR, x, -1);
+		else if (q == '+')
+			x = rnew(rp, R_PLUS, x, -1);
+		else if (q == '?')
+			x = rnew(rp, R_QUEST, x, -1);
+		else
+			x = repeat(rp, x, lo, hi);
+	}
+	return x;
+}
+
+static int parse_cat(struct rparse *rp, int *icase)
+{
+	int out = -1;
+
+	for (;;) {
+		skip_x(rp);
+		if (rp->p >= rp->end || *rp->p == '|' || *rp->p == ')')
+			break;
+		int x = parse_repeat(rp, icase);
+		if (x < 0)
+			return -1;
+		out = out < 0 ? x : rnew(rp, R_CAT, out, x);
+	}
+	return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
+}
+
+static int parse_alt(struct rparse *rp, int icase)
+{
+	int out = parse_cat(rp, &icase);
+
+	while (out >= 0 && rp->p < rp->end && *rp->p == '|') {
+		rp->p++;
+		int r = parse_cat(rp, &icase);
+		if (r < 0)
+			return -1;
+		out = rnew(rp, R_ALT, out, r);
+	}
+	return out;
+}
+
+static size_t rcount(const struct rparse *rp, int n, size_t *ncls)
+{
+	const struct rnode *x = &rp->n[n];
+
+	switch (x->op) {
+	case R_LIT: case R_CLASS:
+		(*ncls)++;
+		return 1;
+	case R_CAT:
+		return rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
+	case R_ALT:
+		return 2 + rcount(rp, x->left, ncls) + rcount(rp, x->right, ncls);
+	case R_STAR:
+		return 2 + rcount(rp, x->left, ncls);
+	case R_PLUS: case R_QUEST:
+		return 1 + rcount(rp, x->left, ncls);
+	case R_EMPTY:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+static void remit(const struct rparse *rp, int n, struct regex *re)
+{
+	const struct rnode *x = &rp->n[n];
+	struct rinst *pc = &re->prog[re->ninst], *p;
+	size_t at = re->ninst;
+
+	switch (x->op) {
+	case R_LIT: case R_CLASS:
+		pc->op = I_CLASS;
+		pc->cls = (unsigned)re->ncls;
+		memcpy(re->cls[re->ncls++], x->set, 32);
+		re->ninst++;
+		break;
+	case R_ANY: pc->op = I_ANY; re->ninst++; break;
+	case R_BOL: pc->op = I_BOL; re->ninst++; break;
+	case R_EOL: pc->op = I_EOL; re->ninst++; break;
+	case R_WORDB: pc->op = I_WORDB; re->ninst++; break;
+	case R_NWORDB: pc->op = I_NWORDB; re->ninst++; break;
+	case R_EMPTY: break;
+	case R_CAT:
+		remit(rp, x->left, re);
+		remit(rp, x->right, re);
+		break;
+	case R_ALT:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_JMP;
+		re->prog[at].y = (unsigned)re->ninst;
+		remit(rp, x->right, re);
+		p->x = (unsigned)re->ninst;
+		break;
+	case R_STAR:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_JMP;
+		p->x = (unsigned)at;
+		re->prog[at].y = (unsigned)re->ninst;
+		break;
+	case R_PLUS:
+		remit(rp, x->left, re);
+		p = &re->prog[re->ninst++];
+		p->op = I_SPLIT;
+		p->x = (unsigned)at;
+		p->y = (unsigned)re->ninst;
+		break;
+	case R_QUEST:
+		re->ninst++;
+		pc->op = I_SPLIT;
+		pc->x = (unsigned)re->ninst;
+		remit(rp, x->left, re);
+		re->prog[at].y = (unsigned)re->ninst;
+		break;
+	}
+}
+
+/*
+ * The prefilter: literals one of which every match must contain, or none
+ * (nlits == 0: no filter).  A run of literal nodes in a concatenation is a
+ * candidate; an alternation needs one from each side.
+ */
+struct litset {
+	struct sbuf s[16];
+	unsigned char icase[16];
+	size_t n;
+	int none;
+};
+
+static void litset_release(struct litset *ls)
+{
+	for (size_t i = 0; i < 16; i++)
+		sb_release(&ls->s[i]);
+	ls->n = 0;
+}
+
+static size_t litset_min(const struct litset *ls)
+{
+	size_t m = SIZE_MAX;
+
+	for (size_t i = 0; i < ls->n; i++)
+		if (ls->s[i].len < m)
+			m = ls->s[i].len;
+	return ls->none || !ls->n ? 0 : m;
+}
+
+static void litset_init(struct litset *ls)
+{
+	for (size_t i = 0; i < 16; i++)
+		sb_init(&ls->s[i]);
+	ls->n = 0;
+	ls->none = 1;
+}
+
+/* Keeps whichever of a and b filters better in a; frees the other. */
+static void litset_best(struct litset *a, struct litset *b)
+{
+	if (litset_min(b) > litset_min(a)) {
+		litset_release(a);
+		*a = *b;
+		litset_init(b);
+	} else {
+		litset_release(b);
+	}
+}
+
+/* A run of literals as a one-string candidate for out; empties run. */
+static void offer_run(struct litset *out, struct sbuf *run, int icase)
+{
+	struct litset a;
+
+	if (!run->len)
+		return;
+	litset_init(&a);
+	a.none = 0;
+	a.n = 1;
+	sb_add(&a.s[0], run->buf, run->len);
+	a.icase[0] = (unsigned char)icase;
+	litset_best(out, &a);
+	sb_setlen(run, 0);
+}
+
+static void rlits(const struct rparse *rp, int n, struct litset *out, int depth)
+{
+	const struct rnode *x = &rp->n[n];
+	struct litset a, b;
+
+	litset_init(out);
+	/* The prefilter is optional: a deep tree just goes without one. */
+	if (depth > 64)
+		return;
+	if (x->op == R_PLUS) {
+		rlits(rp, x->left, out, depth + 1);
+	} else if (x->op == R_ALT) {
+		rlits(rp, x->left, &a, depth + 1);
+		rlits(rp, x->right, &b, depth + 1);
+		if (!a.none && !b.none && a.n + b.n <= 16) {
+			*out = a;
+			for (size_t i = 0; i < b.n; i++) {
+				out->s[out->n] = b.s[i];
+				out->icase[out->n++] = b.icase[i];
+				sb_init(&b.s[i]);
+			}
+			out->none = 0;
+			litset_release(&b);
+			return;
+		}
+		litset_release(&a);
+		litset_release(&b);
+	} else if (x->op == R_CAT) {
+		/* Flatten the left-leaning chain, then scan for literal runs. */
+		int items[256];
+		size_t ni = 0;
+		int m = n;
+		while (rp->n[m].op == R_CAT && ni < 255) {
+			items[ni++] = rp->n[m].right;
+			m = rp->n[m].left;
+		}
+		items[ni++] = m;
+		struct sbuf run = SBUF_INIT;
+		int run_icase = 0;
+		for (size_t k = ni; k-- > 0;) {
+			const struct rnode *it = &rp->n[items[k]];
+			if (it->op == R_LIT && (!run.len || it->icase == run_icase)) {
+				run_icase = it->icase;
+				sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
+			} else {
+				offer_run(out, &run, run_icase);
+				if (it->op == R_LIT) {
+					run_icase = it->icase;
+					sb_addc(&run, it->icase ? tolower(it->lit) : it->lit);
+				} else {
+					rlits(rp, items[k], &a, depth + 1);
+					litset_best(out, &a);
+				}
+			}
+		}
+		offer_run(out, &run, run_icase);
+		sb_release(&run);
+	} else if (x->op == R_LIT) {
+		out->none = 0;
+		out->n = 1;
+		sb_addc(&out->s[0], x->icase ? tolower(x->lit) : x->lit);
+		out->icase[0] = x->icase;
+	}
+}
+
+void re_free(struct regex *re)
+{
+	if (!re)
+		return;
+	for (size_t i = 0; i < re->nlits; i++)
+		free(re->lits[i]);
+	free(re->lits);
+	free(re->lit_icase);
+	free(re);
+}
+
+struct regex *re_compile(const char *pat, size_t len, int xflag,
+			 struct sbuf *err)
+{
+	struct rparse rp;
+	if (len > RE_MAX_LEN) {
+		sb_addf(err, "pattern longer than %d bytes", RE_MAX_LEN);
+		return NULL;
+	}
+	rp.p = rp.pat = pat;
+	rp.end = pat + len;
+	rp.xflag = xflag;
+	rp.n = rp.stack;
+	rp.nr = 0;
+	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
+	rp.err = NULL;
+	int root = parse_alt(&rp, 0);
+
+	if (root >= 0 && rp.p < rp.end)
+		rp.err = "unmatched )";
+	if (root < 0 || rp.err) {
+		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
+			(size_t)(rp.p - pat));
+		if (rp.n != rp.stack)
+			free(rp.n);
+		return NULL;
+	}
+	size_t ncls = 0, ninst = rcount(&rp, root, &ncls) + 1;
+	if (ninst > RE_MAX_INST) {
+		sb_addf(err, "pattern too large (%zu instructions)", ninst);
+		if (rp.n != rp.stack)
+			free(rp.n);
+		return NULL;
+	}
+	/* One allocation: the struct, the program, the VM's marks and two
+	 * thread lists, then the class table (32-byte rows, so aligned). */
+	size_t head = (sizeof(struct regex) + 15) / 16 * 16;
+	size_t progsz = (xmul(ninst, sizeof(struct rinst)) + 15) / 16 * 16;
+	size_t scratch = (xmul(xmul(ninst, 3), sizeof(unsigned)) + 15) / 16 * 16;
+	char *block = xcalloc(1, xadd(xadd(head, progsz),
+				      xadd(scratch, xmul(ncls + 1, 32))));
+	struct regex *re = (struct regex *)(void *)block;
+	re->prog = (struct rinst *)(void *)(block + head);
+	re->mark = (unsigned *)(void *)(block + head + progsz);
+	re->list[0] = re->mark + ninst;
+	re->list[1] = re->mark + 2 * ninst;
+	re->cls = (unsigned char (*)[32])(void *)(block + head + progsz + scratch);
+	remit(&rp, root, re);
+	re->prog[re->ninst++].op = I_MATCH;
+
+	struct litset ls;
+	rlits(&rp, root, &ls, 0);
+	if (!ls.none && ls.n && litset_min(&ls) >= 2) {
+		re->lits = xcalloc(ls.n, sizeof *re->lits);
+		re->lit_icase = xcalloc(ls.n, 1);
+		for (size_t i = 0; i < ls.n; i++) {
+			re->lits[i] = sb_detach(&ls.s[i], NULL);
+			re->lit_icase[i] = ls.icase[i];
+		}
+		re->nlits = ls.n;
+	}
+	litset_release(&ls);
+	if (rp.n != rp.stack)
+		free(rp.n);
+	return re;
+}
+
+void re_dump(const struct regex *re, FILE *f)
+{
+	static const char *const names[] = { "class", "any", "split", "jmp",
+		"bol", "eol", "wordb", "nwordb", "match" };
+
+	for (size_t i = 0; i < re->ninst; i++) {
+		const struct rinst *in = &re->prog[i];
+		fprintf(f, "%3zu. %s", i, names[in->op]);
+		if (in->op == I_SPLIT)
+			fprintf(f, " %u, %u", in->x, in->y);
+		else if (in->op == I_JMP)
+			fprintf(f, " %u", in->x);
+		else if (in->op == I_CLASS) {
+			fputs(" [", f);
+			for (unsigned c = 0; c < 256; c++)
+				if (has_bit(re->cls[in->cls], c))
+					fprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
+			fputc(']', f);
+		}
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < re->nlits; i++)
+		fprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
+			re->lits[i]);
+}
+
+static int contains(const char *s, size_t n, const char *lit, int icase)
+{
+	size_t m = strlen(lit);
+
+	if (!icase)
+		return find_bytes(s, n, lit, m) != NULL;
+	for (size_t i = 0; i + m <= n; i++) {
+		size_t j;
+		for (j = 0; j < m && tolower((unsigned char)s[i + j]) ==
+				      (unsigned char)lit[j]; j++)
+			;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* Adds pc and what it leads to without consuming input. */
+static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
+		     const char *s, size_t len, size_t pos)
+{
+	unsigned stack[64];
+	size_t sp = 0;
+
+	stack[sp++] = pc;
+	while (sp) {
+		pc = stack[--sp];
+		if (re->mark[pc] == re->gen)
+			continue;
+		re->mark[pc] = re->gen;
+		const struct rinst *in = &re->prog[pc];
+		int prev = pos ? (unsigned char)s[pos - 1] : -1;
+		int cur = pos < len ? (unsigned char)s[pos] : -1;
+		switch (in->op) {
+		case I_JMP:
+			stack[sp++] = in->x;
+			break;
+		case I_SPLIT:
+			/* A pc may be pushed more than once (the mark is looked
+			 * at when it is popped), so a full stack follows one
+			 * branch by recursion; the marks bound that depth by
+			 * the program's size. */
+			if (sp + 2 > sizeof stack / sizeof *stack) {
+				if (addthread(re, list, n, in->y, s, len, pos))
+					return 1;
+			} else {
+				stack[sp++] = in->y;
+			}
+			stack[sp++] = in->x;
+			break;
+		case I_BOL:
+			if (!pos)
+				stack[sp++] = pc + 1;
+			break;
+		case I_EOL:
+			if (pos == len || (pos + 1 == len && cur == '\n'))
+				stack[sp++] = pc + 1;
+			break;
+		case I_WORDB: case I_NWORDB:
+			if ((is_word(prev) != is_word(cur)) == (in->op == I_WORDB))
+				stack[sp++] = pc + 1;
+			break;
+		case I_MATCH:
+			return 1;
+		default:
+			list[(*n)++] = pc;
+		}
+	}
+	return 0;
+}
+
+/* A new generation of marks; on wrap-around the marks are cleared. */
+static void next_gen(struct regex *re)
+{
+	if (++re->gen == 0) {
+		memset(re->mark, 0, re->ninst * sizeof *re->mark);
+		re->gen = 1;
+	}
+}
+
+int re_search(struct regex *re, const char *s, size_t len, size_t start)
+{
+	if (re->nlits) {
+		size_t i;
+		for (i = 0; i < re->nlits; i++)
+			if (contains(s + start, len - start, re->lits[i],
+				     re->lit_icase[i]))
+				break;
+		if (i == re->nlits)
+			return 0;
+	}
+	size_t nc = 0, nn = 0;
+	unsigned *cl = re->list[0], *nl = re->list[1];
+
+	/* One generation of marks per position, as in re1: the threads that
+	 * step onto pos+1 and the new thread the unanchored search starts
+	 * there share it, so none is added twice. */
+	next_gen(re);
+	if (addthread(re, cl, &nc, 0, s, len, start))
+		return 1;
+	for (size_t pos = start; pos < len; pos++) {
+		unsigned c = (unsigned char)s[pos];
+		next_gen(re);
+		nn = 0;
+		for (size_t i = 0; i < nc; i++) {
+			const struct rinst *in = &re->prog[cl[i]];
+			int ok = in->op == I_ANY ? c != '\n' :
+				 has_bit(re->cls[in->cls], c);
+			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
+				return 1;
+		}
+		if (addthread(re, nl, &nn, 0, s, len, pos + 1))
+			return 1;
+		unsigned *t = cl;
+		cl = nl;
+		nl = t;
+		nc = nn;
+	}
+	return 0;
+}
+
+/*
+ * The longest run of bytes every match of pat must contain, read from the
+ * source without compiling it, so a caller can skip a pattern whose run its
+ * subject lacks.  Conservative: only bytes outside groups count, in a
+ * pattern with no top-level '|'; a byte a quantifier follows is optional;
+ * escapes and classes end a run; (?i) and the other (?...) forms but (?:,
+ * and escapes that take arguments, give no run at all.
+ */
+size_t re_literal(const char *pat, size_t len, int xflag, size_t *at)
+{
+	size_t best = 0, run = 0, start = 0;
+	int depth = 0;
+
+	*at = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)pat[i];
+		int lit = 0;
+		if (c == '\\') {
+			unsigned char e = i + 1 < len ? (unsigned char)pat[i + 1] : 0;
+			if (!e || (isalnum(e) && !strchr("bBsSwWdDntrfe", e)))
+				return 0;
+			i++;
+		} else if (c == '(') {
+			if (i + 1 < len && pat[i + 1] == '?' &&
+			    (i + 2 >= len || pat[i + 2] != ':'))
+				return 0;
+			depth++;
+		} else if (c == ')') {
+			if (!depth--)
+				return 0;
+		} else if (c == '|') {
+			if (!depth)
+				return 0;
+		} else if (c == '[') {
+			size_t j = i + 1;
+			if (j < len && pat[j] == '^')
+				j++;
+			if (j < len && pat[j] == ']')
+				j++;
+			for (; j < len && pat[j] != ']'; j++)
+				if (pat[j] == '\\')
+					j++;
+			if (j >= len)
+				return 0;
+			i = j;
+		} else if (c == '*' || c == '?' || c == '{') {
+			if (run)
+				run--;          /* the byte before is optional */
+			if (c == '{') {
+				const char *close = memchr(pat + i, '}', len - i);
+				if (!close)
+					return 0;
+				i = (size_t)(close - pat);
+			}
+		} else if (xflag && c == '#') {
+			break;                  /* a comment to the end */
+		} else {
+			lit = !strchr(".^$+}", c) && !(xflag && is_space(c)) && c;
+		}
+		if (lit && !depth) {
+			if (!run)
+				start = i;
+			run++;
+		} else {
+			if (run > best) {
+				best = run;
+				*at = start;
+			}
+			run = 0;
+		}
+	}
+	if (run > best) {
+		best = run;
+		*at = start;
+	}
+	return best;
+}
+
+/* ---- MAINTAINERS ---------------------------------------------------------------
+ * The file is not parsed into a table: one pass over its text answers all
+ * the queries of a call at once (a patch, or every patch of a cover
+ * letter) and keeps only the sections that some file or keyword hits.
+ * The text is mapped, not copied, and never written to.
+ *
+ * The pass numbers lines as get_maintainer.pl's @typevalue does: every
+ * "X: value" line (X a capital letter) and every other non-blank,
+ * non-comment line (a title) gets the next index.  A section is a run of
+ * tag lines; its key (the script's $tvi) is the index of its first tag
+ * line, and its title the line before it (or, when the file starts with a
+ * tag line, that line itself, which add_categories() skips as the script
+ * does).  Keyword sections are added in the string order of their K:
+ * line's index, as the script sorts them.
+ *
+ * F:/X: are globs that the script turns into regexes ('.' literal, '*' any
+ * run, '?' any byte, [..] a class) matched at the start of the path; without
+ * a trailing '/' the path must have as many '/' as the pattern, and a
+ * pattern naming a directory of the tree gets the '/' added (asked only
+ * once a path matched).  A pattern is tried only on the paths that start
+ * with its literal prefix: a binary search in the sorted paths.  N: is a
+ * regex searched in the path, K: in the patch, both with /x.  Each is
+ * compiled only when the literal every match must contain (re_literal())
+ * occurs in what it is matched against: so a call compiles a handful of
+ * the file's patterns, and one we cannot run is an error naming its line
+ * whenever it could change an answer.
+ */
+struct maintainers {
+	const char *text;         /* the file, len bytes: mapped, or own.buf */
+	size_t len;
+	void *map;                /* the mapping, or NULL */
+	struct sbuf own;
+	char *top;                /* directory for -d and in-file lookups */
+	struct sbuf mm;           /* .mailmap: see mailmap_parse() */
+	struct mm_line *mml;
+	size_t nmml, amml;
+	uint32_t *mmhead;         /* chains by address hash, nmmhead a 2^k */
+	size_t nmmhead;
+	struct sbuf ignore;       /* .get_maintainer.ignore, NUL-separated */
+};
+
+/* A section some query hits: offsets into the text. */
+struct msec {
+	size_t key;             /* the script's $tvi */
+	size_t title, tlen;     /* its title line */
+	size_t body, end;       /* its tag lines (and blank ones between) */
+	size_t cats;            /* where add_categories() starts: body, or
+				   after the first line when that is the title */
+	int tag_title;          /* the title is the first tag line */
+};
+
+/* A file's hit on a section: the depth of the last F:/N: that matched. */
+struct fhit {
+	size_t file, sec;       /* into scan.file and scan.sec */
+	int depth;
+	int deep;               /* an F: as deep as the file matched */
+};
+
+/* A pattern line that matched a file, while its section is read. */
+struct fmatch {
+	size_t file;
+	int depth;
+	char type;
+};
+
+struct khit {
+	size_t query, sec, idx; /* idx: the K: line's index */
+};
+
+struct scan {
+	struct maintainers *m;
+	const struct cc_query *q;
+	size_t nq;
+	int keywords;
+	char **file;            /* every query's files, sorted, unique */
+	size_t *flen;           /* of each, its length */
+	size_t *fplain;         /* of each, the length without glob bytes */
+	size_t nfile;
+	size_t common;          /* the length of the start they all share */
+	struct msec *sec;
+	size_t nsec, asec;
+	struct fhit *fh;
+	size_t nfh, afh;
+	struct fmatch *fm;
+	size_t nfm, afm;
+	struct khit *kh;
+	size_t nkh, akh;
+	struct msec cur;        /* the section being read */
+	int cur_kept;           /* it is sec[nsec - 1] */
+	struct sbuf value;      /* the tag value being tried, NUL-terminated */
+};
+
+static int is_tag(const char *line, size_t len)
+{
+	return len >= 2 && line[0] >= 'A' && line[0] <= 'Z' && line[1] == ':';
+}
+
+/* The script skips /^\s*$/ and /^\s*#/ lines without an index. */
+static int blank_or_comment(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && is_space((unsigned char)p[i]))
+		i++;
+	return i == n || p[i] == '#';
+}
+
+/* The value of a tag line: after "X:" and blanks. */
+static size_t tag_value(const char *p, size_t n)
+{
+	size_t i = 2;
+
+	while (i < n && is_space((unsigned char)p[i]))
+		i++;
+	return i;
+}
+
+/* The index in p[0..n) of the first byte c or NUL (with *nul set for a
+ * NUL), or n: eight bytes at a time, as the lines searched are short and
+ * the C library's memchr() is slow to start.  The first flagged byte of a
+ * word is found by arithmetic on little-endian machines, byte by byte
+ * elsewhere. */
+static size_t span_until(const char *p, size_t n, unsigned char c, int *nul)
+{
+	const uint64_t ones = 0x0101010101010101u, high = ones << 7,
+		       cs = ones * c;
+	const uint16_t probe = 1;
+	unsigned char little;
+	size_t i = 0;
+
+	memcpy(&little, &probe, 1);
+	for (; n - i >= 8; i += 8) {
+		uint64_t w, x, hit;
+		memcpy(&w, p + i, 8);
+		x = w ^ cs;
+		hit = ((x - ones) & ~x & high) | ((w - ones) & ~w & high);
+		if (!hit)
+			continue;
+		if (!little)
+			break;
+		/* the lowest flagged byte is exact; its index, 0..7 */
+		i += (size_t)((((hit & -hit) >> 7) * 0x0001020304050607u) >> 56);
+		*nul = !p[i];
+		return i;
+	}
+	for (; i < n && (unsigned char)p[i] != c; i++)
+		if (!p[i]) {
+			*nul = 1;
+			break;
+		}
+	return i;
+}
+
+/* The script's F:/X: conversion: '.' literal, '*' to ".*", '?' to ".". */
+static void perl_glob(struct sbuf *out, const char *value)
+{
+	for (const char *p = value; *p; p++)
+		sb_adds(out, *p == '.' ? "\\." : *p == '*' ? ".*" :
+			*p == '?' ? "." : (char[2]){ *p, 0 });
+}
+
+/* The script's $value_pd: slashes, one more without a trailing '/'; -1
+ * for a pattern that starts with '*'. */
+static int glob_depth(const char *v, size_t n)
+{
+	int slashes = 0;
+
+	for (size_t i = 0; i < n; i++)
+		slashes += v[i] == '/';
+	if (n && v[0] == '*')
+		return -1;
+	return slashes + (!n || v[n - 1] != '/');
+}
+
+static uint32_t fnv_step(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * 16777619u;
+}
+#define FNV_INIT 2166136261u
+
+void maintainers_free(struct maintainers *m)
+{
+	if (!m)
+		return;
+	if (m->map)
+		munmap(m->map, m->len);
+	sb_release(&m->own);
+	sb_release(&m->mm);
+	sb_release(&m->ignore);
+	free(m->mml);
+	free(m->mmhead);
+	free(m->top);
+	free(m);
+}
+
+static struct maintainers *maintainers_new(const char *top)
+{
+	struct maintainers *m = xcalloc(1, sizeof *m);
+
+	sb_init(&m->own);
+	sb_init(&m->mm);
+	sb_init(&m->ignore);
+	m->text = m->own.buf;
+	m->top = xstrdup(top ? top : ".");
+	return m;
+}
+
+struct maintainers *maintainers_parse(const char *buf, size_t len,
+				      const char *top)
+{
+	struct sbuf text = SBUF_INIT;
+
+	sb_add(&text, buf, len);
+	return maintainers_take(&text, top);
+}
+
+struct maintainers *maintainers_take(struct sbuf *text, const char *top)
+{
+	struct maintainers *m = maintainers_new(top);
+
+	m->own = *text;
+	sb_init(text);
+	m->text = m->own.buf;
+	m->len = m->own.len;
+	return m;
+}
+
+struct maintainers *maintainers_open(const char *path, const char *top,
+				     struct sbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	struct maintainers *m = maintainers_new(top);
+	void *map = MAP_FAILED;
+	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= SIZE_MAX)
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map != MAP_FAILED) {
+		m->map = map;
+		m->text = map;
+		m->len = (size_t)st.st_size;
+	} else if (sb_read_fd(&m->own, fd) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		maintainers_free(m);
+		return NULL;
+	} else {
+		m->text = m->own.buf;
+		m->len = m->own.len;
+	}
+	close(fd);
+	return m;
+}
+
+/* The [class] at *gp against c: 1 it holds c, 0 not, -1 it is no class
+ * (no closing ']'); on a class *gp moves past it. */
+static int glob_class(const char **gp, unsigned char c)
+{
+	const char *g = *gp + 1;
+	int neg = 0, hit = 0, first = 1;
+
+	if (*g == '^') {
+		neg = 1;
+		g++;
+	}
+	for (; *g && (*g != ']' || first); g++, first = 0) {
+		unsigned char lo = (unsigned char)*g, hi = lo;
+		if (g[1] == '-' && g[2] && g[2] != ']') {
+			hi = (unsigned char)g[2];
+			g += 2;
+		}
+		if (c >= lo && c <= hi)
+			hit = 1;
+	}
+	if (*g != ']')
+		return -1;
+	*gp = g + 1;
+	return hit != neg;
+}
+
+/* Whether glob g (the F:/X: text) matches a prefix of s. */
+static int glob_prefix(const char *g, const char *s)
+{
+	const char *star_g = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (!*g)
+			return 1;
+		if (*g == '*') {
+			star_g = ++g;
+			star_s = s;
+			continue;
+		}
+		if (*s && *s != '\n') {
+			const char *ng = g + 1;
+			int ok;
+			if (*g == '[') {
+				ng = g;
+				ok = glob_class(&ng, (unsigned char)*s);
+				if (ok < 0)
+					ok = *s == '[', ng = g + 1;
+			} else {
+				ok = *g == '?' || *g == *s;
+			}
+			if (ok) {
+				g = ng;
+				s++;
+				continue;
+			}
+		}
+		if (star_g && *star_s && *star_s != '\n') {
+			g = star_g;
+			s = ++star_s;
+			continue;
+		}
+		return 0;
+	}
+}
+
+static int count_slashes(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
+/* The script's "-d $value" on the converted pattern. */
+static int pattern_is_dir(const struct maintainers *m, const char *v)
+{
+	struct sbuf path = SBUF_INIT;
+	struct stat st;
+
+	sb_addf(&path, "%s/", m->top);
+	perl_glob(&path, v);
+	int dir = !stat(path.buf, &st) && S_ISDIR(st.st_mode);
+	sb_release(&path);
+	return dir;
+}
+
+/* file_match_pattern() of the script, for the value v of an F:/X: line
+ * (re: its regex when the glob matcher cannot do it). */
+static int file_match_pattern(const struct maintainers *m, const char *v,
+			      size_t vlen, struct regex *re, const char *file)
+{
+	if (re ? !re_search(re, file, strlen(file), 0) : !glob_prefix(v, file))
+		return 0;
+	if (vlen && v[vlen - 1] == '/')
+		return 1;
+	if (!re && pattern_is_dir(m, v))
+		return !strncmp(file, v, vlen) && file[vlen] == '/';
+	return count_slashes(file) == count_slashes(v);
+}
+
+/* The index in s->sec of the section being read, kept on first need. */
+static size_t keep_section(struct scan *s)
+{
+	if (!s->cur_kept) {
+		GROW(s->sec, s->nsec + 1, s->asec);
+		s->sec[s->nsec++] = s->cur;
+		s->cur_kept = 1;
+	}
+	return s->nsec - 1;
+}
+
+/* A section ends: per file, no X: may have matched, and the last F: or
+ * N: that did gives the depth. */
+static void close_section(struct scan *s, size_t end)
+{
+	if (!s->cur_kept)
+		return;
+	size_t sec = s->nsec - 1;
+	s->sec[sec].end = end;
+	for (size_t i = 0; i < s->nfm; i++) {
+		size_t f = s->fm[i].file, j;
+		for (j = 0; j < i && s->fm[j].file != f; j++)
+			;
+		if (j < i)
+			continue;       /* this file is done */
+		int excluded = 0, found = 0, deep = 0, depth = 0;
+		int file_pd = count_slashes(s->file[f]);
+		for (j = i; j < s->nfm; j++) {
+			const struct fmatch *x = &s->fm[j];
+			if (x->file != f)
+				continue;
+			if (x->type == 'X') {
+				excluded = 1;
+				continue;
+			}
+			found = 1;
+			depth = x->depth;
+			if (x->type == 'F' && depth >= file_pd)
+				deep = 1;
+		}
+		if (found && !excluded) {
+			GROW(s->fh, s->nfh + 1, s->afh);
+			s->fh[s->nfh++] = (struct fhit){ f, sec, depth, deep };
+		}
+	}
+	s->nfm = 0;
+	s->cur_kept = 0;
+}
+
+static void push_match(struct scan *s, size_t file, int depth, char type)
+{
+	keep_section(s);
+	GROW(s->fm, s->nfm + 1, s->afm);
+	s->fm[s->nfm++] = (struct fmatch){ file, depth, type };
+}
+
+/* The bytes that end an F:/X: literal: 1, a glob's; 2, a regex's (then
+ * the script's conversion yields a regex our glob matcher cannot run). */
+static const unsigned char glob_byte[256] = {
+	['*'] = 1, ['?'] = 1, ['['] = 1,
+	['('] = 2, [')'] = 2, ['+'] = 2, ['|'] = 2, ['^'] = 2, ['$'] = 2,
+	['{'] = 2, ['}'] = 2, ['\\'] = 2,
+};
+
+/* Compares path f with the literal start of an F:/X: value (v, n bytes)
+ * as strncmp() would: the literal ends at the first glob or regex byte, or
+ * before a byte a '{' quantifies.  The bytes f and v share need no look:
+ * fplain, the length of f's start without such bytes, says whether the
+ * literal ended among them.  *at: where they part. */
+static int literal_cmp(const char *f, size_t fplain, const char *v, size_t n,
+		       size_t *at)
+{
+	size_t k = 0;
+
+	while (k < n && f[k] == v[k])
+		k++;
+	*at = k;
+	if (k > fplain || k == n || glob_byte[(unsigned char)v[k]] ||
+	    (k + 1 < n && v[k + 1] == '{'))
+		return 0;
+	return (unsigned char)f[k] < (unsigned char)v[k] ? -1 : 1;
+}
+
+/* The first of the sorted files that starts with v's literal. */
+static size_t first_with_literal(const struct scan *s, const char *v, size_t n)
+{
+	size_t lo = 0, hi = s->nfile, at;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (literal_cmp(s->file[mid], s->fplain[mid], v, n, &at) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static struct regex *compile_line(char type, const char *v, size_t vlen,
+				  size_t lineno, struct sbuf *err)
+{
+	struct sbuf pat = SBUF_INIT, e = SBUF_INIT;
+	int glob = type == 'F' || type == 'X';
+
+	if (glob) {
+		/* The script's conversion, then our regex engine, anchored. */
+		sb_addc(&pat, '^');
+		perl_glob(&pat, v);
+	} else {
+		sb_add(&pat, v, vlen);
+	}
+	struct regex *re = re_compile(pat.buf, pat.len, !glob, &e);
+	if (!re) {
+		sb_addf(err, "MAINTAINERS:%zu: %c: ", lineno, type);
+		sb_add(err, v, vlen);
+		sb_addf(err, ": %s", e.buf);
+	}
+	sb_release(&pat);
+	sb_release(&e);
+	return re;
+}
+
+/* An F: or X: line: tried on the files that start with its literal, or on
+ * every file when it holds a '|' (the script's regex then alternates). */
+static int scan_glob(struct scan *s, char type, const char *v, size_t vlen,
+		     size_t lineno, struct sbuf *err)
+{
+	int nul = 0, alt = span_until(v, vlen, '|', &nul) < vlen, rx = -1;
+	struct regex *re = NULL;
+	size_t at;
+
+	/* Parting from the files' common start, it parts from all of them. */
+	if (!alt && s->nfile && literal_cmp(s->file[0], s->fplain[0], v, vlen,
+					    &at) && at < s->common)
+		return 0;
+	sb_setlen(&s->value, 0);
+	for (size_t f = alt ? 0 : first_with_literal(s, v, vlen);
+	     f < s->nfile && (alt || !literal_cmp(s->file[f], s->fplain[f], v,
+						  vlen, &at)); f++) {
+		if (rx < 0) {
+			sb_add(&s->value, v, vlen);
+			rx = 0;
+			for (size_t i = 0; i < vlen; i++)
+				rx |= glob_byte[(unsigned char)v[i]] == 2;
+		}
+		if (rx && !re &&
+		    !(re = compile_line(type, s->value.buf, vlen, lineno, err)))
+			return -1;
+		if (file_match_pattern(s->m, s->value.buf, vlen, re, s->file[f]))
+			push_match(s, f, type == 'F' ? glob_depth(v, vlen) : 0,
+				   type);
+	}
+	re_free(re);
+	return 0;
+}
+
+/* An N: line: a regex searched in each path that holds its literal. */
+static int scan_name(struct scan *s, const char *v, size_t vlen,
+		     size_t lineno, struct sbuf *err)
+{
+	size_t at, n = re_literal(v, vlen, 1, &at);
+	struct regex *re = NULL;
+
+	for (size_t f = 0; f < s->nfile; f++) {
+		if (n && !find_bytes(s->file[f], s->flen[f], v + at, n))
+			continue;
+		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
+			return -1;
+		if (re_search(re, s->file[f], s->flen[f], 0))
+			push_match(s, f, 0, 'N');
+	}
+	re_free(re);
+	return 0;
+}
+
+/* A K: line: searched in each query's keyword lines that could hold it. */
+static int scan_keyword(struct scan *s, const char *v, size_t vlen,
+			size_t idx, size_t lineno, struct sbuf *err)
+{
+	size_t at, n = re_literal(v, vlen, 1, &at);
+	struct regex *re = NULL;
+
+	for (size_t i = 0; i < s->nq; i++) {
+		const struct kwtext *kw = s->q[i].kw;
+		if (!kw || !kw->nline ||
+		    (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
+			continue;
+		if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
+			return -1;
+		for (size_t l = 0; l < kw->nline; l++) {
+			const struct kwline *k = &kw->line[l];
+			if (re_search(re, kw->text.buf + k->off, k->len, k->skip)) {
+				GROW(s->kh, s->nkh + 1, s->akh);
+				s->kh[s->nkh++] = (struct khit){ i, keep_section(s), idx };
+				break;
+			}
+		}
+	}
+	re_free(re);
+	return 0;
+}
+
+static int scan_tag(struct scan *s, const char *p, size_t n, size_t idx,
+		    size_t lineno, struct sbuf *err)
+{
+	size_t v;
+
+	switch (p[0]) {
+	case 'F':
+	case 'X':
+		v = tag_value(p, n);
+		return scan_glob(s, p[0], p + v, n - v, lineno, err);
+	case 'N':
+		v = tag_value(p, n);
+		return scan_name(s, p + v, n - v, lineno, err);
+	case 'K':
+		v = tag_value(p, n);
+		return s->keywords ? scan_keyword(s, p + v, n - v, idx, lineno, err) : 0;
+	}
+	return 0;
+}
+
+
+
+
+/* The one pass over the file (see the section's comment). */
+static int scan_maintainers(struct scan *s, struct sbuf *err)
+{
+	const char *t = s->m->text;
+	size_t len = s->m->len, idx = 0, lineno = 0, title = 0, tlen = 0;
+	int in_run = 0;
+
+	for (size_t pos = 0; pos < len;) {
+		const char *p = t + pos;
+		int nul = 0;
+		size_t n = span_until(p, len - pos, '\n', &nul);
+		lineno++;
+		if (nul) {
+			sb_addf(err, "MAINTAINERS:%zu: holds a NUL byte", lineno);
+			return -1;
+		}
+		if (is_tag(p, n)) {
+			if (!in_run) {
+				int first = idx == 0;
+				s->cur = (struct msec){ idx, first ? pos : title,
+							first ? n : tlen, pos, len,
+							first ? pos + n + (n < len - pos) : pos,
+							first };
+				s->cur_kept = 0;
+				in_run = 1;
+			}
+			if (scan_tag(s, p, n, idx, lineno, err) < 0)
+				return -1;
+			idx++;
+		} else if (!blank_or_comment(p, n)) {
+			if (in_run)
+				close_section(s, pos);
+			in_run = 0;
+			title = pos;
+			tlen = n;
+			idx++;
+		}
+		pos += n + (n < len - pos);
+	}
+	if (in_run)
+		close_section(s, len);
+	return 0;
+}
+
+static int cmp_fhit(const void *a, const void *b)
+{
+	const struct fhit *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->depth != y->depth)
+		return y->depth > x->depth ? 1 : -1;
+	return x->sec < y->sec ? -1 : x->sec > y->sec;
+}
+
+static size_t file_index(const struct scan *s, const char *file)
+{
+	size_t lo = 0, hi = s->nfile;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(s->file[mid], file) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* ---- addresses ----------------------------------------------------------
+ * parse_email() and format_email() as get_maintainer.pl has them: a name
+ * holding anything but [A-Za-z0-9_ -] (UTF-8 included: Perl's \w is ASCII
+ * on bytes) is put in double quotes with its own quotes escaped.
+ */
+static void trim(struct sbuf *sb)
+{
+	size_t s = 0, e = sb->len;
+
+	while (s < e && is_space((unsigned char)sb->buf[s]))
+		s++;
+	while (e > s && is_space((unsigned char)sb->buf[e - 1]))
+		e--;
+	memmove(sb->buf, sb->buf + s, e - s);
+	sb_setlen(sb, e - s);
+}
+
+static void quote_name(struct sbuf *name)
+{
+	trim(name);
+	if (name->len && name->buf[0] == '"') {
+		memmove(name->buf, name->buf + 1, name->len - 1);
+		sb_setlen(name, name->len - 1);
+	}
+	if (name->len && name->buf[name->len - 1] == '"')
+		sb_setlen(name, name->len - 1);
+	int must = 0;
+	for (size_t i = 0; i < name->len; i++) {
+		unsigned char c = (unsigned char)name->buf[i];
+		if (!is_word(c) && c != ' ' && c != '-')
+			must = 1;
+	}
+	if (!must)
+		return;
+	struct sbuf q = SBUF_INIT;
+	sb_addc(&q, '"');
+	for (size_t i = 0; i < name->len; i++) {
+		if (name->buf[i] == '"' && (!i || name->buf[i - 1] != '\\'))
+			sb_addc(&q, '\\');
+		sb_addc(&q, name->buf[i]);
+	}
+	sb_addc(&q, '"');
+	sb_release(name);
+	*name = q;
+}
+
+static void parse_email(const char *in, struct sbuf *name, struct sbuf *addr)
+{
+	size_t len = strlen(in);
+	const char *lt = strchr(in, '<');
+
+	sb_setlen(name, 0);
+	sb_setlen(addr, 0);
+	if (lt && lt > in) {
+		/* ^([^<]+)<(.+\@.*)>.*$ : up to the last '>' */
+		const char *gt = strrchr(in, '>');
+		const char *at = gt ? memchr(lt + 2 <= gt ? lt + 2 : gt, '@',
+					     (size_t)(gt - (lt + 2 <= gt ? lt + 2 : gt))) : NULL;
+		if (gt && gt > lt && at && at < gt) {
+			sb_add(name, in, (size_t)(lt - in));
+			sb_add(addr, lt + 1, (size_t)(gt - lt - 1));
+			goto done;
+		}
+	}
+	const char *p = in;
+	while (is_space((unsigned char)*p))
+		p++;
+	if (*p == '<') {
+		/* ^\s*<(.+\@\S*)>.*$ : the last '@' whose run holds a '>' */
+		const char *start = p + 1;
+		for (const char *at = in + len; at-- > start + 1;) {
+			if (*at != '@')
+				continue;
+			const char *run = at + 1, *gt = NULL;
+			while (*run && !is_space((unsigned char)*run)) {
+				if (*run == '>')
+					gt = run;
+				run++;
+			}
+			if (gt) {
+				sb_add(addr, start, (size_t)(gt - start));
+				goto done;
+			}
+		}
+	}
+	/* ^(.+\@\S*).*$ : through the last '@' and the non-blanks after it */
+	const char *at = strrchr(in, '@');
+	if (at && at > in) {
+		const char *e = at + 1;
+		while (*e && !is_space((unsigned char)*e))
+			e++;
+		sb_add(addr, in, (size_t)(e - in));
+	}
+done:
+	quote_name(name);
+	trim(addr);
+}
+
+static void format_email(struct sbuf *out, const char *name, const char *addr,
+			 int usename)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT;
+
+	sb_adds(&n, name);
+	sb_adds(&a, addr);
+	quote_name(&n);
+	trim(&a);
+	sb_setlen(out, 0);
+	if (usename && n.len)
+		sb_addf(out, "%s <%s>", n.buf, a.buf);
+	else
+		sb_add(out, a.buf, a.len);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/* ---- .mailmap, read as the script reads it -------------------------------
+ * The text is kept, cut into lines at '\n' and at '#', and a line is parsed
+ * only when an address it may map is looked up.  A line's key is "addr" or
+ * "name <addr>", where addr is its last <...> (trimmed, for the forms whose
+ * key the script runs through parse_email()): so lines are chained by the
+ * hash of that address, in file order, and a lookup parses its chain, plus
+ * the odd lines whose key's address cannot be told without parsing.  The
+ * last line that maps a key wins, for the name and the address each, as
+ * the script's hash assignments do.
+ */
+struct mm_line {
+	size_t off;             /* the line: mm.buf + off, NUL-terminated */
+	uint32_t hash, next;    /* next: the chain, or NO_MM */
+	int odd;                /* tried for every address */
+};
+#define NO_MM UINT32_MAX
+
+/* One line's mapping: key, and the name and/or address it maps to. */
+struct mm_entry {
+	struct sbuf key, name, addr, n2, a2, tmp;
+	int has_name, has_addr;
+};
+#define MM_ENTRY_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
+			SBUF_INIT, 0, 0 }
+
+static void mm_entry_release(struct mm_entry *e)
+{
+	sb_release(&e->key);
+	sb_release(&e->name);
+	sb_release(&e->addr);
+	sb_release(&e->n2);
+	sb_release(&e->a2);
+	sb_release(&e->tmp);
+}
+
+/* Parses "name <addr>" and gives back the script's formatted pieces. */
+static void email_parts(const char *name, size_t nlen, const char *addr,
+			size_t alen, struct sbuf *tmp, struct sbuf *n,
+			struct sbuf *a)
+{
+	sb_setlen(tmp, 0);
+	sb_add(tmp, name, nlen);
+	trim(tmp);
+	sb_adds(tmp, " <");
+	sb_add(tmp, addr, alen);
+	sb_addc(tmp, '>');
+	parse_email(tmp->buf, n, a);
+}
+
+/* The <...> groups of a trimmed line: one or two, each "<x>" with no '>'
+ * inside.  Returns the form (1-4 as below) or 0 for a line that maps
+ * nothing. */
+struct mm_groups {
+	const char *lt1, *gt1, *lt2, *gt2;
+};
+
+static int mm_form(const char *l, struct mm_groups *g)
+{
+	const char *mark[4] = { NULL, NULL, NULL, NULL };
+	size_t n = strlen(l);
+	int nul = 0;
+
+	/* strchr(l,'<'), then '>', '<', '>', each after the one before */
+	for (size_t k = 0, at = 0; k < 4; k++) {
+		at += span_until(l + at, n - at, (unsigned char)"<><>"[k], &nul);
+		if (at >= n)
+			break;
+		mark[k] = l + at;
+	}
+	const char *p = l + n;
+	g->lt1 = mark[0];
+	g->gt1 = mark[1];
+	g->lt2 = mark[2];
+	g->gt2 = mark[3];
+	if (!g->gt1)
+		return 0;
+	int ends1 = g->gt1 == p - 1, ends2 = g->gt2 && g->gt2 == p - 1;
+	if (g->lt1 > l && ends1)
+		return 1;       /* name1 <mail1> */
+	if (g->lt1 == l && ends2 && only_space(g->gt1 + 1, g->lt2))
+		return 2;       /* <mail1> <mail2> */
+	if (g->lt1 > l && ends2 && only_space(g->gt1 + 1, g->lt2))
+		return 3;       /* name1 <mail1> <mail2> */
+	if (g->lt1 > l && ends2)
+		return 4;       /* name1 <mail1> name2 <mail2> */
+	return 0;
+}
+
+/* The entry of one line (trimmed, comment cut); 0 when it maps nothing. */
+static int mm_parse_line(const char *l, struct mm_entry *e)
+{
+	struct mm_groups g;
+	int form = mm_form(l, &g);
+
+	e->has_name = e->has_addr = 0;
+	sb_setlen(&e->key, 0);
+	if (form == 1 || form == 3 || form == 4)
+		email_parts(l, (size_t)(g.lt1 - l), g.lt1 + 1,
+			    (size_t)(g.gt1 - g.lt1 - 1), &e->tmp, &e->name,
+			    &e->addr);
+	if (form == 1) {
+		sb_add(&e->key, e->addr.buf, e->addr.len);
+		e->has_name = 1;
+	} else if (form == 2 || form == 3) {
+		sb_add(&e->key, g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
+		if (form == 2) {
+			sb_setlen(&e->addr, 0);
+			sb_add(&e->addr, g.lt1 + 1, (size_t)(g.gt1 - g.lt1 - 1));
+		}
+		e->has_addr = 1;
+		e->has_name = form == 3;
+	} else if (form == 4) {
+		email_parts(g.gt1 + 1, (size_t)(g.lt2 - g.gt1 - 1), g.lt2 + 1,
+			    (size_t)(g.gt2 - g.lt2 - 1), &e->tmp, &e->n2, &e->a2);
+		format_email(&e->key, e->n2.buf, e->a2.buf, 1);
+		e->has_name = e->has_addr = 1;
+	}
+	return form != 0;
+}
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = FNV_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		h = fnv_step(h, (unsigned char)s[i]);
+	return h;
+}
+
+/* Whether <s..e> holds an '@' after its first byte: then parse_email()
+ * gives back exactly its trimmed text as the address. */
+static int plain_address(const char *s, const char *e)
+{
+	return e - s > 1 && memchr(s + 1, '@', (size_t)(e - s - 1));
+}
+
+static uint32_t trimmed_hash(const char *s, const char *e)
+{
+	while (s < e && is_space((unsigned char)*s))
+		s++;
+	while (e > s && is_space((unsigned char)e[-1]))
+		e--;
+	return hash_bytes(s, (size_t)(e - s));
+}
+
+/* Files a line under the address its key ends with. */
+static void mm_index_line(struct maintainers *m, size_t off)
+{
+	const char *l = m->mm.buf + off;
+	struct mm_groups g;
+	int form = mm_form(l, &g);
+	struct mm_line ml = { off, 0, NO_MM, 0 };
+
+	if (!form)
+		return;
+	if (form == 2 || form == 3)
+		ml.hash = hash_bytes(g.lt2 + 1, (size_t)(g.gt2 - g.lt2 - 1));
+	else if (form == 1 ? plain_address(g.lt1 + 1, g.gt1) :
+			     plain_address(g.lt2 + 1, g.gt2))
+		ml.hash = form == 1 ? trimmed_hash(g.lt1 + 1, g.gt1) :
+				      trimmed_hash(g.lt2 + 1, g.gt2);
+	else
+		ml.odd = 1;
+	GROW(m->mml, m->nmml + 1, m->amml);
+	m->mml[m->nmml++] = ml;
+}
+
+void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
+{
+	size_t at = m->mm.len;
+
+	sb_add(&m->mm, buf, len);
+	sb_addc(&m->mm, '\n');
+	for (size_t p = at; p < m->mm.len;) {
+		char *l = m->mm.buf + p;
+		size_t rest = m->mm.len - p;
+		int nul = 0;
+		size_t n = span_until(l, rest, '\n', &nul);
+		if (nul)
+			n = (size_t)((char *)memchr(l + n, '\n', rest - n) - l);
+		l[n] = '\0';
+		p += n + 1;
+		/* The comment is cut; a NUL before it drops the line. */
+		nul = 0;
+		size_t e = span_until(l, n, '#', &nul), s = 0;
+		if (nul)
+			continue;
+		while (s < e && is_space((unsigned char)l[s]))
+			s++;
+		while (e > s && is_space((unsigned char)l[e - 1]))
+			e--;
+		l[e] = '\0';
+		if (e > s)
+			mm_index_line(m, (size_t)(l + s - m->mm.buf));
+	}
+	/* The chains, rebuilt whole: newest line first, read backwards. */
+	m->nmmhead = 64;
+	while (m->nmmhead < 2 * m->nmml)
+		m->nmmhead *= 2;
+	free(m->mmhead);
+	m->mmhead = xcalloc(m->nmmhead, sizeof *m->mmhead);
+	for (size_t i = 0; i < m->nmmhead; i++)
+		m->mmhead[i] = NO_MM;
+	for (size_t i = m->nmml; i-- > 0;) {
+		if (m->mml[i].odd)
+			continue;
+		uint32_t *head = &m->mmhead[m->mml[i].hash & (m->nmmhead - 1)];
+		m->mml[i].next = *head;
+		*head = (uint32_t)i;
+	}
+}
+
+/* The last mappings of key, whose address is addr: *name and *to point
+ * into e (or are NULL when no line maps that). */
+/* What .mailmap says of one address: the name and the address of the
+ * last line that gave each, for the key (one of them set when the other is
+ * not).  line is scratch for parsing. */
+struct mm_answer {
+	struct sbuf name, addr;
+	int has_name, has_addr;
+	struct mm_entry line;
+};
+#define MM_ANSWER_INIT { SBUF_INIT, SBUF_INIT, 0, 0, MM_ENTRY_INIT }
+
+static void mm_answer_release(struct mm_answer *a)
+{
+	sb_release(&a->name);
+	sb_release(&a->addr);
+	mm_entry_release(&a->line);
+}
+
+/* The .mailmap lines for key (an address, or "Name <address>") of addr. */
+static void mailmap_find(const struct maintainers *m, const char *key,
+			 const char *addr, struct mm_answer *ans)
+{
+	uint32_t h = hash_bytes(addr, strlen(addr));
+	uint32_t i = m->nmml ? m->mmhead[h & (m->nmmhead - 1)] : NO_MM;
+	size_t odd = 0;
+	struct mm_entry *e = &ans->line;
+
+	ans->has_name = ans->has_addr = 0;
+	/* The chain and the odd lines, merged in file order. */
+	for (;;) {
+		while (odd < m->nmml && !m->mml[odd].odd)
+			odd++;
+		size_t k;
+		if (i != NO_MM && (odd >= m->nmml || i < odd)) {
+			k = i;
+			i = m->mml[i].next;
+			if (m->mml[k].hash != h)
+				continue;
+		} else if (odd < m->nmml) {
+			k = odd++;
+		} else {
+			break;
+		}
+		if (!mm_parse_line(m->mm.buf + m->mml[k].off, e) ||
+		    strcmp(e->key.buf, key))
+			continue;
+		if (e->has_name) {
+			sb_setlen(&ans->name, 0);
+			sb_add(&ans->name, e->name.buf, e->name.len);
+			ans->has_name = 1;
+		}
+		if (e->has_addr) {
+			sb_setlen(&ans->addr, 0);
+			sb_add(&ans->addr, e->addr.buf, e->addr.len);
+			ans->has_addr = 1;
+		}
+	}
+}
+
+/* mailmap_email(): out gets "name <addr>" after the .mailmap. */
+static void mailmap_email(const struct maintainers *m, struct sbuf *out,
+			  const char *line)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, email = SBUF_INIT;
+	struct mm_answer ans = MM_ANSWER_INIT;
+
+	parse_email(line, &n, &a);
+	format_email(&email, n.buf, a.buf, 1);
+	mailmap_find(m, email.buf, a.buf, &ans);
+	if (!ans.has_name && !ans.has_addr)
+		mailmap_find(m, a.buf, a.buf, &ans);
+	format_email(out, ans.has_name ? ans.name.buf : n.buf,
+		     ans.has_addr ? ans.addr.buf : a.buf, 1);
+	mm_answer_release(&ans);
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&email);
+}
+
+/* ---- addresses in files: .yaml bindings ---------------------------------------
+ * A patch that touches a devicetree binding also goes to the addresses its
+ * maintainers: list holds, cleaned as the script cleans them.
+ */
+/* The bytes of the script's [A-Za-zÀ-ÿ...] classes: its source is UTF-8 read
+ * as bytes, so "À-ÿ" is \xC3, \x80-\xC3 and \xBF. */
+static int latin_byte(unsigned char c)
+{
+	return isalpha(c) || (c >= 0x80 && c <= 0xC3) || c == 0xBF;
+}
+
+static int name_byte(unsigned char c)
+{
+	return latin_byte(c) || (c && strchr("\"' ,.+-", c));
+}
+
+static int local_byte(unsigned char c)
+{
+	return isalnum(c) || (c && strchr("_.+-", c));
+}
+
+static int domain_byte(unsigned char c)
+{
+	return isalnum(c) || c == '.' || c == '-';
+}
+
+/* clean_file_emails() of the script for one extracted match. */
+static void clean_file_email(const char *match, size_t len, struct sbuf *out)
+{
+	struct sbuf e = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
+
+	/* s/[(<{]?(LOCAL+@DOMAIN+)[)>}]?/<$1>/g */
+	for (size_t i = 0; i < len;) {
+		const char *at = memchr(match + i, '@', len - i);
+		if (!at) {
+			sb_add(&e, match + i, len - i);
+			break;
+		}
+		size_t ai = (size_t)(at - match), q = ai, r = ai + 1;
+		while (q > i && local_byte((unsigned char)match[q - 1]))
+			q--;
+		while (r < len && domain_byte((unsigned char)match[r]))
+			r++;
+		if (q == ai || r == ai + 1) {
+			sb_add(&e, match + i, ai + 1 - i);
+			i = ai + 1;
+			continue;
+		}
+		size_t p = q;
+		if (p > i && strchr("(<{", match[p - 1]))
+			p--;
+		sb_add(&e, match + i, p - i);
+		sb_addc(&e, '<');
+		sb_add(&e, match + q, r - q);
+		sb_addc(&e, '>');
+		if (r < len && strchr(")>}", match[r]))
+			r++;
+		i = r;
+	}
+	parse_email(e.buf, &n, &a);
+	if (n.len == 3 && n.buf[0] == '"' && n.buf[2] == '"' &&
+	    (n.buf[1] == ',' || n.buf[1] == '.'))
+		sb_setlen(&n, 0);
+	/* the last three words of the name, split as Perl's split() */
+	const char *w[3] = { NULL, NULL, NULL };
+	size_t wl[3] = { 0, 0, 0 }, nw = 0, last_nonempty = 0;
+	struct { const char *s; size_t l; } fld[256];
+	size_t nf = 0;
+	for (size_t s = 0, k = 0; k <= n.len && nf < 256; k++)
+		if (k == n.len || !(latin_byte((unsigned char)n.buf[k]) ||
+				    strchr("',.+-", n.buf[k]))) {
+			fld[nf].s = n.buf + s;
+			fld[nf].l = k - s;
+			if (k - s)
+				last_nonempty = nf + 1;
+			nf++;
+			s = k + 1;
+		}
+	nf = last_nonempty;        /* split drops trailing empty fields */
+	if (nf > 2) {
+		for (size_t k = 0; k < 3; k++) {
+			w[k] = fld[nf - 3 + k].s;
+			wl[k] = fld[nf - 3 + k].l;
+		}
+		nw = 3;
+		int initial = (wl[0] == 1 && isalpha((unsigned char)w[0][0])) ||
+			      (wl[0] == 2 && w[0][1] == '.') || wl[1] == 1 ||
+			      (wl[1] == 2 && w[1][1] == '.');
+		struct sbuf nn = SBUF_INIT;
+		if (initial)
+			sb_addf(&nn, "%.*s ", (int)wl[0], w[0]);
+		sb_addf(&nn, "%.*s %.*s", (int)wl[1], w[1], (int)wl[2], w[2]);
+		sb_release(&n);
+		n = nn;
+	}
+	(void)nw;
+	if (n.len && (n.buf[n.len - 1] == ',' || n.buf[n.len - 1] == '.')) {
+		sb_setlen(&n, n.len - 1);
+	} else if (n.len >= 2 && n.buf[n.len - 1] == '"' &&
+		   (n.buf[n.len - 2] == ',' || n.buf[n.len - 2] == '.')) {
+		n.buf[n.len - 2] = '"';
+		sb_setlen(&n, n.len - 1);
+	}
+	if (n.len && (n.buf[0] == ',' || n.buf[0] == '.')) {
+		memmove(n.buf, n.buf + 1, n.len - 1);
+		sb_setlen(&n, n.len - 1);
+	} else if (n.len >= 2 && n.buf[0] == '"' &&
+		   (n.buf[1] == ',' || n.buf[1] == '.')) {
+		memmove(n.buf + 1, n.buf + 2, n.len - 2);
+		sb_setlen(&n, n.len - 1);
+	}
+	format_email(out, n.buf, a.buf, 1);
+	sb_release(&e);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/*
+ * The addresses written in a file, found as the script's regex
+ *   NAME* \s* ,* \s* [(<{]? LOCAL+ @ DOMAIN+ \. ALNUM+ [)>}]?
+ * finds them, leftmost first: the match ends after the last ".tld" of the
+ * domain and starts as far left as NAME bytes and blanks reach.
+ */
+static void file_emails(const char *t, size_t len, struct sbuf *list)
+{
+	struct sbuf one = SBUF_INIT;
+
+	for (size_t pos = 0; pos < len;) {
+		const char *atp = memchr(t + pos, '@', len - pos);
+		if (!atp)
+			break;
+		size_t a = (size_t)(atp - t), q = a, r = a + 1, k = 0;
+		while (q > pos && local_byte((unsigned char)t[q - 1]))
+			q--;
+		while (r < len && domain_byte((unsigned char)t[r]))
+			r++;
+		for (size_t i = r; i-- > a + 2;)
+			if (i + 1 < r && t[i] == '.' && isalnum((unsigned char)t[i + 1])) {
+				k = i;
+				break;
+			}
+		if (q == a || !k) {
+			pos = a + 1;
+			continue;
+		}
+		size_t end = k + 1;
+		while (end < len && isalnum((unsigned char)t[end]))
+			end++;
+		if (end < len && strchr(")>}", t[end]) && t[end])
+			end++;
+		/* Leftwards: [(<{]?, then \s* ,* \s* (states 0,1,2), then NAME*. */
+		size_t p = q;
+		if (p > pos && strchr("(<{", t[p - 1]) && t[p - 1])
+			p--;
+		unsigned states = 0xf; /* bit0: trailing ws, 1: commas, 2: ws, 3: name */
+		while (p > pos) {
+			unsigned char c = (unsigned char)t[p - 1];
+			int ws = c == ' ' || (c >= '\t' && c <= '\r');
+			unsigned next = 0;
+			if ((states & 1) && ws)
+				next |= 1 | 2 | 4 | 8;
+			if ((states & 3) && c == ',')
+				next |= 2 | 4 | 8;
+			if ((states & 7) && ws)
+				next |= 4 | 8;
+			if (name_byte(c))
+				next |= 8;
+			if (!next)
+				break;
+			states = next;
+			p--;
+		}
+		sb_setlen(&one, 0);
+		clean_file_email(t + p, end - p, &one);
+		if (!in_set(list, one.buf))
+			sb_add(list, one.buf, one.len + 1);
+		pos = end;
+	}
+	sb_release(&one);
+}
+
+/* ---- who gets a patch ----------------------------------------------------------
+ * get_maintainers() of the script, for one set of files and keyword hits:
+ * per file, the sections whose F:/N: match (no X: matching), deepest
+ * pattern first (ties: file order, where the script's order is Perl's hash
+ * order and so not stable); then the K: sections; then .mailmap and
+ * de-duplication by name and by address; with --git-fallback, the history
+ * of files no section maintains exactly; Linus dropped; the addresses
+ * written in a .yaml file the patch touches; the signers of Fixes: commits.
+ */
+struct rcpt {
+	char *email, *role;
+};
+
+struct query {
+	struct maintainers *m;
+	const struct cc_opts *o;
+	struct rcpt *to, *lists;
+	size_t nto, ato, nlists, alists;
+	struct sbuf seen_names, seen_addrs, seen_lists;  /* NUL-separated, lc */
+	struct sbuf dd;      /* dedup pairs: "lcname\0name\0addr\0" ... */
+	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
+};
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static void set_add_lc(struct sbuf *set, const char *s)
+{
+	size_t at = set->len;
+
+	sb_add(set, s, strlen(s) + 1);
+	lower_ascii(set->buf + at);
+}
+
+static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
+		      const char *email, const char *role)
+{
+	GROW(*v, *n + 1, *alloc);
+	(*v)[*n].email = xstrdup(email);
+	(*v)[*n].role = xstrdup(role);
+	(*n)++;
+}
+
+static int push_email_address(struct query *q, const char *line,
+			      const char *role)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT, f = SBUF_INIT;
+	int r = 0;
+
+	parse_email(line, &n, &a);
+	if (a.len) {
+		r = 1;
+		int inuse = 0;
+		if (n.len) {
+			sb_adds(&lc, n.buf);
+			lower_ascii(lc.buf);
+			inuse = in_set(&q->seen_names, lc.buf);
+		}
+		sb_setlen(&lc, 0);
+		sb_adds(&lc, a.buf);
+		lower_ascii(lc.buf);
+		inuse = inuse || in_set(&q->seen_addrs, lc.buf);
+		if (!inuse) {
+			format_email(&f, n.buf, a.buf, 1);
+			push_rcpt(&q->to, &q->nto, &q->ato, f.buf, role);
+			if (n.len)
+				set_add_lc(&q->seen_names, n.buf);
+			set_add_lc(&q->seen_addrs, a.buf);
+		}
+	}
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&lc);
+	sb_release(&f);
+	return r;
+}
+
+/* Several addresses on one M:/R: line, comma-separated, each with an '@';
+ * anything else is one address (the script's rfc822 checks, in effect). */
+static void push_email_addresses(struct query *q, const char *value,
+				 const char *role)
+{
+	struct sbuf part = SBUF_INIT;
+	int all_have_at = 1, parts = 0, quoted = 0;
+
+	for (const char *p = value;; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		if (!*p || (*p == ',' && !quoted)) {
+			if (!memchr(part.buf, '@', part.len))
+				all_have_at = 0;
+			parts++;
+			sb_setlen(&part, 0);
+			if (!*p)
+				break;
+		} else {
+			sb_addc(&part, *p);
+		}
+	}
+	if (parts > 1 && all_have_at) {
+		const char *p = value;
+		quoted = 0;
+		for (;; p++) {
+			if (*p == '"')
+				quoted = !quoted;
+			if (!*p || (*p == ',' && !quoted)) {
+				trim(&part);
+				push_email_address(q, part.buf, role);
+				sb_setlen(&part, 0);
+				if (!*p)
+					break;
+			} else {
+				sb_addc(&part, *p);
+			}
+		}
+	} else if (!push_email_address(q, value, role)) {
+		warning("invalid MAINTAINERS address: '%s'", value);
+	}
+	sb_release(&part);
+}
+
+/* The next tag line of a section from *pos: its type, and its value in v.
+ * 0 at the section's end. */
+static int section_tag(const struct maintainers *m, const struct msec *sec,
+		       size_t *pos, char *type, struct sbuf *v)
+{
+	while (*pos < sec->end) {
+		const char *p = m->text + *pos;
+		const char *nl = memchr(p, '\n', sec->end - *pos);
+		size_t n = nl ? (size_t)(nl - p) : sec->end - *pos;
+		*pos += n + (nl ? 1 : 0);
+		if (!is_tag(p, n))
+			continue;       /* a blank or comment line */
+		size_t i = tag_value(p, n);
+		*type = p[0];
+		sb_setlen(v, 0);
+		sb_add(v, p + i, n - i);
+		return 1;
+	}
+	return 0;
+}
+
+/* get_subsystem_name(): the title, cut to 50 bytes as the script cuts it.
+ * A title that is a tag line reads as the script holds it: "X:value". */
+static void subsystem_name(const struct maintainers *m, const struct msec *sec,
+			   struct sbuf *out)
+{
+	sb_setlen(out, 0);
+	if (sec->tag_title) {
+		struct sbuf v = SBUF_INIT;
+		size_t pos = sec->body;
+		char type = 0;
+		section_tag(m, sec, &pos, &type, &v);
+		sb_addf(out, "%c:", type);
+		if (type == 'F' || type == 'X')
+			perl_glob(out, v.buf);
+		else
+			sb_add(out, v.buf, v.len);
+		sb_release(&v);
+	} else {
+		sb_add(out, m->text + sec->title, sec->tlen);
+	}
+	if (out->len > 50) {
+		sb_setlen(out, 47);
+		while (out->len && is_space((unsigned char)out->buf[out->len - 1]))
+			sb_setlen(out, out->len - 1);
+		sb_adds(out, "...");
+	}
+}
+
+/* The section's status (its last S: line) as a role, with its name sub. */
+static void maintainer_role(const struct maintainers *m, const struct msec *sec,
+			    const char *sub, struct sbuf *out)
+{
+	static const char *const map[][2] = {
+		{ "supported", "supporter" }, { "maintained", "maintainer" },
+		{ "odd fixes", "odd fixer" }, { "orphan", "orphan minder" },
+		{ "obsolete", "obsolete minder" },
+		{ "buried alive in reporters", "chief penguin" } };
+	struct sbuf role = SBUF_INIT, v = SBUF_INIT;
+	size_t pos = sec->cats;
+	char type;
+
+	sb_adds(&role, "unknown");
+	while (section_tag(m, sec, &pos, &type, &v))
+		if (type == 'S') {
+			sb_setlen(&role, 0);
+			sb_add(&role, v.buf, v.len);
+		}
+	lower_ascii(role.buf);
+	sb_setlen(out, 0);
+	const char *r = role.buf;
+	for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+		if (!strcmp(r, map[k][0]))
+			r = map[k][1];
+	sb_addf(out, "%s:%s", r, sub);
+	sb_release(&role);
+	sb_release(&v);
+}
+
+static void add_list(struct query *q, const char *sub, const char *v)
+{
+	struct sbuf addr = SBUF_INIT, lc = SBUF_INIT;
+	const char *sp = v, *extra = "";
+
+	while (*sp && !is_space((unsigned char)*sp))
+		sp++;
+	sb_add(&addr, v, (size_t)(sp - v));
+	if (*sp) {
+		extra = sp;
+		while (is_space((unsigned char)*extra))
+			extra++;
+	}
+	int rest = !strcmp(sub, "THE REST");
+	const char *kind = strstr(extra, "subscribers-only") ?
+		(q->o->s ? "subscriber list" : NULL) :
+		!q->o->l ? NULL :
+		strstr(extra, "moderated") ?
+		(q->o->moderated ? "moderated list" : NULL) :
+		"open list";
+	sb_add(&lc, addr.buf, addr.len);
+	lower_ascii(lc.buf);
+	if (kind && !in_set(&q->seen_lists, lc.buf)) {
+		set_add_lc(&q->seen_lists, addr.buf);
+		struct sbuf r = SBUF_INIT;
+		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : sub);
+		push_rcpt(&q->lists, &q->nlists, &q->alists, addr.buf, r.buf);
+		sb_release(&r);
+	}
+	sb_release(&addr);
+	sb_release(&lc);
+}
+
+/* add_categories(): the lists, maintainers and reviewers of a section. */
+static void add_categories(struct query *q, const struct msec *sec)
+{
+	const struct maintainers *m = q->m;
+	struct sbuf sub = SBUF_INIT, mrole = SBUF_INIT, rrole = SBUF_INIT,
+		    v = SBUF_INIT;
+	size_t pos = sec->cats;
+	char type;
+
+	/* the section's name and roles, once for all its lines */
+	subsystem_name(m, sec, &sub);
+	sb_addf(&rrole, "reviewer:%s", sub.buf);
+	while (section_tag(m, sec, &pos, &type, &v)) {
+		if (type == 'L') {
+			add_list(q, sub.buf, v.buf);
+		} else if (type == 'M' && q->o->m) {
+			if (!mrole.len)
+				maintainer_role(m, sec, sub.buf, &mrole);
+			push_email_addresses(q, v.buf, mrole.buf);
+		} else if (type == 'R' && q->o->r) {
+			push_email_addresses(q, v.buf, rrole.buf);
+		}
+	}
+	sb_release(&sub);
+	sb_release(&mrole);
+	sb_release(&rrole);
+	sb_release(&v);
+}
+
+/* add_role(): appends role to every entry of that name or address. */
+static void add_role(struct query *q, const char *email, const char *role)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, en = SBUF_INIT, ea = SBUF_INIT;
+
+	parse_email(email, &n, &a);
+	for (size_t i = 0; i < q->nto; i++) {
+		parse_email(q->to[i].email, &en, &ea);
+		if ((strcmp(n.buf, en.buf) && strcmp(a.buf, ea.buf)) ||
+		    (*role && strstr(q->to[i].role, role)))
+			continue;
+		struct sbuf r = SBUF_INIT;
+		sb_addf(&r, "%s%s%s", q->to[i].role, *q->to[i].role ? "," : "",
+			role);
+		free(q->to[i].role);
+		q->to[i].role = sb_detach(&r, NULL);
+	}
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&en);
+	sb_release(&ea);
+}
+
+/* deduplicate_email(): the first (name, address) seen for a name or an
+ * address stands for every later one. */
+static void deduplicate_email(struct query *q, char **email)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT,
+		    lc = SBUF_INIT;
+	int matched = 0;
+
+	parse_email(*email, &n, &a);
+	format_email(&f, n.buf, a.buf, 1);
+	mailmap_email(q->m, &mm, f.buf);
+	parse_email(mm.buf, &n, &a);
+	struct sbuf *tables[2] = { &q->dd, &q->dda };
+	for (int t = 0; t < 2 && !matched; t++) {
+		if (t == 0 && !n.len)
+			continue;
+		sb_setlen(&lc, 0);
+		sb_adds(&lc, t ? a.buf : n.buf);
+		lower_ascii(lc.buf);
+		for (const char *p = tables[t]->buf, *e = p + tables[t]->len;
+		     p < e;) {
+			const char *pn = p + strlen(p) + 1, *pa = pn + strlen(pn) + 1;
+			if (!strcmp(p, lc.buf)) {
+				/* The script reads the address back through the
+				 * name it just replaced: same entry here. */
+				char *nn = xstrdup(pn), *na = xstrdup(pa);
+				sb_setlen(&n, 0);
+				sb_adds(&n, nn);
+				sb_setlen(&a, 0);
+				sb_adds(&a, na);
+				free(nn);
+				free(na);
+				matched = 1;
+				break;
+			}
+			p = pa + strlen(pa) + 1;
+		}
+	}
+	if (!matched) {
+		for (int t = 0; t < 2; t++) {
+			size_t at = tables[t]->len;
+			sb_adds(tables[t], t ? a.buf : n.buf);
+			lower_ascii(tables[t]->buf + at);
+			sb_add(tables[t], "", 1);
+			sb_add(tables[t], n.buf, n.len + 1);
+			sb_add(tables[t], a.buf, a.len + 1);
+		}
+	}
+	format_email(&f, n.buf, a.buf, 1);
+	mailmap_email(q->m, &mm, f.buf);
+	free(*email);
+	*email = sb_detach(&mm, NULL);
+	sb_release(&n);
+	sb_release(&a);
+	sb_release(&f);
+	sb_release(&lc);
+}
+
+/* ---- history ---------------------------------------------------------------
+ * History, as the script's vcs_* functions read it: `git log` in the tree's
+ * top, its lines stripped of leading blanks and empty ones dropped.  Used
+ * for --git-fallback (a file no section maintains exactly gets its recent
+ * signers, authors and the authors of its changed lines) and for a patch's
+ * Fixes: lines (the fixed commit's signers).  Where the tree is no git work
+ * tree, or git cannot run, there is no history, as in the script.
+ */
+static const char *const signature_tags[] = {
+	"Signed-off-by:", "Reviewed-by:", "Acked-by:"
+};
+#define LOG_FORMAT "--format=GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%n" \
+		   "GitSubject: %s%n%b%n"
+
+struct history {
+	struct sbuf text;       /* git's output, lines cut in place */
+	char **line;
+	size_t nline, aline;
+	size_t commits;
+	char **signers, **authors;      /* formatted and de-duplicated */
+	size_t nsigners, asigners, nauthors, aauthors;
+	size_t *added, *removed;        /* per author, when every commit's
+					   numstat line was found */
+};
+#define HISTORY_INIT { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, \
+		       NULL, NULL }
+
+static int has_history(const struct maintainers *m)
+{
+	struct sbuf dotgit = SBUF_INIT;
+	struct stat st;
+
+	sb_addf(&dotgit, "%s/.git", m->top);
+	int r = !lstat(dotgit.buf, &st);
+	sb_release(&dotgit);
+	return r;
+}
+
+/* Runs git log with words in the top; 0 with its lines in h, or -1. */
+static int read_log(const struct maintainers *m, const char *const *words,
+		    struct history *h)
+{
+	int r = run_git(&(struct git_run){ .words = words, .dir = m->top,
+					   .out = &h->text, .quiet = 1 });
+
+	if (r != 0)
+		return -1;
+	const char *pos = h->text.buf, *end = pos + h->text.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span t = trim_span(l);
+		if (!t.len)
+			continue;
+		char *p = (char *)t.p;   /* the buffer is ours: lines in place */
+		p[l.p + l.len - t.p] = '\0';
+		GROW(h->line, h->nline + 1, h->aline);
+		h->line[h->nline++] = p;
+	}
+	return 0;
+}
+
+static int is_signature(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	for (size_t i = 0; i < sizeof signature_tags / sizeof *signature_tags; i++)
+		if (!strncmp(l, signature_tags[i], strlen(signature_tags[i])))
+			return strchr(l, '@') != NULL;
+	return 0;
+}
+
+/* extract_formatted_signatures(): what follows the last ':' that has
+ * something after it (the script's s/\s*.*:\s*(.+)\s*\/$1/), then
+ * de-duplicated. */
+static char *signature_email(struct query *q, const char *l)
+{
+	const char *colon = NULL;
+
+	for (const char *p = l; *p; p++)
+		if (*p == ':' && p[1])
+			colon = p;
+	const char *v = colon ? colon + 1 : l;
+	while (is_space((unsigned char)*v) && v[1])
+		v++;
+	char *email = xstrdup(v);
+	deduplicate_email(q, &email);
+	return email;
+}
+
+static int hex40(const char *s)
+{
+	for (int i = 0; i < 40; i++)
+		if (!isxdigit((unsigned char)s[i]) || isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* vcs_find_signers(): commits, signers (not Linus) and authors of the
+ * log, and with file, each commit's numstat line of it. */
+static void find_signers(struct query *q, struct history *h, const char *file)
+{
+	size_t nstats = 0, fl = file ? strlen(file) : 0;
+	char **stats = xcalloc(h->nline + 1, sizeof *stats);
+	char **authors = xcalloc(h->nline + 1, sizeof *authors);
+	size_t na = 0;
+
+	for (size_t i = 0; i < h->nline; i++) {
+		const char *l = h->line[i];
+		if (starts_with(l, "GitCommit: ") && hex40(l + 11))
+			h->commits++;
+		else if (starts_with(l, "GitAuthor: "))
+			authors[na++] = h->line[i];
+		else if (is_signature(l) && !strcasestr_ascii(l, "Linus Torvalds")) {
+			GROW(h->signers, h->nsigners + 1, h->asigners);
+			h->signers[h->nsigners++] = h->line[i];
+		}
+		/* ^(\d+)\t(\d+)\t$file$ */
+		const char *p = l;
+		size_t d1 = strspn(p, "0123456789");
+		size_t d2 = d1 && p[d1] == '\t' ? strspn(p + d1 + 1, "0123456789") : 0;
+		if (file && d2 && p[d1 + 1 + d2] == '\t' &&
+		    !strcmp(p + d1 + d2 + 2, file) && fl)
+			stats[nstats++] = h->line[i];
+	}
+	if (!h->nsigners)
+		h->commits = 0;
+	/* The script reads the authors first, then the signers. */
+	for (size_t i = 0; i < na; i++) {
+		GROW(h->authors, h->nauthors + 1, h->aauthors);
+		h->authors[h->nauthors++] = signature_email(q, authors[i]);
+	}
+	/* and both of the script's callers de-duplicate signers again */
+	for (size_t i = 0; i < h->nsigners; i++) {
+		h->signers[i] = signature_email(q, h->signers[i]);
+		deduplicate_email(q, &h->signers[i]);
+	}
+	if (file && na && na == nstats) {
+		h->added = xcalloc(na, sizeof *h->added);
+		h->removed = xcalloc(na, sizeof *h->removed);
+		for (size_t i = 0; i < na; i++) {
+			char *end;
+			h->added[i] = (size_t)strtoull(stats[i], &end, 10);
+			h->removed[i] = (size_t)strtoull(end + 1, NULL, 10);
+		}
+	}
+	free(stats);
+	free(authors);
+}
+
+static void history_release(struct history *h)
+{
+	for (size_t i = 0; i < h->nsigners; i++)
+		free(h->signers[i]);
+	for (size_t i = 0; i < h->nauthors; i++)
+		free(h->authors[i]);
+	free(h->signers);
+	free(h->authors);
+	free(h->line);
+	free(h->added);
+	free(h->removed);
+	sb_release(&h->text);
+}
+
+struct tally {
+	char *email;
+	size_t count;
+};
+
+static int cmp_tally(const void *a, const void *b)
+{
+	const struct tally *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->email, y->email);
+}
+
+/* vcs_assign(): the addresses of lines (each counted weight[i] times, or
+ * once) by count, most first (ties: in byte order, where the script's
+ * order is Perl's hash order), while they have at least 1 signature, 5%
+ * of divisor, and are among the first 5. */
+static void vcs_assign(struct query *q, const char *role, size_t divisor,
+		       char *const *lines, const size_t *weight, size_t n)
+{
+	struct tally *t = xcalloc(n ? n : 1, sizeof *t);
+	size_t nt = 0, count = 0;
+	struct sbuf r = SBUF_INIT;
+
+	if (!divisor)
+		divisor = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (weight && !weight[i])
+			continue;
+		struct sbuf mm = SBUF_INIT;
+		mailmap_email(q->m, &mm, lines[i]);
+		size_t k;
+		for (k = 0; k < nt && strcmp(t[k].email, mm.buf); k++)
+			;
+		if (k == nt)
+			t[nt++].email = sb_detach(&mm, NULL);
+		else
+			sb_release(&mm);
+		t[k].count += weight ? weight[i] : 1;
+	}
+	sort_n(t, nt, sizeof *t, cmp_tally);
+	for (size_t i = 0; i < nt; i++) {
+		double percent = (double)t[i].count * 100 / (double)divisor;
+		if (percent > 100)
+			percent = 100;
+		if (in_set(&q->m->ignore, t[i].email))
+			continue;
+		if (t[i].count < 1 || ++count > 5 || percent < 5)
+			break;
+		push_email_address(q, t[i].email, "");
+		sb_setlen(&r, 0);
+		if (q->o->roles)
+			sb_addf(&r, "%s:%zu/%zu=%.0f%%", role, t[i].count, divisor,
+				percent);
+		else
+			sb_adds(&r, role);
+		add_role(q, t[i].email, r.buf);
+	}
+	for (size_t i = 0; i < nt; i++)
+		free(t[i].email);
+	free(t);
+	sb_release(&r);
+}
+
+/* vcs_file_signoffs(): a year of the file's history. */
+static void file_signoffs(struct query *q, const char *file)
+{
+	const char *words[] = { "-c", "core.quotePath=true", "log", "--no-color",
+		"--follow", "--since=1-year-ago", "--numstat", "--no-merges",
+		LOG_FORMAT, "--", file, NULL };
+	struct history h = HISTORY_INIT;
+
+	if (read_log(q->m, words, &h) == 0) {
+		find_signers(q, &h, file);
+		vcs_assign(q, "commit_signer", h.commits, h.signers, NULL,
+			   h.nsigners);
+		vcs_assign(q, "authored", h.commits, h.authors, NULL, h.nauthors);
+		if (h.added) {
+			size_t added = 0, removed = 0;
+			for (size_t i = 0; i < h.nauthors; i++) {
+				added += h.added[i];
+				removed += h.removed[i];
+			}
+			vcs_assign(q, "added_lines", added, h.authors, h.added,
+				   h.nauthors);
+			vcs_assign(q, "removed_lines", removed, h.authors,
+				   h.removed, h.nauthors);
+		}
+	}
+	history_release(&h);
+}
+
+/* vcs_add_commit_signers(): the signers of a commit a Fixes: line names. */
+static void fixes_signers(struct query *q, const char *commit)
+{
+	const char *words[] = { "log", "--no-color", "--numstat", LOG_FORMAT,
+		"-1", commit, "--", NULL };
+	struct history h = HISTORY_INIT;
+
+	if (read_log(q->m, words, &h) == 0) {
+		find_signers(q, &h, NULL);
+		vcs_assign(q, "blamed_fixes", 1, h.signers, NULL, h.nsigners);
+	}
+	history_release(&h);
+}
+
+/* ---- the answer --------------------------------------------------------------
+ * One query's recipients from the hits of the pass (answer), and the one
+ * entry point, maintainers_query(), that every caller asks: a set of files,
+ * the patch's keyword text and its Fixes: commits in, the recipients out.
+ */
+/* Sections of the keyword hits of one query, as the script sorts the K:
+ * lines' indices: as strings, each once. */
+struct kwsec {
+	char idx[24];
+	size_t sec;
+};
+
+static int cmp_kwsec(const void *a, const void *b)
+{
+	return strcmp(((const struct kwsec *)a)->idx,
+		      ((const struct kwsec *)b)->idx);
+}
+
+static void keyword_sections(struct scan *s, struct query *q, size_t qi)
+{
+	struct kwsec *k = NULL;
+	size_t n = 0, alloc = 0;
+
+	for (size_t i = 0; i < s->nkh; i++)
+		if (s->kh[i].query == qi) {
+			GROW(k, n + 1, alloc);
+			snprintf(k[n].idx, sizeof k[n].idx, "%zu", s->kh[i].idx);
+			k[n++].sec = s->kh[i].sec;
+		}
+	sort_n(k, n, sizeof *k, cmp_kwsec);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(k[i].idx, k[i - 1].idx))
+			add_categories(q, &s->sec[k[i].sec]);
+	free(k);
+}
+
+/* range_is_maintained() and range_has_maintainer() of the script. */
+static int section_maintained(const struct maintainers *m,
+			      const struct msec *sec)
+{
+	struct sbuf v = SBUF_INIT;
+	size_t pos = sec->body;
+	int s = 0, has_m = 0;
+	char type;
+
+	while (section_tag(m, sec, &pos, &type, &v)) {
+		if (type == 'S' && (strcasestr_ascii(v.buf, "maintain") ||
+				    strcasestr_ascii(v.buf, "support")))
+			s = 1;
+		has_m |= type == 'M';
+	}
+	sb_release(&v);
+	return s && has_m;
+}
+
+
+static void query_release(struct query *q)
+{
+	for (size_t i = 0; i < q->nto; i++) {
+		free(q->to[i].email);
+		free(q->to[i].role);
+	}
+	for (size_t i = 0; i < q->nlists; i++) {
+		free(q->lists[i].email);
+		free(q->lists[i].role);
+	}
+	free(q->to);
+	free(q->lists);
+	sb_release(&q->seen_names);
+	sb_release(&q->seen_addrs);
+	sb_release(&q->seen_lists);
+	sb_release(&q->dd);
+	sb_release(&q->dda);
+}
+
+/* Reads top/file if it is a regular file; returns 0 or -1. */
+static int read_tree_file(const struct maintainers *m, const char *file,
+			  struct sbuf *out)
+{
+	struct sbuf path = SBUF_INIT;
+	struct stat st;
+	int r = -1;
+
+	sb_addf(&path, "%s/%s", m->top, file);
+	if (!stat(path.buf, &st) && S_ISREG(st.st_mode))
+		r = sb_read_file(out, path.buf);
+	sb_release(&path);
+	return r;
+}
+
+/* The script's $exact_pattern_match_hash: an F: as deep as the file in a
+ * maintained section with an M: line. */
+static int exactly_maintained(const struct scan *s, size_t fi)
+{
+	for (size_t h = 0; h < s->nfh; h++)
+		if (s->fh[h].file == fi && s->fh[h].deep &&
+		    section_maintained(s->m, &s->sec[s->fh[h].sec]))
+			return 1;
+	return 0;
+}
+
+/* The sections of each file, in the script's order (its hits are sorted
+ * by file, deepest pattern first); a .yaml binding's in-file addresses go
+ * to femails. */
+static void file_sections(struct scan *s, struct query *q,
+			  const struct cc_query *cq, struct sbuf *femails)
+{
+	struct sbuf text = SBUF_INIT;
+
+	for (size_t i = 0; i < cq->nfile; i++) {
+		const char *file = cq->file[i];
+		size_t fi = file_index(s, file);
+		struct fhit key = { fi, 0, INT_MAX, 0 };
+		size_t h = 0, hi = s->nfh;
+		/* the first hit of this file */
+		while (h < hi) {
+			size_t mid = h + (hi - h) / 2;
+			if (cmp_fhit(&s->fh[mid], &key) < 0)
+				h = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; h < s->nfh && s->fh[h].file == fi; h++)
+			add_categories(q, &s->sec[s->fh[h].sec]);
+		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
+			sb_setlen(&text, 0);
+			if (!read_tree_file(s->m, file, &text))
+				file_emails(text.buf, text.len, femails);
+		}
+	}
+	sb_release(&text);
+}
+
+/* --git: every file's recent signers; --git-fallback: those of the files
+ * no section maintains exactly. */
+static void history_signers(struct scan *s, struct query *q,
+			    const struct cc_query *cq)
+{
+	const struct cc_opts *o = q->o;
+
+	for (size_t i = 0; (o->git || o->git_fallback) && i < cq->nfile; i++)
+		if (o->git || (!has_suffix(cq->file[i], "MAINTAINERS") &&
+			       !exactly_maintained(s, file_index(s, cq->file[i]))))
+			file_signoffs(q, cq->file[i]);
+}
+
+/* THE REST names Linus; the script drops him unless asked. */
+static void drop_linus(struct query *q)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < q->nto; i++) {
+		if (strstr(q->to[i].email,
+			   "Linus Torvalds <torvalds@linux-foundation.org>")) {
+			free(q->to[i].email);
+			free(q->to[i].role);
+			continue;
+		}
+		q->to[w++] = q->to[i];
+	}
+	q->nto = w;
+}
+
+/* The in-file addresses (NUL-separated), after .mailmap, as "in file". */
+static void add_file_emails(struct query *q, const struct sbuf *femails)
+{
+	struct sbuf f = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
+
+	for (const char *p = femails->buf, *e = p + femails->len; p < e;
+	     p += strlen(p) + 1) {
+		mailmap_email(q->m, &f, p);
+		parse_email(f.buf, &n, &a);
+		format_email(&f, n.buf, a.buf, 1);
+		push_email_address(q, f.buf, "");
+		add_role(q, f.buf, "in file");
+	}
+	sb_release(&f);
+	sb_release(&n);
+	sb_release(&a);
+}
+
+/* The signers of each commit a Fixes: line names, each commit once. */
+static void fixes_of(struct query *q, const struct cc_query *cq)
+{
+	for (size_t i = 0; i < cq->nfixes; i++) {
+		size_t k;
+		for (k = 0; k < i && strcmp(cq->fixes[k], cq->fixes[i]); k++)
+			;
+		if (k == i)
+			fixes_signers(q, cq->fixes[i]);
+	}
+}
+
+/* merge_email() of the script: maintainers and reviewers, then lists,
+ * each address once, one a line (with its role under --roles). */
+static void merge_email(const struct query *q, struct sbuf *out)
+{
+	struct sbuf seen = SBUF_INIT;
+
+	for (int pass = 0; pass < 2; pass++) {
+		const struct rcpt *v = pass ? q->lists : q->to;
+		size_t nv = pass ? q->nlists : q->nto;
+		if (pass && !q->o->l)
+			break;
+		for (size_t i = 0; i < nv; i++) {
+			if (in_set(&seen, v[i].email))
+				continue;
+			if (has_control(v[i].email)) {
+				/* A CR or the like could forge a mail header. */
+				warning("dropped an address with control bytes: %s",
+					v[i].email);
+				continue;
+			}
+			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
+			sb_adds(out, v[i].email);
+			if (q->o->roles)
+				sb_addf(out, " (%s)", v[i].role);
+			sb_addc(out, '\n');
+		}
+	}
+	sb_release(&seen);
+}
+
+/* One query's recipients, from the hits of the pass: get_maintainer.pl's
+ * phases, in its order. */
+static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
+		   struct sbuf *out)
+{
+	const struct cc_query *cq = &s->q[qi];
+	struct query q = { .m = s->m, .o = o, .seen_names = SBUF_INIT,
+			   .seen_addrs = SBUF_INIT, .seen_lists = SBUF_INIT,
+			   .dd = SBUF_INIT, .dda = SBUF_INIT };
+	struct sbuf femails = SBUF_INIT;
+	int history = o->email && has_history(s->m);
+
+	file_sections(s, &q, cq, &femails);
+	if (o->keywords)
+		keyword_sections(s, &q, qi);
+	for (size_t i = 0; i < q.nto; i++)
+		deduplicate_email(&q, &q.to[i].email);
+	for (size_t i = 0; i < q.nlists; i++)
+		deduplicate_email(&q, &q.lists[i].email);
+	if (history)
+		history_signers(s, &q, cq);
+	drop_linus(&q);
+	add_file_emails(&q, &femails);
+	if (history && o->fixes)
+		fixes_of(&q, cq);
+	merge_email(&q, out);
+	sb_release(&femails);
+	query_release(&q);
+}
+
+static void scan_release(struct scan *s)
+{
+	free(s->file);
+	free(s->fplain);
+	free(s->flen);
+	free(s->sec);
+	free(s->fh);
+	free(s->fm);
+	free(s->kh);
+	sb_release(&s->value);
+}
+
+int maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		      const struct cc_query *q, size_t nq, struct sbuf *out,
+		      struct sbuf *err)
+{
+	struct scan s = { 0 };
+	size_t total = 0;
+
+	s.m = m;
+	s.q = q;
+	s.nq = nq;
+	s.keywords = o->keywords;
+	sb_init(&s.value);
+	for (size_t i = 0; i < nq; i++)
+		total += q[i].nfile;
+	s.file = xcalloc(total ? total : 1, sizeof *s.file);
+	for (size_t i = 0; i < nq; i++)
+		for (size_t k = 0; k < q[i].nfile; k++)
+			s.file[s.nfile++] = q[i].file[k];
+	sort_unique(s.file, &s.nfile, 0);
+	size_t w = s.nfile;
+	s.fplain = xcalloc(w ? w : 1, sizeof *s.fplain);
+	s.flen = xcalloc(w ? w : 1, sizeof *s.flen);
+	for (size_t i = 0; i < w; i++)
+		s.flen[i] = strlen(s.file[i]);
+	for (size_t i = 0; i < w; i++)
+		while (s.file[i][s.fplain[i]] &&
+		       !glob_byte[(unsigned char)s.file[i][s.fplain[i]]])
+			s.fplain[i]++;
+	if (w)
+		while (s.file[0][s.common] &&
+		       s.file[0][s.common] == s.file[w - 1][s.common])
+			s.common++;
+	int r = scan_maintainers(&s, err);
+	if (!r) {
+		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
+		for (size_t i = 0; i < nq; i++)
+			answer(&s, o, i, &out[i]);
+	}
+	scan_release(&s);
+	return r;
+}
+
 /* ---- commands ----------------------------------------------------------------
  * One function per verb, named for it; each reads its options by its own
  * tables through parse_opts() (below), checks its required arguments
@@ -6666,32 +6726,6 @@ static int show_plan(const struct repo *repo, struct plan *p,
 	remove_index_copy(&tmp);
 	free(cs.c);
 	return r;
-}
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void catch_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
-/* Dies again of the signal that stopped us, so our parent sees it. */
-static void reraise_stop(void)
-{
-	if (stop_signal) {
-		signal((int)stop_signal, SIG_DFL);
-		raise((int)stop_signal);
-	}
 }
 
 static int cmd_plan(struct args *a)

@@ -126,6 +126,48 @@ struct status {
 int parse_status(struct status *st, const char *buf, size_t len);
 void status_release(struct status *st);
 
+/* ---- grouping ------------------------------------------------------------
+ * A plan is a list of groups sorted by name (bytewise); each group's members
+ * index into the status it was made from and are sorted by path.
+ */
+enum group_by { BY_DIR, BY_FILE, BY_TREE };
+struct selection {
+	enum group_by by;
+	int depth;                 /* 0: the whole directory */
+	const char *const *include; /* globs, NULL-terminated, or NULL */
+};
+struct group {
+	char *name;
+	size_t *member;
+	size_t nr;
+};
+struct plan {
+	struct group *g;
+	size_t nr;
+};
+#define PLAN_INIT { NULL, 0 }
+/* The group a path belongs to, malloc'd (caller frees): for BY_DIR its
+ * directory cut to depth components ("." at the top), for BY_FILE the path,
+ * for BY_TREE "treewide". */
+char *group_name(const char *path, const struct selection *sel);
+/* Keeps the entries that sel includes and that change the tree, and groups
+ * them.  Returns the number of groups. */
+size_t make_plan(struct plan *p, const struct status *st,
+		 const struct selection *sel);
+void plan_release(struct plan *p);
+
+/* ---- commit messages -------------------------------------------------- */
+/* Appends tmpl with every "SEDME" replaced by name, byte for byte. */
+void expand_template(struct sbuf *out, const char *tmpl, size_t len,
+		     const char *name);
+/* git stripspace without comment removal: trailing white space off each
+ * line, blank lines at both ends dropped, runs of blank lines squeezed to
+ * one, a final newline. */
+void cleanup_message(struct sbuf *msg);
+/* Appends sob ("Signed-off-by: N <E>") as its own trailer line unless the
+ * message already ends with exactly that line. */
+void add_signoff(struct sbuf *msg, const char *sob);
+
 /* ---- diff parser ---------------------------------------------------------
  * What a patch touches: files in the script's sense (see series.c), sorted
  * and unique per patch, and the ids of its Fixes: lines.  Owns its strings.
@@ -223,47 +265,5 @@ struct cc_query {
 int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 		      const struct cc_query *q, size_t nq, struct sbuf *out,
 		      struct sbuf *err);
-
-/* ---- grouping ------------------------------------------------------------
- * A plan is a list of groups sorted by name (bytewise); each group's members
- * index into the status it was made from and are sorted by path.
- */
-enum group_by { BY_DIR, BY_FILE, BY_TREE };
-struct selection {
-	enum group_by by;
-	int depth;                 /* 0: the whole directory */
-	const char *const *include; /* globs, NULL-terminated, or NULL */
-};
-struct group {
-	char *name;
-	size_t *member;
-	size_t nr;
-};
-struct plan {
-	struct group *g;
-	size_t nr;
-};
-#define PLAN_INIT { NULL, 0 }
-/* The group a path belongs to, malloc'd (caller frees): for BY_DIR its
- * directory cut to depth components ("." at the top), for BY_FILE the path,
- * for BY_TREE "treewide". */
-char *group_name(const char *path, const struct selection *sel);
-/* Keeps the entries that sel includes and that change the tree, and groups
- * them.  Returns the number of groups. */
-size_t make_plan(struct plan *p, const struct status *st,
-		 const struct selection *sel);
-void plan_release(struct plan *p);
-
-/* ---- commit messages -------------------------------------------------- */
-/* Appends tmpl with every "SEDME" replaced by name, byte for byte. */
-void expand_template(struct sbuf *out, const char *tmpl, size_t len,
-		     const char *name);
-/* git stripspace without comment removal: trailing white space off each
- * line, blank lines at both ends dropped, runs of blank lines squeezed to
- * one, a final newline. */
-void cleanup_message(struct sbuf *msg);
-/* Appends sob ("Signed-off-by: N <E>") as its own trailer line unless the
- * message already ends with exactly that line. */
-void add_signoff(struct sbuf *msg, const char *sob);
 
 #endif
