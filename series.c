@@ -827,16 +827,15 @@ static void repo_release(struct repo *r)
 /* Splits git's newline-separated answer into n lines, or fails. */
 static int take_lines(struct sbuf *out, char **lines, size_t n)
 {
-	char *p = out->buf, *end = out->buf + out->len;
+	const char *pos = out->buf, *end = out->buf + out->len;
+	struct span l;
 
 	for (size_t i = 0; i < n; i++) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl || nl == p)
-			return -1;
-		lines[i] = xstrndup(p, (size_t)(nl - p));
-		p = nl + 1;
+		if (!next_line(&pos, end, &l) || !l.len || l.p + l.len == end)
+			return -1;   /* missing, empty, or without its LF */
+		lines[i] = xstrndup(l.p, l.len);
 	}
-	return p == end ? 0 : -1;
+	return pos == end ? 0 : -1;
 }
 
 /*
@@ -1668,11 +1667,7 @@ static int parse_staged(struct sbuf *out, struct staged **list, size_t *nr)
 		s.oid = sp1 + 1;
 		s.stage = (unsigned)(sp2[1] - '0');
 		s.path = tab + 1;
-		size_t ol = strlen(s.oid);
-		for (size_t i = 0; i < ol; i++)
-			if (!isxdigit((unsigned char)s.oid[i]))
-				ol = 0;
-		if (ol != 40 && ol != 64) {
+		if (!is_oid(s.oid, strlen(s.oid))) {
 			free(l);
 			return error("git ls-files: unexpected answer at byte %zu",
 				     (size_t)(p - out->buf));
@@ -1943,16 +1938,13 @@ static void print_plan(const struct plan *p, const struct status *st,
 		if (t) {
 			sb_setlen(&msg, 0);
 			group_message(&msg, t, g->name);
-			const char *p0 = msg.buf;
-			const char *stop = messages ? msg.buf + msg.len :
-				memchr(msg.buf, '\n', msg.len);
-			while (p0 < stop) {
-				const char *nl = memchr(p0, '\n', (size_t)(stop - p0));
-				const char *e = nl ? nl : stop;
+			const char *pos = msg.buf, *end = msg.buf + msg.len;
+			for (struct span l; next_line(&pos, end, &l);) {
 				sb_adds(&out, messages ? "    | " : "    subject: ");
-				sb_add(&out, p0, (size_t)(e - p0));
+				sb_add(&out, l.p, l.len);
 				sb_addc(&out, '\n');
-				p0 = nl ? nl + 1 : stop;
+				if (!messages)
+					break;
 			}
 		}
 		for (size_t j = 0; j < g->nr; j++) {
@@ -2456,19 +2448,20 @@ static int read_marks(const char *path, char (*ids)[65], size_t n)
 		sb_release(&text);
 		return error("git fast-import: %s: %s", path, strerror(saved));
 	}
-	for (char *p = text.buf, *end = p + text.len; p < end && !r;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *sp = nl ? memchr(p, ' ', (size_t)(nl - p)) : NULL;
-		char *num_end;
-		unsigned long long m = sp && *p == ':' ? strtoull(p + 1, &num_end, 10) : 0;
-		size_t ol = sp ? (size_t)(nl - sp - 1) : 0;
-		if (!m || num_end != sp || m > n || (ol != 40 && ol != 64))
+	/* Grammar: ":MARK SP OID LF" a line. */
+	const char *pos = text.buf, *end = text.buf + text.len;
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		char *num_end = NULL;
+		unsigned long long m = sp && *l.p == ':' ?
+			strtoull(l.p + 1, &num_end, 10) : 0;
+		size_t ol = sp ? (size_t)(l.p + l.len - sp - 1) : 0;
+		if (!m || num_end != sp || m > n || !is_oid(sp + 1, ol))
 			r = error("git fast-import: unexpected marks file");
 		else {
 			memcpy(ids[m], sp + 1, ol);
 			ids[m][ol] = '\0';
 		}
-		p = nl ? nl + 1 : end;
 	}
 	sb_release(&text);
 	return r;
@@ -2585,20 +2578,18 @@ static int store_converted(struct txn *t)
 		}
 	r = git_ok("git hash-object", &(struct git_run){ .words = words,
 		   .env = env, .input = in.buf, .inlen = in.len, .out = &out });
-	char *p = out.buf, *end = out.buf + out.len;
+	const char *pos = out.buf, *end = out.buf + out.len;
 	for (size_t i = 0; !r && i < t->cs->nr; i++) {
 		struct change *c = &t->cs->c[i];
+		struct span l;
 		if (!c->convert)
 			continue;
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
+		if (!next_line(&pos, end, &l))
 			r = error("git hash-object: unexpected answer");
-		else if ((size_t)(nl - p) != strlen(c->oid) ||
-			 memcmp(p, c->oid, (size_t)(nl - p)))
+		else if (l.len != strlen(c->oid) || memcmp(l.p, c->oid, l.len))
 			r = error("%s: changed while series ran", c->path);
 		else
 			c->have_object = 1;
-		p = nl ? nl + 1 : end;
 	}
 	sb_release(&in);
 	sb_release(&out);
@@ -7069,9 +7060,9 @@ struct numbering {
 static void read_numbering(const char *t, size_t len, struct numbering *nb)
 {
 	memset(nb, 0, sizeof *nb);
-	for (const char *p = t, *end = t + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end;
+	const char *pos = t, *end = t + len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *p = l.p, *e = l.p + l.len;
 		if (e == p || (e - p == 1 && *p == '\r'))
 			return;
 		if (e - p > 8 && !strncasecmp(p, "subject:", 8)) {
@@ -7101,7 +7092,6 @@ static void read_numbering(const char *t, size_t len, struct numbering *nb)
 			nb->found = 1;
 			return;
 		}
-		p = nl ? nl + 1 : end;
 	}
 }
 
@@ -7214,14 +7204,12 @@ static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
 	char **lines = NULL;
 	size_t nl = 0, al = 0;
 
-	for (char *p = text->buf, *e = p + text->len; p < e;) {
-		char *eol = memchr(p, '\n', (size_t)(e - p));
-		if (!eol)
-			eol = e;
-		*eol = '\0';
+	const char *pos = text->buf, *end = text->buf + text->len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *p = (char *)l.p;   /* ours: cut in place */
+		p[l.len] = '\0';
 		GROW(lines, nl + 1, al);
 		lines[nl++] = p;
-		p = eol + 1;
 	}
 	sort_unique(lines, &nl, 0);
 	for (size_t i = 0; i < nl; i++)
