@@ -518,6 +518,65 @@ static void sort_unique(char **v, size_t *n, int owned)
 	*n = w;
 }
 
+/* The directory part of path ("." for none), malloc'd. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
+}
+
+/* C-unquotes the quoted token at s (s[0] == '"'); *end gets the byte after
+ * the closing quote.  Returns NULL if it is not a well-formed quote. */
+static char *unquote_c(const char *s, const char *lim, const char **end)
+{
+	struct sbuf out = SBUF_INIT;
+
+	for (s++; s < lim && *s != '"'; s++) {
+		if (*s != '\\') {
+			sb_addc(&out, *s);
+			continue;
+		}
+		if (++s >= lim)
+			break;
+		const char *e = strchr("abtnvfr\"\\", *s);
+		if (*s && e) {
+			sb_addc(&out, "\a\b\t\n\v\f\r\"\\"[e - "abtnvfr\"\\"]);
+		} else if (lim - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
+			   s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
+			sb_addc(&out, (s[0] - '0') * 64 + (s[1] - '0') * 8 + s[2] - '0');
+			s += 2;
+		} else {
+			break;
+		}
+	}
+	if (s >= lim || *s != '"') {
+		sb_release(&out);
+		return NULL;
+	}
+	*end = s + 1;
+	return sb_detach(&out, NULL);
+}
+
+/* The \S+ token at s, or a quoted one; NULL when there is none. */
+static char *path_token(const char *s, const char *lim, const char **end)
+{
+	if (s < lim && *s == '"') {
+		char *q = unquote_c(s, lim, end);
+		if (q)
+			return q;
+	}
+	const char *e = s;
+	while (e < lim && !is_space((unsigned char)*e))
+		e++;
+	if (e == s)
+		return NULL;
+	*end = e;
+	return xstrndup(s, (size_t)(e - s));
+}
+
 /* ---- child processes -----------------------------------------------------
  * One spawn (child_start) and one wait (child_finish); the fd rules are in
  * series.h.  git is run through one runner (struct git_run, below) that
@@ -993,6 +1052,33 @@ static void reraise_stop(void)
 	}
 }
 
+/* ---- sources -----------------------------------------------------------------
+ * Every command starts from one list of changed files (struct source in
+ * series.h): the work tree through git status, a unified diff through the
+ * diff source below, a commit range through git's own diff of it.  What
+ * follows (groupings, sinks) reads that list and nothing else of the input,
+ * so a new input is a new source and no new command path.
+ */
+void source_release(struct source *src)
+{
+	for (size_t i = 0; i < src->nr; i++) {
+		free(src->f[i].path);
+		free(src->f[i].orig);
+	}
+	free(src->f);
+	sb_release(&src->text);
+	src->f = NULL;
+	src->nr = src->alloc = 0;
+}
+
+static struct sfile *source_add(struct source *src)
+{
+	GROW(src->f, src->nr + 1, src->alloc);
+	struct sfile *f = &src->f[src->nr++];
+	memset(f, 0, sizeof *f);
+	return f;
+}
+
 /* ---- status parser: the work tree as a source -------------------------------
  * Grammar of `git status --porcelain=v2 -z` (man git-status); -z means no
  * quoting at all and every record ends in NUL:
@@ -1194,6 +1280,657 @@ static int read_status(struct status *st, int untracked,
 	return r;
 }
 
+/* Whether committing the work tree's side of e changes the tree at all. */
+static int entry_changes_tree(const struct entry *e)
+{
+	if (e->kind == E_IGNORED)
+		return 0;
+	if (e->kind == E_UNTRACKED || e->kind == E_RENAMED)
+		return 1;
+	/* Added to the index, then deleted: absent on both sides. */
+	return e->mode_head || e->mode_wt;
+}
+
+void source_from_status(struct source *src, const struct status *st)
+{
+	for (size_t i = 0; i < st->nr; i++) {
+		const struct entry *e = &st->e[i];
+		struct sfile *f = source_add(src);
+		f->path = xstrdup(e->path);
+		f->orig = e->orig ? xstrdup(e->orig) : NULL;
+		f->noop = !entry_changes_tree(e);
+		f->old_mode = e->kind == E_UNTRACKED ? 0 : e->mode_head;
+		f->new_mode = e->kind == E_UNTRACKED ? 0100644 : e->mode_wt;
+		f->kind = e->orig ? (e->x == 'C' ? SF_COPY : SF_RENAME) :
+			  !f->new_mode ? SF_DELETE :
+			  !f->old_mode ? SF_ADD : SF_MODIFY;
+	}
+}
+
+/* ---- the unified diff as a source ------------------------------------------
+ * What `series split` reads: git diff, git format-patch mails (an mbox of
+ * them too), diff -u / -ruN, and spatch output.  Grammar, one line at a
+ * time (lines end at LF; a CR before it belongs to the line and is kept):
+ *   input  := (junk | file)*
+ *   file   := ["diff " ARGS] git-ext* [binary | "--- " OLD "+++ " NEW hunk+]
+ *             (a git file starts at "diff --git A B" and may have no
+ *             ---/+++ at all: a mode change, a pure rename, an empty file)
+ *   git-ext:= "old mode " | "new mode " | "deleted file mode " |
+ *             "new file mode " | "similarity index " | "dissimilarity index "
+ *             | "rename from " | "rename to " | "copy from " | "copy to " |
+ *             "index "
+ *   binary := "GIT binary patch" (("literal "|"delta ") N  lines  "")+
+ *             | "Binary files " ... " differ"
+ *   hunk   := "@@ -A[,B] +C[,D] @@" ...  then exactly B old and D new lines:
+ *             ' ' counts for both, '-' old, '+' new, an empty line is a ' '
+ *             line whose space was eaten; "\ No newline" may follow any
+ *             (a missing ,len means 1)
+ *   junk   := anything else outside a file: mail headers and message, the
+ *             "---" line and diffstat of a mail, "Only in" lines, signatures
+ * A traditional file is a "--- " line directly followed by "+++ "; a
+ * "diff ..." line just before it belongs to the file.  OLD and NEW end at a
+ * TAB (diff's timestamp) or the line's end; a quoted name is unquoted.
+ * The path (see file_path) is the name less the leading part where the two
+ * sides differ, or -p N components; the +++ side of spatch's bare form
+ * names a temporary file, so there the --- side is the path.
+ */
+struct dline {
+	const char *p;      /* the line, without its LF */
+	size_t len;
+	size_t off, end;    /* its bytes in the text, LF included */
+	size_t no;          /* 1-based */
+};
+
+struct dparse {
+	const struct sbuf *text;
+	const char *what;
+	size_t pos, no;     /* the next line's offset and number */
+	struct dline ln;    /* the line read last */
+	int have;           /* ln is read but not yet taken */
+};
+
+/* Reads the next line into d->ln unless one is waiting.  0 at the end. */
+static int dpeek(struct dparse *d)
+{
+	if (d->have)
+		return 1;
+	const char *b = d->text->buf, *end = b + d->text->len;
+	const char *pos = b + d->pos;
+	struct span s;
+	if (!next_line(&pos, end, &s))
+		return 0;
+	d->ln = (struct dline){ s.p, s.len, d->pos, (size_t)(pos - b), ++d->no };
+	d->pos = (size_t)(pos - b);
+	d->have = 1;
+	return 1;
+}
+
+static void dtake(struct dparse *d)
+{
+	d->have = 0;
+}
+
+static int dstarts(const struct dline *l, const char *w)
+{
+	size_t n = strlen(w);
+
+	return l->len >= n && !memcmp(l->p, w, n);
+}
+
+static int derror(const struct dparse *d, size_t no, const char *fmt, ...)
+{
+	struct sbuf msg = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	char tmp[256];
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	sb_adds(&msg, tmp);
+	error("%s:%zu: %s", d->what, no, msg.buf);
+	sb_release(&msg);
+	return -1;
+}
+
+/* A header's name: quoted, or up to a TAB or the line's end (less a CR).
+ * Returns the name malloc'd, or NULL. */
+static char *header_name(const char *s, const char *lim)
+{
+	const char *e;
+
+	if (s < lim && *s == '"')
+		return unquote_c(s, lim, &e);
+	const char *tab = memchr(s, '\t', (size_t)(lim - s));
+	e = tab ? tab : lim;
+	if (!tab && e > s && e[-1] == '\r')
+		e--;
+	return e > s ? xstrndup(s, (size_t)(e - s)) : NULL;
+}
+
+/* What a file's headers said, before its path is settled. */
+struct draw {
+	char *old, *new;          /* ---/+++ or diff --git names, as written */
+	char *from, *to;          /* rename/copy from/to: paths already */
+	int old_epoch, new_epoch; /* diff -N's 1970 timestamp: absent side */
+	int deleted, created;
+};
+
+static void draw_release(struct draw *r)
+{
+	free(r->old);
+	free(r->new);
+	free(r->from);
+	free(r->to);
+}
+
+/* Splits "a/X b/Y" of a diff --git line; with unquoted names that hold
+ * spaces, the split is where both halves name the same file. */
+static void diff_git_names(const char *s, const char *lim, struct draw *r)
+{
+	const char *e;
+
+	if (s < lim && *s == '"') {
+		r->old = unquote_c(s, lim, &e);
+		if (r->old && e < lim && *e == ' ')
+			r->new = header_name(e + 1, lim);
+		return;
+	}
+	if (lim > s && lim[-1] == '\r')
+		lim--;
+	size_t n = (size_t)(lim - s);
+	if (n % 2 && n > 5) {
+		size_t h = n / 2;
+		if (s[h] == ' ' && !memcmp(s + 2, s + h + 3, h - 2)) {
+			r->old = xstrndup(s, h);
+			r->new = xstrndup(s + h + 1, h);
+			return;
+		}
+	}
+	const char *sp = memchr(s, ' ', n);
+	if (!sp)
+		return;
+	r->old = xstrndup(s, (size_t)(sp - s));
+	r->new = header_name(sp + 1, lim);
+}
+
+/* The extended header lines of a git file; 1 when l was one. */
+static int git_ext(struct dline *l, struct draw *r, struct sfile *f)
+{
+	static const char *const ext[] = {
+		"old mode ", "new mode ", "deleted file mode ", "new file mode ",
+		"similarity index ", "dissimilarity index ", "rename from ",
+		"rename to ", "copy from ", "copy to ", "index ", NULL };
+	size_t i = 0;
+
+	while (ext[i] && !dstarts(l, ext[i]))
+		i++;
+	if (!ext[i])
+		return 0;
+	const char *v = l->p + strlen(ext[i]), *lim = l->p + l->len;
+	unsigned mode = (unsigned)strtoul(v, NULL, 8);
+	switch (i) {
+	case 0: f->old_mode = mode; break;
+	case 1: f->new_mode = mode; break;
+	case 2: f->old_mode = mode; r->deleted = 1; break;
+	case 3: f->new_mode = mode; r->created = 1; break;
+	case 6: case 8: free(r->from); r->from = header_name(v, lim);
+		f->kind = i == 6 ? SF_RENAME : SF_COPY; break;
+	case 7: case 9: free(r->to); r->to = header_name(v, lim); break;
+	case 10: {
+		/* "index OLD..NEW MODE": the mode of an unchanged-mode file */
+		const char *sp = memchr(v, ' ', (size_t)(lim - v));
+		if (sp && !f->old_mode && !f->new_mode)
+			f->old_mode = f->new_mode = (unsigned)strtoul(sp + 1, NULL, 8);
+		break;
+	}
+	}
+	return 1;
+}
+
+/* "@@ -A[,B] +C[,D] @@": B and D; -1 when it is no hunk header. */
+static int hunk_counts(const struct dline *l, size_t *b, size_t *d)
+{
+	const char *p = l->p + 4, *lim = l->p + l->len;
+	size_t *c[2] = { b, d };
+
+	if (!dstarts(l, "@@ -"))
+		return -1;
+	for (int side = 0; side < 2; side++) {
+		if (side) {
+			if (lim - p < 2 || p[0] != ' ' || p[1] != '+')
+				return -1;
+			p += 2;
+		}
+		size_t v = 0, n = 0;
+		for (; p < lim && isdigit((unsigned char)*p); p++, n++)
+			if (n > 9)
+				return -1;
+		if (!n)
+			return -1;
+		*c[side] = 1;
+		if (p < lim && *p == ',') {
+			for (p++, n = 0; p < lim && isdigit((unsigned char)*p); p++, n++) {
+				if (n > 9)
+					return -1;
+				v = v * 10 + (size_t)(*p - '0');
+			}
+			if (!n)
+				return -1;
+			*c[side] = v;
+		}
+	}
+	return lim - p >= 3 && !memcmp(p, " @@", 3) ? 0 : -1;
+}
+
+/* Whether the line at the cursor starts a file: a diff --git line, or a
+ * --- line (or a diff line before one) with +++ on the next line. */
+static int file_starts(struct dparse *d)
+{
+	if (dstarts(&d->ln, "diff --git "))
+		return 1;
+	const char *b = d->text->buf, *end = b + d->text->len;
+	const char *pos = b + d->ln.end;
+	struct span s, t;
+	if (dstarts(&d->ln, "diff ")) {
+		if (!next_line(&pos, end, &s) || s.len < 4 || memcmp(s.p, "--- ", 4))
+			return 0;
+	} else if (!dstarts(&d->ln, "--- "))
+		return 0;
+	return next_line(&pos, end, &t) && t.len >= 4 && !memcmp(t.p, "+++ ", 4);
+}
+
+/* Whether the line after a complete hunk still looks like one of its
+ * lines: '+', or '-' that is no mail's "---" or "-- " line and starts no
+ * file. */
+static int longer_hunk(struct dparse *d)
+{
+	const struct dline *l = &d->ln;
+
+	if (!l->len || (l->p[0] != '+' && l->p[0] != '-'))
+		return 0;
+	if (l->p[0] == '+')
+		return !dstarts(l, "+++ ");
+	return !(dstarts(l, "---") || (l->len >= 3 && !memcmp(l->p, "-- ", 3)) ||
+		 (l->len == 2 && l->p[1] == '-') || file_starts(d));
+}
+
+/* The hunks after a +++ line: at least one, each exactly as long as its
+ * header says. */
+static int read_hunks(struct dparse *d, struct sfile *f)
+{
+	size_t b, n, hunks = 0;
+
+	while (dpeek(d) && hunk_counts(&d->ln, &b, &n) == 0) {
+		size_t at = d->ln.no;
+		dtake(d);
+		hunks++;
+		while (b || n) {
+			if (!dpeek(d))
+				return derror(d, at, "the hunk ends early: %zu old "
+					      "and %zu new lines missing at the "
+					      "end of the input", b, n);
+			char c = d->ln.len ? d->ln.p[0] : ' ';
+			if (c == '\\') {
+				dtake(d);
+				continue;
+			}
+			if ((c == ' ' && (!b || !n)) || (c == '-' && !b) ||
+			    (c == '+' && !n) || !strchr(" -+", c))
+				return derror(d, d->ln.no, "the hunk of line %zu "
+					      "ends early: %zu old and %zu new "
+					      "lines missing", at, b, n);
+			if (c != '+')
+				b--;
+			if (c != '-')
+				n--;
+			f->added += c == '+';
+			f->removed += c == '-';
+			dtake(d);
+		}
+		if (dpeek(d) && d->ln.len && d->ln.p[0] == '\\')
+			dtake(d);
+		if (dpeek(d) && longer_hunk(d))
+			return derror(d, d->ln.no, "the hunk of line %zu is longer "
+				      "than its header says", at);
+	}
+	if (!hunks)
+		return derror(d, d->no + !d->have, "no hunk after the +++ line");
+	return 0;
+}
+
+/* "GIT binary patch", then one or two blocks, each ending at an empty
+ * line. */
+static int read_binary(struct dparse *d, size_t at)
+{
+	int blocks = 0;
+
+	while (dpeek(d) && (dstarts(&d->ln, "literal ") || dstarts(&d->ln, "delta "))) {
+		dtake(d);
+		blocks++;
+		for (;;) {
+			if (!dpeek(d))
+				return derror(d, at, "the binary patch ends early");
+			size_t len = d->ln.len;
+			dtake(d);
+			if (!len)
+				break;
+		}
+	}
+	return blocks ? 0 : derror(d, at, "a binary patch without data");
+}
+
+static int is_epoch(const char *s, const char *lim)
+{
+	const char *tab = memchr(s, '\t', (size_t)(lim - s));
+
+	return tab && lim - tab > 11 && !memcmp(tab + 1, "1970-01-01", 10);
+}
+
+/* A ---/+++ pair at the cursor (the --- line waiting): names and hunks. */
+static int read_traditional(struct dparse *d, struct draw *r, struct sfile *f)
+{
+	struct dline minus = d->ln;
+	const char *lim = minus.p + minus.len;
+
+	dtake(d);
+	if (!dpeek(d) || !dstarts(&d->ln, "+++ "))
+		return derror(d, minus.no, "--- without a +++ line after it");
+	free(r->old);
+	free(r->new);
+	r->old = header_name(minus.p + 4, lim);
+	r->old_epoch = is_epoch(minus.p + 4, lim);
+	r->new = header_name(d->ln.p + 4, d->ln.p + d->ln.len);
+	r->new_epoch = is_epoch(d->ln.p + 4, d->ln.p + d->ln.len);
+	if (!r->old || !r->new)
+		return derror(d, minus.no, "a file header without a name");
+	dtake(d);
+	f->body = d->pos;
+	return read_hunks(d, f);
+}
+
+/* One file, from its first line (waiting at the cursor). */
+static int read_file(struct dparse *d, struct sfile *f, struct draw *r)
+{
+	f->off = d->ln.off;
+	f->line = d->ln.no;
+	if (dstarts(&d->ln, "diff --git ")) {
+		f->git = 1;
+		diff_git_names(d->ln.p + 11, d->ln.p + d->ln.len, r);
+		if (!r->old || !r->new)
+			return derror(d, d->ln.no, "diff --git without two names");
+		dtake(d);
+		while (dpeek(d) && git_ext(&d->ln, r, f))
+			dtake(d);
+		if (dpeek(d) && dstarts(&d->ln, "GIT binary patch")) {
+			size_t at = d->ln.no;
+			dtake(d);
+			f->binary = 1;
+			if (read_binary(d, at) < 0)
+				return -1;
+		} else if (dpeek(d) && dstarts(&d->ln, "Binary files ")) {
+			dtake(d);
+			f->binary = 1;
+		} else if (dpeek(d) && dstarts(&d->ln, "--- ")) {
+			if (read_traditional(d, r, f) < 0)
+				return -1;
+		}
+	} else {
+		if (dstarts(&d->ln, "diff "))
+			dtake(d);
+		if (!dpeek(d) || !dstarts(&d->ln, "--- "))
+			return derror(d, f->line, "a diff line without a file "
+				      "header after it");
+		if (read_traditional(d, r, f) < 0)
+			return -1;
+	}
+	f->len = d->pos - (d->have ? d->ln.end - d->ln.off : 0) - f->off;
+	return 0;
+}
+
+/* The number of leading components where a and b differ (0: they differ
+ * only in the last one, or not at all), or -1 when they cannot be
+ * compared. */
+static int differing_prefix(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (;;) {
+		const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
+		if (!sa || !sb)
+			return 0;
+		size_t la = (size_t)(sa - a), lb = (size_t)(sb - b);
+		n++;
+		if (la != lb || memcmp(a, b, la))
+			return n;
+		a = sa + 1;
+		b = sb + 1;
+	}
+}
+
+static int is_dev_null(const char *s)
+{
+	return !strcmp(s, "/dev/null");
+}
+
+/* s less n leading components (NULL when it has fewer). */
+static const char *strip_components(const char *s, int n)
+{
+	while (n-- > 0) {
+		const char *sl = strchr(s, '/');
+		if (!sl)
+			return NULL;
+		s = sl + 1;
+		while (*s == '/')
+			s++;
+	}
+	return s;
+}
+
+static int is_temp_output(const char *s)
+{
+	const char *base = strrchr(s, '/');
+
+	return s[0] == '/' && starts_with(base + 1, "cocci-output-");
+}
+
+/* How many components to drop from this file's names, where its two names
+ * tell: -1 when they do not (one side absent). */
+static int own_strip(const struct draw *r)
+{
+	int on = !is_dev_null(r->old), nn = !is_dev_null(r->new);
+
+	if (!on || !nn)
+		return -1;
+	if (is_temp_output(r->new))
+		return 0;
+	int k = differing_prefix(r->old, r->new);
+	if (k > 0)
+		return k;
+	/* same directories: a/x.c vs a/x.c.orig, or names without prefix */
+	return 0;
+}
+
+/* dir and a slash (none when dir is NULL or empty), as git apply
+ * --directory puts it before a path. */
+static void add_directory(struct sbuf *sb, const char *dir)
+{
+	size_t n = dir ? strlen(dir) : 0;
+
+	while (n && dir[n - 1] == '/')
+		n--;
+	if (n) {
+		sb_add(sb, dir, n);
+		sb_addc(sb, '/');
+	}
+}
+
+/* A relative path with no empty, "." or ".." component. */
+static int inside_tree(const char *p)
+{
+	if (!*p || *p == '/')
+		return 0;
+	for (const char *c = p; *c;) {
+		const char *sl = strchr(c, '/');
+		size_t n = sl ? (size_t)(sl - c) : strlen(c);
+		if (!n || (n == 1 && c[0] == '.') || (n == 2 && !memcmp(c, "..", 2)))
+			return 0;
+		c += n + (sl != NULL);
+		if (sl && !*c)
+			return 0;
+	}
+	return 1;
+}
+
+/* Settles f's path (and orig) from its raw names: -p, or its own strip,
+ * or the diff's usual one. */
+static int file_path(struct dparse *d, struct sfile *f, struct draw *r,
+		     const struct diff_opts *o, int usual)
+{
+	int strip = o->strip >= 0 ? o->strip : own_strip(r);
+	if (strip < 0)
+		strip = usual >= 0 ? usual :
+			(starts_with(r->old, "a/") || starts_with(r->new, "b/"));
+	const char *old = is_dev_null(r->old) ? NULL : r->old;
+	const char *new = is_dev_null(r->new) || r->new_epoch || r->deleted ?
+			  NULL : r->new;
+	if (r->old_epoch || r->created)
+		old = NULL;
+	if (is_temp_output(r->new))
+		new = old;
+	const char *name = new ? new : old;
+	if (!name)
+		return derror(d, f->line, "both sides of the file are /dev/null");
+	const char *p = strip_components(name, strip);
+	if (!p || !*p)
+		return derror(d, f->line, "%s: fewer than %d leading "
+			      "components to strip", name, strip);
+	f->strip = strip;
+	f->keep_header = f->git || (strip == 1 && !(o->directory && *o->directory) &&
+				   !is_temp_output(r->new) &&
+				   (!old || !new || !strcmp(strip_components(old, 1) ?
+				    strip_components(old, 1) : "", p)));
+	struct sbuf path = SBUF_INIT;
+	add_directory(&path, o->directory);
+	if (f->git && r->to && f->kind)
+		p = r->to;      /* rename to, copy to: paths as they are */
+	while (starts_with(p, "./"))
+		p += 2;
+	sb_adds(&path, p);
+	f->path = sb_detach(&path, NULL);
+	if (f->kind == SF_RENAME || f->kind == SF_COPY) {
+		if (!r->from || !inside_tree(r->from))
+			return derror(d, f->line, "rename or copy without a "
+				      "from line inside the tree");
+		add_directory(&path, o->directory);
+		sb_adds(&path, r->from);
+		f->orig = sb_detach(&path, NULL);
+	} else if (!old) {
+		f->kind = SF_ADD;
+	} else if (!new) {
+		f->kind = SF_DELETE;
+	} else {
+		f->kind = SF_MODIFY;
+	}
+	if (f->kind == SF_ADD)
+		f->old_mode = 0;
+	else if (!f->old_mode)
+		f->old_mode = 0100644;
+	if (f->kind == SF_DELETE)
+		f->new_mode = 0;
+	else if (!f->new_mode)
+		f->new_mode = f->old_mode ? f->old_mode : 0100644;
+	return inside_tree(f->path) ? 0 :
+	       derror(d, f->line, "%s: not a path inside the tree", f->path);
+}
+
+static int cmp_sfile_path(const void *a, const void *b)
+{
+	const struct sfile *const *x = a, *const *y = b;
+	int c = strcmp((*x)->path, (*y)->path);
+
+	return c ? c : ((*x)->line > (*y)->line) - ((*x)->line < (*y)->line);
+}
+
+/* A file named twice is refused, but for the pair git writes for a type
+ * change: the deletion of one kind and the addition of the other. */
+static int check_twice(struct dparse *d, struct source *src)
+{
+	struct sfile **v = xcalloc(src->nr, sizeof *v);
+	int r = 0;
+
+	for (size_t i = 0; i < src->nr; i++)
+		v[i] = &src->f[i];
+	sort_n(v, src->nr, sizeof *v, cmp_sfile_path);
+	for (size_t i = 1; i < src->nr && !r; i++) {
+		const struct sfile *a = v[i - 1], *b = v[i];
+		if (strcmp(a->path, b->path))
+			continue;
+		if (i + 1 < src->nr && !strcmp(b->path, v[i + 1]->path))
+			b = v[i + 1];
+		else if ((a->kind == SF_DELETE && b->kind == SF_ADD) ||
+			 (a->kind == SF_ADD && b->kind == SF_DELETE))
+			continue;
+		r = derror(d, b->line, "%s appears twice (first at line %zu)",
+			   b->path, a->line);
+	}
+	free(v);
+	return r;
+}
+
+int parse_diff(struct source *src, const char *what, const struct diff_opts *o)
+{
+	struct dparse d = { &src->text, what, 0, 0, { 0 }, 0 };
+	struct draw *raw = NULL;
+	size_t first = src->nr, nraw = 0, araw = 0;
+	int r = 0;
+
+	const char *nul = memchr(src->text.buf, '\0', src->text.len);
+	if (nul) {
+		size_t no = 1;
+		for (const char *p = src->text.buf; p < nul; p++)
+			no += *p == '\n';
+		return derror(&d, no, "a NUL byte: not a text diff");
+	}
+	while (dpeek(&d)) {
+		if (!file_starts(&d)) {
+			if (dstarts(&d.ln, "Binary files ") || dstarts(&d.ln, "Only in "))
+				warning("%s:%zu: %.*s: the diff holds no change "
+					"for it, so no mail will", what, d.ln.no,
+					(int)(d.ln.len > 200 ? 200 : d.ln.len), d.ln.p);
+			dtake(&d);
+			continue;
+		}
+		struct sfile *f = source_add(src);
+		GROW(raw, nraw + 1, araw);
+		struct draw *rw = &raw[nraw++];
+		memset(rw, 0, sizeof *rw);
+		if ((r = read_file(&d, f, rw)) < 0)
+			break;
+	}
+	if (!r && src->nr == first)
+		r = error("%s: no file header (diff --git, or --- and +++) in "
+			  "%zu line%s", what, d.no, d.no == 1 ? "" : "s");
+	/* The usual strip: the one most files that show it have. */
+	int usual = -1;
+	size_t votes[8] = { 0 };
+	for (size_t i = 0; !r && i < nraw; i++) {
+		int s = own_strip(&raw[i]);
+		if (s >= 0 && s < 8)
+			votes[s]++;
+	}
+	for (int s = 0; s < 8; s++)
+		if (votes[s] && (usual < 0 || votes[s] > votes[usual]))
+			usual = s;
+	for (size_t i = 0; !r && i < nraw; i++)
+		r = file_path(&d, &src->f[first + i], &raw[i], o, usual);
+	if (!r)
+		r = check_twice(&d, src);
+	for (size_t i = 0; i < nraw; i++)
+		draw_release(&raw[i]);
+	free(raw);
+	return r;
+}
+
 /* ---- grouping --------------------------------------------------------------
  * An entry belongs to the group of its (new) path; a rename's old path goes
  * with it, so no commit of the series has the file twice or not at all.
@@ -1229,17 +1966,6 @@ static int included(const char *path, const struct selection *sel)
 		if (!fnmatch(*g, path, 0))
 			return 1;
 	return 0;
-}
-
-/* Whether committing the work tree's side of e changes the tree at all. */
-static int entry_changes_tree(const struct entry *e)
-{
-	if (e->kind == E_IGNORED)
-		return 0;
-	if (e->kind == E_UNTRACKED || e->kind == E_RENAMED)
-		return 1;
-	/* Added to the index, then deleted: absent on both sides. */
-	return e->mode_head || e->mode_wt;
 }
 
 struct keyed {
@@ -1308,20 +2034,20 @@ static size_t lower_bound(const struct owned *o, size_t n, const char *s,
  * entries are united, and a union takes the smallest of its groups.
  */
 static void unite_replacements(struct keyed *k, size_t n,
-			       const struct status *st)
+			       const struct source *src)
 {
 	struct owned *present = xcalloc(n, sizeof *present), *gone = NULL;
 	size_t np = 0, ng = 0, ag = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = &st->e[k[i].idx];
-		if (e->kind == E_UNTRACKED || e->mode_wt)
+		const struct sfile *e = &src->f[k[i].idx];
+		if (e->new_mode)
 			present[np++] = (struct owned){ e->path, i };
 		else {
 			GROW(gone, ng + 1, ag);
 			gone[ng++] = (struct owned){ e->path, i };
 		}
-		if (e->orig && e->x != 'C') {
+		if (e->kind == SF_RENAME) {
 			GROW(gone, ng + 1, ag);
 			gone[ng++] = (struct owned){ e->orig, i };
 		}
@@ -1357,16 +2083,16 @@ static void unite_replacements(struct keyed *k, size_t n,
 	free(gone);
 }
 
-size_t make_plan(struct plan *p, const struct status *st,
+size_t make_plan(struct plan *p, const struct source *src,
 		 const struct selection *sel)
 {
-	struct keyed *k = xcalloc(st->nr, sizeof *k);
-	char **own = xcalloc(st->nr, sizeof *own);
+	struct keyed *k = xcalloc(src->nr, sizeof *k);
+	char **own = xcalloc(src->nr, sizeof *own);
 	size_t n = 0;
 
-	for (size_t i = 0; i < st->nr; i++) {
-		const struct entry *e = &st->e[i];
-		if (!entry_changes_tree(e) || !included(e->path, sel))
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct sfile *e = &src->f[i];
+		if (e->noop || !included(e->path, sel))
 			continue;
 		own[n] = k[n].key = group_name(e->path, sel);
 		k[n].path = e->path;
@@ -1374,7 +2100,7 @@ size_t make_plan(struct plan *p, const struct status *st,
 		k[n].root = n;
 		n++;
 	}
-	unite_replacements(k, n, st);
+	unite_replacements(k, n, src);
 	for (size_t i = 0; i < n; i++)
 		k[i].key = k[find_root(k, i)].key;
 	sort_n(k, n, sizeof *k, cmp_keyed);
@@ -2917,6 +3643,784 @@ fail:
 	return r;
 }
 
+/* ---- the mail writer -----------------------------------------------------------
+ * A sink: one mail per group, in `git format-patch` layout, so that git am
+ * and git send-email take them as they take git's:
+ *   From <zero id> Mon Sep 17 00:00:00 2001     (the mbox separator)
+ *   From:, Date:, Subject: [PATCH n/m] ...      (RFC 5322: folded, and
+ *                                                RFC 2047 where not ASCII)
+ *   the message body, "---", a diffstat with its summary,
+ *   the group's file diffs byte for byte as the source holds them,
+ *   "-- ", the version.
+ * With more than one patch, 0000-cover-letter.patch comes first, with git's
+ * placeholders, the shortlog and the whole diffstat.  The series is written
+ * into a temporary folder and moved into place at the end, so OUTDIR holds
+ * the whole series or none of it.
+ */
+struct mail_opts {
+	const char *author;     /* "Name <addr>" */
+	time_t when;
+	int tz;                 /* minutes east of UTC */
+	const char *outdir;
+	int force;
+};
+
+/* Date: as RFC 5322 writes it, whatever the locale. */
+static void add_mail_date(struct sbuf *sb, time_t when, int tz)
+{
+	static const char day[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri",
+				       "Sat" };
+	static const char mon[][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	time_t local = when + (time_t)tz * 60;
+	struct tm tm;
+
+	gmtime_r(&local, &tm);
+	int a = tz < 0 ? -tz : tz;
+	sb_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", day[tm.tm_wday],
+		tm.tm_mday, mon[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
+		tm.tm_min, tm.tm_sec, tz < 0 ? '-' : '+', a / 60, a % 60);
+}
+
+static int is_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* s as RFC 2047 encoded words ("=?UTF-8?q?...?="), each at most 75 bytes,
+ * with the fold before each but the first; col is the column so far. */
+static void add_encoded(struct sbuf *sb, const char *s, size_t n, size_t col)
+{
+	size_t word = 0;
+
+	sb_adds(sb, "=?UTF-8?q?");
+	word = 10;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t need = (isalnum(c) || strchr("!*+-/", c)) && c ? 1 : 3;
+		/* keep a UTF-8 sequence within one word */
+		size_t seq = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		if (col + word + seq * 3 + 2 > 76) {
+			sb_adds(sb, "?=\n =?UTF-8?q?");
+			col = 1;
+			word = 10;
+		}
+		if (c == ' ')
+			sb_addc(sb, '_'), need = 1;
+		else if (need == 1)
+			sb_addc(sb, (char)c);
+		else
+			sb_addf(sb, "=%02X", c);
+		word += need;
+	}
+	sb_adds(sb, "?=");
+}
+
+/* "Name: value": ASCII values folded at spaces to lines of 78 bytes at
+ * most (where a word allows), others encoded. */
+static void add_header(struct sbuf *sb, const char *name, const char *v)
+{
+	size_t n = strlen(v), col = strlen(name) + 2;
+
+	sb_addf(sb, "%s: ", name);
+	if (!is_ascii(v, n)) {
+		add_encoded(sb, v, n, col);
+		sb_addc(sb, '\n');
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t w = i;
+		while (w < n && v[w] != ' ')
+			w++;
+		if (i && col + (w - i) + 1 > 78) {
+			sb_adds(sb, "\n ");
+			col = 1;
+		} else if (i) {
+			sb_addc(sb, ' ');
+			col++;
+		}
+		sb_add(sb, v + i, w - i);
+		col += w - i;
+		i = w;
+		while (i < n && v[i] == ' ')
+			i++;
+	}
+	sb_addc(sb, '\n');
+}
+
+/* "From: Name <addr>": a name with specials quoted, one not in ASCII
+ * encoded. */
+static void add_from(struct sbuf *sb, const char *ident)
+{
+	const char *lt = strrchr(ident, '<');
+	size_t nl = lt ? (size_t)(lt - ident) : 0;
+
+	while (nl && ident[nl - 1] == ' ')
+		nl--;
+	sb_adds(sb, "From: ");
+	if (!is_ascii(ident, nl)) {
+		add_encoded(sb, ident, nl, 6);
+		sb_addc(sb, ' ');
+	} else if (nl && strpbrk(ident, "()<>[]:;@\\,.\"") &&
+		   strcspn(ident, "()<>[]:;@\\,.\"") < nl) {
+		sb_addc(sb, '"');
+		for (size_t i = 0; i < nl; i++) {
+			if (ident[i] == '"' || ident[i] == '\\')
+				sb_addc(sb, '\\');
+			sb_addc(sb, ident[i]);
+		}
+		sb_adds(sb, "\" ");
+	} else if (nl) {
+		sb_add(sb, ident, nl);
+		sb_addc(sb, ' ');
+	}
+	sb_adds(sb, lt ? lt : ident);
+	sb_addc(sb, '\n');
+}
+
+/* The subject (the first paragraph, its lines joined by spaces) and where
+ * the body starts, of a cleaned-up message. */
+static char *message_subject(const struct sbuf *msg, const char **body)
+{
+	struct sbuf s = SBUF_INIT;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
+	struct span ln;
+
+	while (next_line(&pos, end, &ln) && ln.len) {
+		if (s.len)
+			sb_addc(&s, ' ');
+		sb_add(&s, ln.p, ln.len);
+	}
+	*body = pos;
+	return sb_detach(&s, NULL);
+}
+
+/* git's file name for a subject: letters, digits, '.' and '_' kept, every
+ * other run one '-', no leading '.' or '-', none trailing, 52 bytes at
+ * most. */
+static void add_slug(struct sbuf *sb, const char *subject)
+{
+	size_t start = sb->len;
+	int dash = 0;
+
+	for (const char *p = subject; *p && sb->len - start < 52; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (isalnum(c) || c == '.' || c == '_') {
+			if (c == '.' && sb->len == start)
+				continue;
+			if (dash && sb->len > start)
+				sb_addc(sb, '-');
+			dash = 0;
+			sb_addc(sb, (char)c);
+		} else {
+			dash = 1;
+		}
+	}
+	while (sb->len > start && (sb->buf[sb->len - 1] == '.' ||
+				   sb->buf[sb->len - 1] == '-'))
+		sb_setlen(sb, sb->len - 1);
+}
+
+static size_t decimal_width(size_t n)
+{
+	size_t w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
+/* The name a file has in a diffstat: "old => new" for a rename or copy. */
+static void stat_name(struct sbuf *sb, const struct sfile *f)
+{
+	if (f->orig) {
+		sb_adds(sb, f->orig);
+		sb_adds(sb, " => ");
+	}
+	sb_adds(sb, f->path);
+}
+
+static void plural(struct sbuf *sb, size_t n, const char *what, const char *tail)
+{
+	sb_addf(sb, "%zu %s%s%s", n, what, n == 1 ? "" : "s", tail);
+}
+
+/* git's diffstat for 72 columns (format-patch's width): names padded to
+ * the longest (cut with "..." where too long), counts right-aligned, bars
+ * scaled to the space left; then the totals and the summary. */
+static void add_diffstat(struct sbuf *sb, const struct source *src,
+			 const size_t *member, size_t n)
+{
+	const int width = 72;
+	size_t max_len = 0, max_change = 0, ins = 0, del = 0;
+	struct sbuf name = SBUF_INIT;
+	int bin = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		sb_setlen(&name, 0);
+		stat_name(&name, f);
+		if (name.len > max_len)
+			max_len = name.len;
+		if (f->added + f->removed > max_change)
+			max_change = f->added + f->removed;
+		bin |= f->binary;
+		ins += f->added;
+		del += f->removed;
+	}
+	int number_width = (int)decimal_width(max_change);
+	if (bin && number_width < 3)
+		number_width = 3;
+	int name_width = (int)(max_len > 1000 ? 1000 : max_len);
+	int graph_width = (int)(max_change > 1000 ? 1000 : max_change);
+	if (name_width + number_width + 6 + graph_width > width) {
+		if (graph_width > width * 3 / 8 - number_width - 6) {
+			graph_width = width * 3 / 8 - number_width - 6;
+			if (graph_width < 6)
+				graph_width = 6;
+		}
+		if (name_width > width - number_width - 6 - graph_width)
+			name_width = width - number_width - 6 - graph_width;
+		else
+			graph_width = width - number_width - 6 - name_width;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		sb_setlen(&name, 0);
+		stat_name(&name, f);
+		const char *nm = name.buf;
+		size_t nlen = name.len;
+		sb_addc(sb, ' ');
+		if ((int)nlen > name_width) {
+			size_t keep = (size_t)(name_width > 3 ? name_width - 3 : 0);
+			sb_adds(sb, "...");
+			sb_add(sb, nm + nlen - keep, keep);
+		} else {
+			sb_add(sb, nm, nlen);
+			for (int k = (int)nlen; k < name_width; k++)
+				sb_addc(sb, ' ');
+		}
+		if (f->binary) {
+			sb_addf(sb, " | %*s\n", number_width, "Bin");
+			continue;
+		}
+		size_t total = f->added + f->removed;
+		sb_addf(sb, " | %*zu%s", number_width, total, total ? " " : "");
+		size_t a = f->added, d = f->removed;
+		if (max_change > (size_t)graph_width && max_change) {
+			/* git's scale_linear: anything is at least one */
+			a = a ? 1 + a * (size_t)(graph_width - 1) / max_change : 0;
+			d = d ? 1 + d * (size_t)(graph_width - 1) / max_change : 0;
+		}
+		for (size_t k = 0; k < a; k++)
+			sb_addc(sb, '+');
+		for (size_t k = 0; k < d; k++)
+			sb_addc(sb, '-');
+		sb_addc(sb, '\n');
+	}
+	sb_addc(sb, ' ');
+	plural(sb, n, "file", " changed");
+	if (ins || !del) {
+		sb_adds(sb, ", ");
+		plural(sb, ins, "insertion", "(+)");
+	}
+	if (del || !ins) {
+		sb_adds(sb, ", ");
+		plural(sb, del, "deletion", "(-)");
+	}
+	sb_addc(sb, '\n');
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		if (f->kind == SF_ADD)
+			sb_addf(sb, " create mode %06o %s\n", f->new_mode, f->path);
+		else if (f->kind == SF_DELETE)
+			sb_addf(sb, " delete mode %06o %s\n", f->old_mode, f->path);
+		else if (f->git && f->old_mode != f->new_mode && f->old_mode &&
+			 f->new_mode)
+			sb_addf(sb, " mode change %06o => %06o %s\n", f->old_mode,
+				f->new_mode, f->path);
+	}
+	sb_release(&name);
+}
+
+static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
+			  const char *tag, const char *subject, int mime)
+{
+	struct sbuf subj = SBUF_INIT;
+
+	sb_adds(m, "From 0000000000000000000000000000000000000000 "
+		   "Mon Sep 17 00:00:00 2001\n");
+	add_from(m, mo->author);
+	sb_adds(m, "Date: ");
+	add_mail_date(m, mo->when, mo->tz);
+	sb_addc(m, '\n');
+	sb_addf(&subj, "%s %s", tag, subject);
+	add_header(m, "Subject", subj.buf);
+	if (mime)
+		sb_adds(m, "MIME-Version: 1.0\n"
+			   "Content-Type: text/plain; charset=UTF-8\n"
+			   "Content-Transfer-Encoding: 8bit\n");
+	sb_addc(m, '\n');
+	sb_release(&subj);
+}
+
+static void add_signature(struct sbuf *m)
+{
+	sb_adds(m, "-- \nseries " SERIES_VERSION "\n\n");
+}
+
+/* "a/PATH" as a header name: quoted where git would quote it, with git's
+ * TAB after a name holding a space. */
+static void add_header_path(struct sbuf *sb, const char *side, const char *path)
+{
+	struct sbuf n = SBUF_INIT;
+
+	sb_adds(&n, side);
+	sb_adds(&n, path);
+	sb_quote_c(sb, n.buf, n.len, 0);
+	if (strchr(path, ' '))
+		sb_addc(sb, '\t');
+	sb_release(&n);
+}
+
+/* A file's diff as mails and git apply get it: its bytes as the input had
+ * them, or, where its header lines do not name the path as git am reads
+ * it (a temporary file, a path below --directory, -p other than 1), new
+ * header lines before its hunks, which are kept byte for byte. */
+static void add_file_diff(struct sbuf *sb, const struct source *src,
+			  const struct sfile *f)
+{
+	const char *t = src->text.buf;
+
+	if (f->keep_header) {
+		sb_add(sb, t + f->off, f->len);
+	} else {
+		sb_adds(sb, "--- ");
+		if (f->kind == SF_ADD)
+			sb_adds(sb, "/dev/null");
+		else
+			add_header_path(sb, "a/", f->orig ? f->orig : f->path);
+		sb_adds(sb, "\n+++ ");
+		if (f->kind == SF_DELETE)
+			sb_adds(sb, "/dev/null");
+		else
+			add_header_path(sb, "b/", f->path);
+		sb_addc(sb, '\n');
+		sb_add(sb, t + f->body, f->off + f->len - f->body);
+	}
+	/* a diff whose input ended without LF still ends its line */
+	if (sb->len && sb->buf[sb->len - 1] != '\n')
+		sb_addc(sb, '\n');
+}
+
+/* One mail: the group's message msg and its files' diffs. */
+static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
+			     const struct source *src, const struct group *g,
+			     const struct sbuf *msg, const char *tag)
+{
+	const char *body;
+	char *subject = message_subject(msg, &body);
+	size_t blen = (size_t)(msg->buf + msg->len - body);
+	int mime = !is_ascii(body, blen) || !is_ascii(mo->author, strlen(mo->author));
+
+	for (size_t i = 0; i < g->nr && !mime; i++) {
+		const struct sfile *f = &src->f[g->member[i]];
+		mime = !is_ascii(src->text.buf + f->off, f->len);
+	}
+	add_mail_head(m, mo, tag, subject, mime);
+	sb_add(m, body, blen);
+	sb_adds(m, "---\n");
+	add_diffstat(m, src, g->member, g->nr);
+	sb_addc(m, '\n');
+	for (size_t i = 0; i < g->nr; i++)
+		add_file_diff(m, src, &src->f[g->member[i]]);
+	add_signature(m);
+	free(subject);
+}
+
+/* Sorts file indexes by their paths, as git orders a diff.  Insertion
+ * sort on runs that are sorted already (each group's members are). */
+static void sort_members(size_t *v, size_t n, const struct source *src)
+{
+	for (size_t i = 1; i < n; i++) {
+		size_t x = v[i], j = i;
+		while (j && strcmp(src->f[v[j - 1]].path, src->f[x].path) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* The cover letter: git's placeholders, the shortlog, the whole diffstat. */
+static void write_cover_mail(struct sbuf *m, const struct mail_opts *mo,
+			     const struct source *src, const struct plan *p,
+			     const struct sbuf *msgs, size_t n)
+{
+	struct sbuf tag = SBUF_INIT;
+	size_t *all = NULL, nall = 0;
+	const char *lt = strrchr(mo->author, '<');
+	size_t nl = lt ? (size_t)(lt - mo->author) : 0;
+
+	while (nl && mo->author[nl - 1] == ' ')
+		nl--;
+	sb_addf(&tag, "[PATCH 0/%zu]", n);
+	add_mail_head(m, mo, tag.buf, "*** SUBJECT HERE ***",
+		      !is_ascii(mo->author, strlen(mo->author)));
+	sb_adds(m, "*** BLURB HERE ***\n\n");
+	sb_add(m, mo->author, nl);
+	sb_addf(m, " (%zu):\n", n);
+	for (size_t i = 0; i < p->nr; i++) {
+		const char *body;
+		char *subject = message_subject(&msgs[i], &body);
+		sb_addf(m, "  %s\n", subject);
+		free(subject);
+		all = xrealloc(all, xmul(nall + p->g[i].nr, sizeof *all));
+		memcpy(all + nall, p->g[i].member, p->g[i].nr * sizeof *all);
+		nall += p->g[i].nr;
+	}
+	sb_addc(m, '\n');
+	sort_members(all, nall, src);
+	add_diffstat(m, src, all, nall);
+	sb_addc(m, '\n');
+	add_signature(m);
+	free(all);
+	sb_release(&tag);
+}
+
+static int write_file(const char *path, const struct sbuf *data)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+
+	if (fd < 0 || write_all(fd, data->buf, data->len) < 0) {
+		int saved = errno;
+		if (fd >= 0)
+			close(fd);
+		return error("%s: %s", path, strerror(saved));
+	}
+	return close(fd) < 0 ? error("%s: %s", path, strerror(errno)) : 0;
+}
+
+/* Whether name is one of a series: "NNNN-*.patch". */
+static int is_series_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; i < 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return 0;
+	return name[4] == '-' && n > 11 && !strcmp(name + n - 6, ".patch");
+}
+
+/* The series names already in dir (sorted, malloc'd), or -1. */
+static int old_series(const char *dir, char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	size_t a = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; (de = readdir(d));)
+		if (is_series_name(de->d_name)) {
+			GROW(*names, *n + 1, a);
+			(*names)[(*n)++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	sort_unique(*names, n, 1);
+	return 0;
+}
+
+/*
+ * Puts the n files (names[i], data[i]) into mo->outdir as one step: they
+ * are written into a mkdtemp folder (inside OUTDIR when it exists, else
+ * beside it), then renamed in (the folder itself when OUTDIR is new).  An
+ * old series there is refused, or with force replaced: its files that the
+ * new series does not overwrite are removed last.  Prints each path.
+ */
+static int write_series(const struct mail_opts *mo, char *const *names,
+			const struct sbuf *data, size_t n)
+{
+	struct stat sb;
+	int exists = stat(mo->outdir, &sb) == 0;
+	char **old = NULL;
+	size_t nold = 0;
+	struct sbuf tmp = SBUF_INIT, from = SBUF_INIT, to = SBUF_INIT;
+	int r = 0;
+
+	if (exists && !S_ISDIR(sb.st_mode))
+		return error("%s: not a directory", mo->outdir);
+	if (exists && old_series(mo->outdir, &old, &nold) < 0)
+		return -1;
+	if (nold && !mo->force) {
+		r = error("%s: holds a series already (%s); --force replaces it",
+			  mo->outdir, old[0]);
+		goto out;
+	}
+	if (exists) {
+		sb_addf(&tmp, "%s/.series-XXXXXX", mo->outdir);
+	} else {
+		char *parent = dir_of(mo->outdir);
+		sb_addf(&tmp, "%s/.series-XXXXXX", parent);
+		free(parent);
+	}
+	if (!mkdtemp(tmp.buf)) {
+		r = error("%s: %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < n && !r; i++) {
+		sb_setlen(&from, 0);
+		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
+		r = write_file(from.buf, &data[i]);
+		if (!r && stop_signal)
+			r = error("interrupted by signal %d", (int)stop_signal);
+	}
+	if (!r && !exists && rename(tmp.buf, mo->outdir) < 0)
+		r = error("%s: %s", mo->outdir, strerror(errno));
+	for (size_t i = 0; i < n && !r && exists; i++) {
+		sb_setlen(&from, 0);
+		sb_setlen(&to, 0);
+		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
+		sb_addf(&to, "%s/%s", mo->outdir, names[i]);
+		if (rename(from.buf, to.buf) < 0)
+			r = error("%s: %s", to.buf, strerror(errno));
+	}
+	if (r)
+		remove_tree(tmp.buf, 0);
+	else if (exists)
+		rmdir(tmp.buf);
+	for (size_t i = 0; i < nold && !r; i++) {
+		size_t k = 0;
+		while (k < n && strcmp(names[k], old[i]))
+			k++;
+		if (k < n)
+			continue;
+		sb_setlen(&to, 0);
+		sb_addf(&to, "%s/%s", mo->outdir, old[i]);
+		unlink(to.buf);
+	}
+	for (size_t i = 0; i < n && !r; i++)
+		printf("%s/%s\n", mo->outdir, names[i]);
+out:
+	for (size_t i = 0; i < nold; i++)
+		free(old[i]);
+	free(old);
+	sb_release(&tmp);
+	sb_release(&from);
+	sb_release(&to);
+	return r;
+}
+
+/* The mail sink: the plan's groups as a numbered series in mo->outdir.
+ * msgs[i] is group i's cleaned-up message. */
+static int write_mails(const struct mail_opts *mo, const struct source *src,
+		       const struct plan *p, const struct sbuf *msgs)
+{
+	size_t n = p->nr, nf = n + (n > 1);
+	char **names = xcalloc(nf, sizeof *names);
+	struct sbuf *data = xcalloc(nf, sizeof *data), tag = SBUF_INIT;
+	size_t k = 0;
+
+	if (n > 1) {
+		names[k] = xstrdup("0000-cover-letter.patch");
+		sb_init(&data[k]);
+		write_cover_mail(&data[k++], mo, src, p, msgs, n);
+	}
+	for (size_t i = 0; i < n; i++, k++) {
+		const char *body;
+		char *subject = message_subject(&msgs[i], &body);
+		struct sbuf nm = SBUF_INIT;
+		sb_addf(&nm, "%04zu-", i + 1);
+		add_slug(&nm, subject);
+		sb_adds(&nm, ".patch");
+		names[k] = sb_detach(&nm, NULL);
+		free(subject);
+		sb_setlen(&tag, 0);
+		if (n > 1)
+			sb_addf(&tag, "[PATCH %zu/%zu]", i + 1, n);
+		else
+			sb_adds(&tag, "[PATCH]");
+		sb_init(&data[k]);
+		write_patch_mail(&data[k], mo, src, &p->g[i], &msgs[i], tag.buf);
+	}
+	int r = write_series(mo, names, data, nf);
+	for (size_t i = 0; i < nf; i++) {
+		free(names[i]);
+		sb_release(&data[i]);
+	}
+	free(names);
+	free(data);
+	sb_release(&tag);
+	return r;
+}
+
+/* ---- the apply transaction -------------------------------------------------------
+ * A sink for changes that come as diff text (`split --commit`): a
+ * temporary index starts at HEAD's tree; each group's diffs go through
+ * `git apply --cached` into it, `git write-tree` and `git commit-tree` make
+ * the group's commit on the previous one, every object into the quarantine
+ * of the commit transaction above.  Then, as there, the objects move in and
+ * HEAD moves once, by compare-and-swap.  The user's index and work tree are
+ * never written; any failure before the swap leaves everything as it was.
+ */
+static int apply_group_part(struct txn *t, const char *text, size_t len,
+			    int strip, const char *directory,
+			    const char *const *env)
+{
+	struct sbuf p = SBUF_INIT, dir = SBUF_INIT;
+	const char *words[8];
+	size_t n = 0;
+
+	sb_addf(&p, "-p%d", strip);
+	words[n++] = "apply";
+	words[n++] = "--cached";
+	words[n++] = "--whitespace=nowarn";
+	words[n++] = p.buf;
+	if (directory && *directory) {
+		sb_addf(&dir, "--directory=%s", directory);
+		words[n++] = dir.buf;
+	}
+	words[n] = NULL;
+	int r = git_ok("git apply", &(struct git_run){
+		.words = words, .env = env, .dir = t->repo->top,
+		.input = text, .inlen = len });
+	sb_release(&p);
+	sb_release(&dir);
+	return r;
+}
+
+/* Applies group g to the index env names: traditional files (their headers
+ * rewritten where need be) with -p1, git's with their own -p and
+ * --directory. */
+static int apply_group(struct txn *t, const struct source *src,
+		       const struct group *g, const char *directory,
+		       const char *const *env)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct sfile *f = &src->f[g->member[i]];
+		if (!f->git)
+			add_file_diff(&text, src, f);
+	}
+	if (text.len)
+		r = apply_group_part(t, text.buf, text.len, 1, NULL, env);
+	for (int strip = 0; !r && strip < 64; strip++) {
+		sb_setlen(&text, 0);
+		for (size_t i = 0; i < g->nr; i++) {
+			const struct sfile *f = &src->f[g->member[i]];
+			if (f->git && f->strip == strip)
+				add_file_diff(&text, src, f);
+		}
+		if (text.len)
+			r = apply_group_part(t, text.buf, text.len, strip,
+					     directory, env);
+	}
+	sb_release(&text);
+	return r;
+}
+
+/* The env of a commit's identity: GIT_<WHO>_NAME, _EMAIL, _DATE from an
+ * ident "Name <email> TIME TZ", into three buffers. */
+static void ident_env(struct sbuf *e, const char *who, const char *ident)
+{
+	const char *lt = strrchr(ident, '<'), *gt = strrchr(ident, '>');
+	size_t nl = (size_t)(lt - ident);
+
+	while (nl && ident[nl - 1] == ' ')
+		nl--;
+	sb_addf(&e[0], "GIT_%s_NAME=%.*s", who, (int)nl, ident);
+	sb_addf(&e[1], "GIT_%s_EMAIL=%.*s", who, (int)(gt - lt - 1), lt + 1);
+	const char *date = gt[1] ? gt + 2 : "";
+	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
+}
+
+static int apply_series(struct txn *t, const struct source *src,
+			const char *directory, const struct sbuf *msgs)
+{
+	struct sbuf ienv = SBUF_INIT, id[6], tree = SBUF_INIT, parent = SBUF_INIT;
+	int r;
+
+	for (int i = 0; i < 6; i++)
+		sb_init(&id[i]);
+	if ((r = make_quarantine(t)) < 0)
+		goto out;
+	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
+	int fd = mkstemp(ienv.buf);
+	if (fd < 0) {
+		r = error("%s: %s", ienv.buf, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	t->tmp_index = xstrdup(ienv.buf);
+	sb_setlen(&ienv, 0);
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	ident_env(id, "AUTHOR", t->author);
+	ident_env(id + 3, "COMMITTER", t->committer);
+	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
+			      id[0].buf, id[1].buf, id[2].buf, id[3].buf,
+			      id[4].buf, id[5].buf, NULL };
+	const char *base = *t->repo->old ? t->repo->old : NULL;
+	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
+	if ((r = git_ok("git read-tree", &(struct git_run){
+			.words = read_tree, .env = env })) < 0)
+		goto out;
+	sb_adds(&parent, base ? base : "");
+	for (size_t i = 0; i < t->plan->nr && !r; i++) {
+		const struct group *g = &t->plan->g[i];
+		progress(i + 1, t->plan->nr, g->name);
+		static const char *const write_tree[] = { "write-tree", NULL };
+		char *prev = xstrdup(parent.buf);
+		sb_setlen(&tree, 0);
+		sb_setlen(&parent, 0);
+		if ((r = check_stop("git apply")) < 0 ||
+		    (r = apply_group(t, src, g, directory, env)) < 0 ||
+		    (r = git_ok("git write-tree", &(struct git_run){
+				.words = write_tree, .env = env, .out = &tree })) < 0) {
+			free(prev);
+			break;
+		}
+		chomp(&tree);
+		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
+		if (!*prev)
+			commit[2] = NULL;
+		r = git_ok("git commit-tree", &(struct git_run){
+			.words = commit, .env = env, .out = &parent,
+			.input = msgs[i].buf, .inlen = msgs[i].len });
+		free(prev);
+		chomp(&parent);
+		t->files += g->nr;
+	}
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+	if (r < 0)
+		goto out;
+	if (parent.len >= sizeof t->tip || !is_oid(parent.buf, parent.len)) {
+		r = error("git commit-tree: unexpected answer");
+		goto out;
+	}
+	memcpy(t->tip, parent.buf, parent.len + 1);
+	if ((r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0)
+		goto out;
+	r = move_head(t);
+out:
+	txn_abort(t);
+	sb_release(&ienv);
+	sb_release(&tree);
+	sb_release(&parent);
+	for (int i = 0; i < 6; i++)
+		sb_release(&id[i]);
+	return r;
+}
+
 /* ---- diff parser -------------------------------------------------------------
  * What a patch touches, read line by line the way get_maintainer.pl reads it,
  * so that both name the same files (a line matching an earlier rule is not
@@ -2935,59 +4439,10 @@ fail:
  * whole.  Lines end at LF; a CR before it is part of the line, as in Perl.
  */
 
-/* C-unquotes the quoted token at s (s[0] == '"'); *end gets the byte after
- * the closing quote.  Returns NULL if it is not a well-formed quote. */
-static char *unquote_c(const char *s, const char *lim, const char **end)
-{
-	struct sbuf out = SBUF_INIT;
-
-	for (s++; s < lim && *s != '"'; s++) {
-		if (*s != '\\') {
-			sb_addc(&out, *s);
-			continue;
-		}
-		if (++s >= lim)
-			break;
-		const char *e = strchr("abtnvfr\"\\", *s);
-		if (*s && e) {
-			sb_addc(&out, "\a\b\t\n\v\f\r\"\\"[e - "abtnvfr\"\\"]);
-		} else if (lim - s >= 3 && s[0] >= '0' && s[0] <= '3' &&
-			   s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7') {
-			sb_addc(&out, (s[0] - '0') * 64 + (s[1] - '0') * 8 + s[2] - '0');
-			s += 2;
-		} else {
-			break;
-		}
-	}
-	if (s >= lim || *s != '"') {
-		sb_release(&out);
-		return NULL;
-	}
-	*end = s + 1;
-	return sb_detach(&out, NULL);
-}
-
 static void push_file(struct patch_files *pf, char *path)
 {
 	GROW(pf->file, pf->nr + 1, pf->alloc);
 	pf->file[pf->nr++] = path;
-}
-
-/* The \S+ token at s, or a quoted one; NULL when there is none. */
-static char *path_token(const char *s, const char *lim, const char **end)
-{
-	if (s < lim && *s == '"') {
-		char *q = unquote_c(s, lim, end);
-		if (q)
-			return q;
-	}
-	const char *e = s;
-	while (e < lim && !is_space((unsigned char)*e))
-		e++;
-	if (e == s)
-		return NULL;
-	*end = e;
-	return xstrndup(s, (size_t)(e - s));
 }
 
 static int only_space(const char *s, const char *lim)
@@ -6438,6 +7893,12 @@ static const struct opt *find_opt(const struct opt *const *tables,
 		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
 			if (o->shrt && !strcmp(w, o->shrt))
 				return o;
+			/* "-p1", as patch and git apply take it */
+			if (o->shrt && o->kind != OPT_FLAG && !o->shrt[2] &&
+			    w[0] == '-' && w[1] == o->shrt[1] && w[2]) {
+				*inline_val = w + 2;
+				return o;
+			}
 			size_t n = o->lng ? strlen(o->lng) : 0;
 			if (!n || strncmp(w, o->lng, n))
 				continue;
@@ -6585,6 +8046,8 @@ struct commit_opts {
 	struct opt_list include;
 	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
 	const char *file, *message;
+	const char *author, *directory, *outdir;   /* split */
+	int strip, force, commit;                  /* split; strip -1: found */
 	struct selection sel;
 	const char *const *pathspec;
 };
@@ -6599,8 +8062,35 @@ static const struct opt selection_opts[] = {
 	  "cut directories to their first N components", NULL, 1, 4096 },
 	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
 	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt worktree_opts[] = {
 	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
 	  "take untracked files too", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt signoff_opts[] = {
+	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
+	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
+	{ 0 }
+};
+static const struct opt split_only_opts[] = {
+	{ NULL, "--author", OPT_VALUE, CO(author), 0, "'NAME <ADDR>'",
+	  "the mails' author (default: git's user.name and user.email)",
+	  NULL, 0, 0 },
+	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, "N",
+	  "drop N leading components of the diff's paths (default: found)",
+	  NULL, 0, 4096 },
+	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, "DIR",
+	  "put DIR/ before every path of the diff, as git apply does",
+	  NULL, 0, 0 },
+	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, "DIR",
+	  "write the mails into DIR (default: .)", NULL, 0, 0 },
+	{ NULL, "--force", OPT_FLAG, CO(force), 1, NULL,
+	  "replace a series already in the output directory", NULL, 0, 0 },
+	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, NULL,
+	  "commit the groups on HEAD instead (index and work tree untouched)",
+	  NULL, 0, 0 },
 	{ 0 }
 };
 static const struct opt template_opts[] = {
@@ -6611,8 +8101,6 @@ static const struct opt template_opts[] = {
 	{ 0 }
 };
 static const struct opt commit_only_opts[] = {
-	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
-	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
 	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
 	  "show the commits and their messages; write nothing", NULL, 0, 0 },
 	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
@@ -6624,9 +8112,13 @@ static const struct opt commit_only_opts[] = {
 	{ 0 }
 };
 #undef CO
-static const struct opt *const plan_tables[] = { selection_opts, template_opts, NULL };
+static const struct opt *const plan_tables[] = {
+	selection_opts, worktree_opts, template_opts, NULL };
 static const struct opt *const commit_tables[] = {
-	commit_only_opts, selection_opts, template_opts, NULL };
+	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
+	template_opts, NULL };
+static const struct opt *const split_tables[] = {
+	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
 
 /* Reads the options of plan or commit, then checks what the tables
  * cannot: -F with -m. */
@@ -6678,9 +8170,14 @@ static int nothing_to_commit(void)
  * plan is what the work tree shows; staging settles it (settle_plan). */
 static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
 {
+	struct source src = SOURCE_INIT;
+
 	if (read_status(st, o->untracked, (const char *const *)o->pathspec) < 0)
 		return EXIT_FAIL;
-	make_plan(p, st, &o->sel);
+	/* File i of the source is entry i: the plan indexes both. */
+	source_from_status(&src, st);
+	make_plan(p, &src, &o->sel);
+	source_release(&src);
 	if (check_plan(p, st) < 0)
 		return EXIT_FAIL;
 	return p->nr ? EXIT_DONE : nothing_to_commit();
@@ -6869,6 +8366,192 @@ out:
 }
 
 /*
+ * `series split`: a unified diff (a file or stdin) as the source, the
+ * grouping of plan and commit, and the mail writer as the sink, or with
+ * --commit the apply transaction.  Needs no repository for mails.
+ */
+static int split_author(const struct commit_opts *o, char **author)
+{
+	if (o->author) {
+		const char *lt = strchr(o->author, '<');
+		size_t n = strlen(o->author);
+		if (!lt || lt == o->author || o->author[n - 1] != '>' ||
+		    strchr(lt + 1, '<') || memchr(o->author, '\n', n))
+			return error("--author: '%s' is not 'Name <addr>'",
+				     o->author);
+		*author = xstrdup(o->author);
+		return 0;
+	}
+	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
+	struct sbuf out = SBUF_INIT;
+	int st = run_git(&(struct git_run){ .words = words, .out = &out,
+					    .quiet = 1 });
+	chomp(&out);
+	char *gt = strrchr(out.buf, '>');
+	if (st || !gt || !strchr(out.buf, '<')) {
+		sb_release(&out);
+		return error("no author: give --author 'Name <addr>' (or set "
+			     "git's user.name and user.email)");
+	}
+	sb_setlen(&out, (size_t)(gt - out.buf) + 1);
+	*author = sb_detach(&out, NULL);
+	return 0;
+}
+
+/* The zone of the local time at when, in minutes east of UTC. */
+static int local_zone(time_t when)
+{
+	struct tm l, g;
+
+	localtime_r(&when, &l);
+	gmtime_r(&when, &g);
+	long d = (long)(l.tm_hour - g.tm_hour) * 60 + (l.tm_min - g.tm_min);
+	int days = l.tm_yday - g.tm_yday;
+	if (days > 1 || days < -1)     /* across a year's end */
+		days = days > 0 ? -1 : 1;
+	return (int)(d + days * 1440);
+}
+
+/* When the mails are dated: git's author date where git answers (so
+ * GIT_AUTHOR_DATE works as for format-patch), else now. */
+static void split_date(struct mail_opts *mo)
+{
+	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
+	struct sbuf out = SBUF_INIT;
+
+	mo->when = time(NULL);
+	mo->tz = local_zone(mo->when);
+	if (!run_git(&(struct git_run){ .words = words, .out = &out, .quiet = 1 })) {
+		chomp(&out);
+		char *gt = strrchr(out.buf, '>'), *end;
+		if (gt && gt[1] == ' ') {
+			long long t = strtoll(gt + 2, &end, 10);
+			int z = *end == ' ' ? atoi(end + 1) : 0;
+			if (end > gt + 2 && (*end == ' ' || !*end)) {
+				mo->when = (time_t)t;
+				mo->tz = (z / 100) * 60 + z % 100;
+			}
+		}
+	}
+	sb_release(&out);
+}
+
+static int read_diff(struct source *src, const char *what)
+{
+	int r = strcmp(what, "-") ? sb_read_file(&src->text, what) :
+				    sb_read_fd(&src->text, 0);
+	return r < 0 ? error("%s: %s", what, strerror(errno)) : 0;
+}
+
+static int split_commit(struct commit_opts *o, const struct source *src,
+			struct plan *p, struct sbuf *msgs, char *author)
+{
+	struct repo repo = { 0 };
+	struct txn t = { 0 };
+	int r = EXIT_FAIL;
+
+	sb_init(&t.env_obj);
+	sb_init(&t.env_alt);
+	if (repo_open(&repo) < 0 || check_idle(&repo) < 0)
+		goto out;
+	if (!(t.committer = ident("GIT_COMMITTER_IDENT")))
+		goto out;
+	if (o->author) {
+		/* the author's name with the committer's time */
+		const char *gt = strrchr(t.committer, '>');
+		struct sbuf a = SBUF_INIT;
+		sb_addf(&a, "%s%s", author, gt + 1);
+		t.author = sb_detach(&a, NULL);
+	} else if (!(t.author = ident("GIT_AUTHOR_IDENT")))
+		goto out;
+	t.repo = &repo;
+	t.plan = p;
+	if (apply_series(&t, src, o->directory, msgs) < 0)
+		goto out;
+	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s\n", p->nr,
+	       p->nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
+	       repo.ref, *repo.old ? repo.old : "(root)", t.tip);
+	if (*repo.old)
+		fprintf(stderr, "series: the index and the work tree still hold "
+			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
+			"the new HEAD\n", repo.old, repo.old);
+	r = EXIT_DONE;
+out:
+	txn_release(&t);
+	repo_release(&repo);
+	return r;
+}
+
+static int cmd_split(struct args *a)
+{
+	struct commit_opts o = { .strip = -1 };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct sbuf text = SBUF_INIT, sob = SBUF_INIT, *msgs = NULL;
+	struct template tm = { NULL, 0, NULL };
+	char *author = NULL;
+	int r;
+
+	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
+		r = cmd_usage(a->cmd, "a message template is required "
+			      "(-F FILE or -m MSG)");
+	if (!r && a->nword > 1)
+		r = cmd_usage(a->cmd, "one diff at a time ('%s' is a second)",
+			      a->word[1]);
+	if (!r && o.commit && o.outdir)
+		r = cmd_usage(a->cmd, "--commit writes no mails: -o cannot go "
+			      "with it");
+	if (r) {
+		free(a->word);
+		free(o.include.v);
+		return opts_exit(r);
+	}
+	catch_signals();
+	const char *what = a->nword ? a->word[0] : "-";
+	struct diff_opts d = { o.strip, o.directory };
+	r = EXIT_FAIL;
+	if (load_template(&text, &o) < 0 || read_diff(&src, what) < 0 ||
+	    parse_diff(&src, what, &d) < 0 || split_author(&o, &author) < 0)
+		goto out;
+	tm.text = text.buf;
+	tm.len = text.len;
+	if (o.signoff) {
+		sb_addf(&sob, "Signed-off-by: %s", author);
+		tm.sob = sob.buf;
+	}
+	if (!make_plan(&p, &src, &o.sel)) {
+		r = nothing_to_commit();
+		goto out;
+	}
+	msgs = xcalloc(p.nr, sizeof *msgs);
+	for (size_t i = 0; i < p.nr; i++) {
+		sb_init(&msgs[i]);
+		group_message(&msgs[i], &tm, p.g[i].name);
+	}
+	if (o.commit) {
+		r = split_commit(&o, &src, &p, msgs, author);
+	} else {
+		struct mail_opts mo = { author, 0, 0, o.outdir ? o.outdir : ".",
+					o.force };
+		split_date(&mo);
+		r = write_mails(&mo, &src, &p, msgs) < 0 ? EXIT_FAIL : EXIT_DONE;
+	}
+out:
+	for (size_t i = 0; msgs && i < p.nr; i++)
+		sb_release(&msgs[i]);
+	free(msgs);
+	free(author);
+	plan_release(&p);
+	source_release(&src);
+	sb_release(&text);
+	sb_release(&sob);
+	free(o.include.v);
+	free(a->word);
+	reraise_stop();
+	return r;
+}
+
+/*
  * `series cc`: where MAINTAINERS is.  --maintainers FILE, else the nearest
  * directory holding one above the first patch, else above the current
  * directory.  The tree's top is that directory.
@@ -6911,14 +8594,6 @@ static char *find_up(const char *start)
 	return NULL;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(".");
-	return slash == path ? xstrdup("/") : xstrndup(path, (size_t)(slash - path));
-}
 
 /* The switches of get_maintainer.pl that `series cc` honours, as option
  * rows into struct cc_opts (all ints), for the command line and for
@@ -7595,6 +9270,10 @@ const struct command commands[] = {
 	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--git-fallback] "
 	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)",
 	  cc_tables, 1 },
+	{ "split", cmd_split,
+	  "split (-F FILE | -m MSG) [-s] [--by dir|file|tree] [--depth N] "
+	  "[--include GLOB]... [--author 'NAME <ADDR>'] [-p N] [--directory DIR] "
+	  "[-o DIR] [--force] [--commit] [DIFF | -]", split_tables, 1 },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
 	  "[--by dir|file|tree] [--depth N] [--include GLOB]... [--untracked] "

@@ -100,6 +100,57 @@ int child_start(struct child *c);
  * it, or -1 when waitpid fails. */
 int child_finish(struct child *c);
 
+/* ---- sources -----------------------------------------------------------
+ * A source turns a change into one list of changed files: the work tree
+ * (git status), a unified diff (a file or stdin), or a commit range (git's
+ * own diff of it).  Groupings read only this list; sinks read it and, for
+ * the diff text, the source's bytes.
+ * Invariants: every path is relative to the top of the tree, with no
+ * leading "./" and no a/ b/ prefix left; orig is set for a rename or a copy
+ * only; a file with text holds bytes [off, off+len) of src->text exactly as
+ * the input had them (len 0: the source has no diff text, as the work
+ * tree).  For the work tree, file i is status entry i.
+ */
+enum sfile_kind { SF_MODIFY = 'M', SF_ADD = 'A', SF_DELETE = 'D',
+		  SF_RENAME = 'R', SF_COPY = 'C' };
+struct sfile {
+	char *path;          /* after the change; for a deletion, before it */
+	char *orig;          /* the source of a rename or copy, else NULL */
+	char kind;           /* enum sfile_kind */
+	int noop;            /* listed, but changes no tree: never grouped */
+	unsigned old_mode, new_mode;  /* 0: absent on that side; unknown: 0100644 */
+	size_t off, len;     /* the file's diff in src->text */
+	size_t body;         /* where its hunks start (traditional files) */
+	int keep_header;     /* its header lines name the path as git am
+	                      * reads them (-p1), so they are written as they
+	                      * are; else the mail writer writes a/PATH b/PATH */
+	size_t line;         /* its first line in the input (1-based), 0: none */
+	int git;             /* a "diff --git" section (else a traditional one) */
+	int strip;           /* leading components its header paths carry */
+	size_t added, removed;   /* hunk lines, for the diffstat */
+	int binary;          /* a binary patch, or "Binary files ... differ" */
+};
+struct source {
+	struct sfile *f;
+	size_t nr, alloc;
+	struct sbuf text;    /* a diff source's input, whole */
+};
+#define SOURCE_INIT { NULL, 0, 0, SBUF_INIT }
+void source_release(struct source *src);
+
+/* How a diff names its paths: strip < 0 finds it per file (see series.c),
+ * else it is patch's -pN; directory (or NULL) is put before every path, as
+ * git apply --directory does. */
+struct diff_opts {
+	int strip;
+	const char *directory;
+};
+/* Parses the unified diff in src->text into src's files.  Returns 0, or
+ * error() naming the input (what, e.g. "-" or a file name) and the line
+ * number of what is wrong: no file header at all, a hunk shorter or longer
+ * than its header says, a file twice, a NUL byte. */
+int parse_diff(struct source *src, const char *what, const struct diff_opts *o);
+
 /* ---- status parser -----------------------------------------------------
  * One path that `git status --porcelain=v2 -z` reported.  path is relative
  * to the top of the work tree; orig is the source of a rename or copy (else
@@ -125,10 +176,12 @@ struct status {
  * naming the malformed record (st then holds the records before it). */
 int parse_status(struct status *st, const char *buf, size_t len);
 void status_release(struct status *st);
+/* The work tree as a source: one file per status entry, in its order. */
+void source_from_status(struct source *src, const struct status *st);
 
 /* ---- grouping ------------------------------------------------------------
  * A plan is a list of groups sorted by name (bytewise); each group's members
- * index into the status it was made from and are sorted by path.
+ * index into the source it was made from and are sorted by path.
  */
 enum group_by { BY_DIR, BY_FILE, BY_TREE };
 struct selection {
@@ -150,9 +203,9 @@ struct plan {
  * directory cut to depth components ("." at the top), for BY_FILE the path,
  * for BY_TREE "treewide". */
 char *group_name(const char *path, const struct selection *sel);
-/* Keeps the entries that sel includes and that change the tree, and groups
- * them.  Returns the number of groups. */
-size_t make_plan(struct plan *p, const struct status *st,
+/* Groups the files of src that sel includes and that are no noop; the
+ * members index src->f.  Returns the number of groups. */
+size_t make_plan(struct plan *p, const struct source *src,
 		 const struct selection *sel);
 void plan_release(struct plan *p);
 

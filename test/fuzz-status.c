@@ -6,11 +6,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct status st = STATUS_INIT;
 	struct plan p = PLAN_INIT;
+	struct source src = SOURCE_INIT;
 	struct selection sel = { BY_DIR, 2, NULL };
 
 	if (parse_status(&st, (const char *)data, size) == 0) {
-		make_plan(&p, &st, &sel);
+		source_from_status(&src, &st);
+		make_plan(&p, &src, &sel);
 		plan_release(&p);
+		source_release(&src);
 	}
 	status_release(&st);
 	return 0;
