@@ -765,6 +765,7 @@ static const char *const git_pins[] = {
 	"git", "--no-pager", "-c", "core.quotePath=false", "-c", "color.ui=false",
 	"-c", "status.renames=true", "-c", "status.showUntrackedFiles=no",
 	"-c", "status.relativePaths=false", "-c", "diff.noprefix=false",
+	"-c", "diff.mnemonicPrefix=false",
 	"-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
 };
 #define NPINS (sizeof git_pins / sizeof *git_pins)
@@ -1931,6 +1932,167 @@ int parse_diff(struct source *src, const char *what, const struct diff_opts *o)
 	return r;
 }
 
+/* ---- a commit range as a source ----------------------------------------------
+ * BASE..TIP becomes git's own diff of the two trees (binary patches, full
+ * ids, no rename detection, no textconv or external diff driver), read by
+ * the diff source above; its commits, for what follows them (regroup's
+ * trailers), come from one git log.  TIP defaults to HEAD.
+ */
+struct range {
+	char base[72], tip[72];
+	char *spec;          /* as the user wrote it */
+};
+
+/* The commit rev names, into id (72 bytes).  0, or error(). */
+static int resolve_commit(const char *rev, char *id)
+{
+	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+
+	sb_addf(&arg, "%s^{commit}", rev);
+	const char *words[] = { "rev-parse", "-q", "--verify", "--end-of-options",
+				arg.buf, NULL };
+	int st = run_git(&(struct git_run){ .words = words, .out = &out,
+					    .quiet = 1 });
+	chomp(&out);
+	int ok = !st && is_oid(out.buf, out.len);
+	if (ok)
+		memcpy(id, out.buf, out.len + 1);
+	sb_release(&arg);
+	sb_release(&out);
+	return ok ? 0 : error("%s: not a commit", rev);
+}
+
+/* Whether w is a range "BASE..TIP" (TIP may be empty: HEAD). */
+static int is_range(const char *w)
+{
+	const char *dots = strstr(w, "..");
+
+	return dots && dots > w && dots[2] != '.';
+}
+
+static int resolve_range(const char *spec, struct range *r)
+{
+	const char *dots = strstr(spec, "..");
+	char *base = xstrndup(spec, (size_t)(dots - spec));
+	int rc = resolve_commit(base, r->base);
+
+	free(base);
+	if (!rc)
+		rc = resolve_commit(dots[2] ? dots + 2 : "HEAD", r->tip);
+	r->spec = xstrdup(spec);
+	return rc;
+}
+
+static int source_from_range(struct source *src, const struct range *r)
+{
+	const char *words[] = { "diff", "--binary", "--full-index", "--no-renames",
+				"--no-ext-diff", "--no-textconv", "--no-color",
+				"--ignore-submodules=none", r->base, r->tip, "--",
+				NULL };
+	struct diff_opts o = { 1, NULL };
+
+	if (git_ok("git diff", &(struct git_run){ .words = words,
+						  .out = &src->text }) < 0)
+		return -1;
+	if (!src->text.len)
+		return 0;
+	return parse_diff(src, r->spec, &o);
+}
+
+/* One commit of a range: its id, message and the paths it touches. */
+struct rcommit {
+	char id[72];
+	char *msg;
+	char **path;
+	size_t npath;
+};
+struct rcommits {
+	struct rcommit *c;
+	size_t nr, alloc;
+};
+
+static void rcommits_release(struct rcommits *rc)
+{
+	for (size_t i = 0; i < rc->nr; i++) {
+		free(rc->c[i].msg);
+		for (size_t j = 0; j < rc->c[i].npath; j++)
+			free(rc->c[i].path[j]);
+		free(rc->c[i].path);
+	}
+	free(rc->c);
+	memset(rc, 0, sizeof *rc);
+}
+
+/*
+ * The range's commits, oldest first, from one git log.  Grammar of
+ * `git log -z --name-only --format=%x01%H%n%B%x02`: per commit "\1" ID LF
+ * MESSAGE "\2", then NUL, then (after an LF) its paths, each ending in NUL;
+ * -z means no quoting.  A message holding \1 or \2 is refused, as it would
+ * make the stream ambiguous.  A merge in the range is an error.
+ */
+static int read_range_commits(const struct range *r, struct rcommits *rc)
+{
+	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+	int ret = 0;
+
+	sb_addf(&arg, "%s..%s", r->base, r->tip);
+	const char *merges[] = { "rev-list", "--merges", "--max-count=1",
+				 arg.buf, "--", NULL };
+	const char *log[] = { "log", "--reverse", "--no-renames", "--name-only",
+			      "-z", "--no-show-signature",
+			      "--format=%x01%H%n%B%x02", arg.buf, "--", NULL };
+	if ((ret = git_ok("git rev-list", &(struct git_run){
+			.words = merges, .out = &out })) < 0)
+		goto out;
+	chomp(&out);
+	if (out.len) {
+		ret = error("%s: %.12s is a merge; only a linear range can be "
+			    "regrouped", r->spec, out.buf);
+		goto out;
+	}
+	sb_setlen(&out, 0);
+	if ((ret = git_ok("git log", &(struct git_run){ .words = log,
+							.out = &out })) < 0)
+		goto out;
+	for (const char *p = out.buf, *end = p + out.len; p < end && !ret;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stx = nl ? memchr(nl, '\2', (size_t)(end - nl)) : NULL;
+		if (*p != '\1' || !nl || !stx || !is_oid(p + 1, (size_t)(nl - p - 1)) ||
+		    memchr(nl, '\1', (size_t)(stx - nl))) {
+			ret = error("git log: unexpected output at byte %zu",
+				    (size_t)(p - out.buf));
+			break;
+		}
+		GROW(rc->c, rc->nr + 1, rc->alloc);
+		struct rcommit *c = &rc->c[rc->nr++];
+		memset(c, 0, sizeof *c);
+		memcpy(c->id, p + 1, (size_t)(nl - p - 1));
+		c->msg = xstrndup(nl + 1, (size_t)(stx - nl - 1));
+		p = stx + 1;
+		if (p < end && *p == '\0')
+			p++;
+		if (p < end && *p == '\n')
+			p++;
+		size_t a = 0;
+		while (p < end && *p != '\1') {
+			const char *nul = memchr(p, '\0', (size_t)(end - p));
+			if (!nul) {
+				ret = error("git log: a path without its NUL");
+				break;
+			}
+			if (nul > p) {
+				GROW(c->path, c->npath + 1, a);
+				c->path[c->npath++] = xstrndup(p, (size_t)(nul - p));
+			}
+			p = nul + 1;
+		}
+	}
+out:
+	sb_release(&arg);
+	sb_release(&out);
+	return ret;
+}
+
 /* ---- grouping --------------------------------------------------------------
  * An entry belongs to the group of its (new) path; a rename's old path goes
  * with it, so no commit of the series has the file twice or not at all.
@@ -2215,6 +2377,34 @@ static int ends_in_trailers(const char *msg, size_t end)
 		p = e + 1;
 	}
 	return 1;
+}
+
+/* The trailer lines of msg (its last paragraph, when it is not the first
+ * and every line is "Token: value"), as a new array of strings in *out
+ * (the caller frees both). */
+static void message_trailers(const char *msg, char ***out, size_t *n)
+{
+	size_t end = strlen(msg), a = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (end && (msg[end - 1] == '\n' || msg[end - 1] == ' '))
+		end--;
+	if (!ends_in_trailers(msg, end))
+		return;
+	size_t start = end;
+	while (start && !(msg[start - 1] == '\n' && start >= 2 &&
+			  msg[start - 2] == '\n'))
+		start--;
+	for (const char *pos = msg + start, *e = msg + end; pos < e;) {
+		struct span ln;
+		next_line(&pos, e, &ln);
+		ln = trim_span(ln);
+		if (!ln.len)
+			continue;
+		GROW(*out, *n + 1, a);
+		(*out)[(*n)++] = xstrndup(ln.p, ln.len);
+	}
 }
 
 void add_signoff(struct sbuf *msg, const char *sob)
@@ -2632,6 +2822,26 @@ static void group_message(struct sbuf *msg, const struct template *t,
 		add_signoff(msg, t->sob);
 }
 
+/* Each group's message from the template, as an array the caller frees
+ * with free_messages(). */
+static struct sbuf *group_messages(const struct plan *p, const struct template *t)
+{
+	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		sb_init(&m[i]);
+		group_message(&m[i], t, p->g[i].name);
+	}
+	return m;
+}
+
+static void free_messages(struct sbuf *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++)
+		sb_release(&m[i]);
+	free(m);
+}
+
 /* n with a comma every three digits, as people read counts: "1,031". */
 static void sb_add_count(struct sbuf *sb, size_t n)
 {
@@ -2645,26 +2855,53 @@ static void sb_add_count(struct sbuf *sb, size_t n)
 	}
 }
 
-/* The plan as people read it, ending in "N groups, N files"; with
- * messages != 0 each group's whole message. */
-static void print_plan(const struct plan *p, const struct status *st,
-		       const struct changes *cs, const struct template *t,
-		       int messages)
+/* What a source's file is, as a letter for people: A M D T R C. */
+static char sfile_letter(const struct sfile *f)
 {
-	struct sbuf out = SBUF_INIT, msg = SBUF_INIT;
-	size_t lo = 0, files = 0;
+	if (f->kind == SF_RENAME || f->kind == SF_COPY || f->kind == SF_ADD ||
+	    f->kind == SF_DELETE)
+		return f->kind;
+	return (f->old_mode & 0170000) != (f->new_mode & 0170000) ? 'T' : 'M';
+}
+
+/* The letters of the work tree's files once staged: from HEAD's mode and
+ * the staged one.  Malloc'd, one per entry. */
+static char *staged_letters(const struct plan *p, const struct status *st,
+			    const struct changes *cs)
+{
+	char *letter = xcalloc(st->nr + 1, 1);
+	size_t lo = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
-		const struct group *g = &p->g[i];
 		size_t hi = lo;
 		while (hi < cs->nr && cs->c[hi].group == i)
 			hi++;
+		for (size_t j = 0; j < p->g[i].nr; j++) {
+			const struct entry *e = &st->e[p->g[i].member[j]];
+			letter[p->g[i].member[j]] = entry_letter(e,
+				find_change(cs->c + lo, hi - lo, e->path));
+		}
+		lo = hi;
+	}
+	return letter;
+}
+
+/* The plan as people read it, ending in "N groups, N files"; with
+ * messages != 0 each group's whole message.  letter[i] is file i's. */
+static void print_plan(const struct plan *p, const struct source *src,
+		       const char *letter, const struct sbuf *msgs,
+		       int messages)
+{
+	struct sbuf out = SBUF_INIT;
+	size_t files = 0;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct group *g = &p->g[i];
 		sb_quote_c(&out, g->name, strlen(g->name), 0);
 		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
-		if (t) {
-			sb_setlen(&msg, 0);
-			group_message(&msg, t, g->name);
-			const char *pos = msg.buf, *end = msg.buf + msg.len;
+		if (msgs) {
+			const struct sbuf *m = &msgs[i];
+			const char *pos = m->buf, *end = m->buf + m->len;
 			for (struct span l; next_line(&pos, end, &l);) {
 				sb_adds(&out, messages ? "    | " : "    subject: ");
 				sb_add(&out, l.p, l.len);
@@ -2674,9 +2911,8 @@ static void print_plan(const struct plan *p, const struct status *st,
 			}
 		}
 		for (size_t j = 0; j < g->nr; j++) {
-			const struct entry *e = &st->e[g->member[j]];
-			sb_addf(&out, "    %c ", entry_letter(e,
-				find_change(cs->c + lo, hi - lo, e->path)));
+			const struct sfile *e = &src->f[g->member[j]];
+			sb_addf(&out, "    %c ", letter[g->member[j]]);
 			if (e->orig) {
 				sb_quote_c(&out, e->orig, strlen(e->orig), 0);
 				sb_adds(&out, " -> ");
@@ -2687,7 +2923,6 @@ static void print_plan(const struct plan *p, const struct status *st,
 		fwrite(out.buf, 1, out.len, stdout);
 		sb_setlen(&out, 0);
 		files += g->nr;
-		lo = hi;
 	}
 	sb_add_count(&out, p->nr);
 	sb_adds(&out, p->nr == 1 ? " group, " : " groups, ");
@@ -2695,7 +2930,6 @@ static void print_plan(const struct plan *p, const struct status *st,
 	sb_adds(&out, files == 1 ? " file\n" : " files\n");
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
-	sb_release(&msg);
 }
 
 /* A buffered stream into a child's stdin; the first failure sticks. */
@@ -4342,8 +4576,11 @@ static void ident_env(struct sbuf *e, const char *who, const char *ident)
 	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
 }
 
+/* base: the commit the series starts on (NULL: HEAD); want_tree: the tree
+ * the last commit must have (NULL: any), checked before HEAD moves. */
 static int apply_series(struct txn *t, const struct source *src,
-			const char *directory, const struct sbuf *msgs)
+			const char *directory, const struct sbuf *msgs,
+			const char *base, const char *want_tree)
 {
 	struct sbuf ienv = SBUF_INIT, id[6], tree = SBUF_INIT, parent = SBUF_INIT;
 	int r;
@@ -4367,7 +4604,8 @@ static int apply_series(struct txn *t, const struct source *src,
 	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
 			      id[0].buf, id[1].buf, id[2].buf, id[3].buf,
 			      id[4].buf, id[5].buf, NULL };
-	const char *base = *t->repo->old ? t->repo->old : NULL;
+	if (!base)
+		base = *t->repo->old ? t->repo->old : NULL;
 	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
 	if ((r = git_ok("git read-tree", &(struct git_run){
 			.words = read_tree, .env = env })) < 0)
@@ -4407,6 +4645,11 @@ static int apply_series(struct txn *t, const struct source *src,
 		goto out;
 	}
 	memcpy(t->tip, parent.buf, parent.len + 1);
+	if (want_tree && strcmp(tree.buf, want_tree)) {
+		r = error("git apply: the last commit's tree %.12s is not %.12s; "
+			  "nothing was changed", tree.buf, want_tree);
+		goto out;
+	}
 	if ((r = release_quarantine(t)) < 0 ||
 	    (r = check_stop("git update-ref")) < 0)
 		goto out;
@@ -8111,12 +8354,20 @@ static const struct opt commit_only_opts[] = {
 	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
 	{ 0 }
 };
+static const struct opt regroup_only_opts[] = {
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
+	  "show the new commits and every trailer's fate; write nothing",
+	  NULL, 0, 0 },
+	{ 0 }
+};
 #undef CO
 static const struct opt *const plan_tables[] = {
 	selection_opts, worktree_opts, template_opts, NULL };
 static const struct opt *const commit_tables[] = {
 	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
 	template_opts, NULL };
+static const struct opt *const regroup_tables[] = {
+	selection_opts, template_opts, signoff_opts, regroup_only_opts, NULL };
 static const struct opt *const split_tables[] = {
 	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
 
@@ -8203,7 +8454,14 @@ static int show_plan(const struct repo *repo, struct plan *p,
 		if (!p->nr)
 			r = nothing_to_commit();
 		else {
-			print_plan(p, st, &cs, t, messages);
+			struct source src = SOURCE_INIT;
+			source_from_status(&src, st);
+			char *letter = staged_letters(p, st, &cs);
+			struct sbuf *msgs = t ? group_messages(p, t) : NULL;
+			print_plan(p, &src, letter, msgs, messages);
+			free_messages(msgs, p->nr);
+			free(letter);
+			source_release(&src);
 			r = EXIT_DONE;
 		}
 	}
@@ -8213,6 +8471,42 @@ static int show_plan(const struct repo *repo, struct plan *p,
 	}
 	remove_index_copy(&tmp);
 	free(cs.c);
+	return r;
+}
+
+/* plan BASE..TIP: how the range's combined change would group.  PATHSPECs
+ * narrow it as --include does. */
+static int plan_range(const struct commit_opts *o, const char *spec,
+		      const struct template *t)
+{
+	struct range rg = { "", "", NULL };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	int r = EXIT_FAIL;
+
+	if (o->pathspec && o->pathspec[0]) {
+		error("plan %s: PATHSPECs do not go with a range; use --include",
+		      spec);
+		goto out;
+	}
+	if (resolve_range(spec, &rg) < 0 || source_from_range(&src, &rg) < 0)
+		goto out;
+	if (!make_plan(&p, &src, &o->sel)) {
+		r = nothing_to_commit();
+		goto out;
+	}
+	char *letter = xcalloc(src.nr + 1, 1);
+	for (size_t i = 0; i < src.nr; i++)
+		letter[i] = sfile_letter(&src.f[i]);
+	struct sbuf *msgs = t ? group_messages(&p, t) : NULL;
+	print_plan(&p, &src, letter, msgs, 0);
+	free_messages(msgs, p.nr);
+	free(letter);
+	r = EXIT_DONE;
+out:
+	free(rg.spec);
+	plan_release(&p);
+	source_release(&src);
 	return r;
 }
 
@@ -8226,17 +8520,27 @@ static int cmd_plan(struct args *a)
 	struct repo repo = { 0 };
 	int r;
 
-	if ((r = parse_commit_opts(a, &o))) {
+	if (!(r = parse_commit_opts(a, &o)) && a->dashdash &&
+	    (a->dashdash > 1 || !is_range(a->word[0])))
+		r = cmd_usage(a->cmd, "unknown argument '%s' (paths go after --; "
+			      "a range is BASE..TIP)",
+			      a->word[a->dashdash > 1 || is_range(a->word[0])]);
+	if (r) {
 		free(a->word);
 		free(o.include.v);
 		return opts_exit(r);
 	}
+	o.pathspec = a->word + a->dashdash;
 	catch_signals();
 	if ((o.file || o.message) && load_template(&text, &o) < 0)
 		r = EXIT_FAIL;
 	else if (repo_open(&repo) < 0)
 		r = EXIT_FAIL;
-	else if ((r = prepare(&o, &st, &p)) == EXIT_DONE) {
+	else if (a->dashdash) {
+		t.text = text.buf;
+		t.len = text.len;
+		r = plan_range(&o, a->word[0], text.len ? &t : NULL);
+	} else if ((r = prepare(&o, &st, &p)) == EXIT_DONE) {
 		t.text = text.buf;
 		t.len = text.len;
 		if (chdir(repo.top) < 0) {
@@ -8466,7 +8770,7 @@ static int split_commit(struct commit_opts *o, const struct source *src,
 		goto out;
 	t.repo = &repo;
 	t.plan = p;
-	if (apply_series(&t, src, o->directory, msgs) < 0)
+	if (apply_series(&t, src, o->directory, msgs, NULL, NULL) < 0)
 		goto out;
 	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s\n", p->nr,
 	       p->nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
@@ -8523,11 +8827,7 @@ static int cmd_split(struct args *a)
 		r = nothing_to_commit();
 		goto out;
 	}
-	msgs = xcalloc(p.nr, sizeof *msgs);
-	for (size_t i = 0; i < p.nr; i++) {
-		sb_init(&msgs[i]);
-		group_message(&msgs[i], &tm, p.g[i].name);
-	}
+	msgs = group_messages(&p, &tm);
 	if (o.commit) {
 		r = split_commit(&o, &src, &p, msgs, author);
 	} else {
@@ -8537,10 +8837,312 @@ static int cmd_split(struct args *a)
 		r = write_mails(&mo, &src, &p, msgs) < 0 ? EXIT_FAIL : EXIT_DONE;
 	}
 out:
-	for (size_t i = 0; msgs && i < p.nr; i++)
-		sb_release(&msgs[i]);
-	free(msgs);
+	free_messages(msgs, p.nr);
 	free(author);
+	plan_release(&p);
+	source_release(&src);
+	sb_release(&text);
+	sb_release(&sob);
+	free(o.include.v);
+	free(a->word);
+	reraise_stop();
+	return r;
+}
+
+/*
+ * `series regroup`: a commit range as the source, any grouping, and the
+ * apply transaction as the sink, on the range's base; the last commit's
+ * tree must be the old HEAD's.  Trailers follow the files they were given
+ * for: a new commit keeps a trailer when every commit its files come from
+ * carried it; the others are said on stderr (with -n, every trailer's fate
+ * on stdout).
+ */
+struct regroup {
+	struct rcommits commits;
+	char ***trailer;         /* per commit: its trailers, less the user's sign-off */
+	size_t *ntrailer;
+	size_t **fcommit;        /* per source file: the commits touching it */
+	size_t *nfcommit;
+};
+
+static int cmp_owned_path(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
+}
+
+/* Which commits touch each of src's files (by its path, or its old one). */
+static void map_file_commits(struct regroup *rg, const struct source *src)
+{
+	struct owned *by = xcalloc(src->nr + 1, sizeof *by);
+
+	for (size_t i = 0; i < src->nr; i++)
+		by[i] = (struct owned){ src->f[i].path, i };
+	sort_n(by, src->nr, sizeof *by, cmp_owned_path);
+	rg->fcommit = xcalloc(src->nr + 1, sizeof *rg->fcommit);
+	rg->nfcommit = xcalloc(src->nr + 1, sizeof *rg->nfcommit);
+	for (size_t c = 0; c < rg->commits.nr; c++)
+		for (size_t j = 0; j < rg->commits.c[c].npath; j++) {
+			struct owned key = { rg->commits.c[c].path[j], 0 };
+			struct owned *hit = bsearch(&key, by, src->nr, sizeof *by,
+						    cmp_owned_path);
+			if (!hit)
+				continue;   /* changed and changed back */
+			size_t f = hit->k, n = rg->nfcommit[f];
+			if (n && rg->fcommit[f][n - 1] == c)
+				continue;
+			rg->fcommit[f] = xrealloc(rg->fcommit[f], xmul(n + 1, sizeof **rg->fcommit));
+			rg->fcommit[f][rg->nfcommit[f]++] = c;
+		}
+	free(by);
+}
+
+static int has_trailer(const struct regroup *rg, size_t c, const char *t)
+{
+	for (size_t i = 0; i < rg->ntrailer[c]; i++)
+		if (!strcmp(rg->trailer[c][i], t))
+			return 1;
+	return 0;
+}
+
+/* Whether group g keeps trailer t: every commit of its files carried it. */
+static int group_keeps(const struct regroup *rg, const struct group *g,
+		       const char *t)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
+			if (!has_trailer(rg, rg->fcommit[g->member[i]][j], t))
+				return 0;
+	return 1;
+}
+
+/* Whether group g holds a change of commit c. */
+static int group_has_commit(const struct regroup *rg, const struct group *g,
+			    size_t c)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
+			if (rg->fcommit[g->member[i]][j] == c)
+				return 1;
+	return 0;
+}
+
+/* Each group's message: the template, the trailers it keeps (in the order
+ * the range first gave them), then the user's sign-off with -s. */
+static struct sbuf *regroup_messages(const struct regroup *rg,
+				     const struct plan *p,
+				     const struct template *t, const char *sob)
+{
+	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		sb_init(&m[i]);
+		expand_template(&m[i], t->text, t->len, p->g[i].name);
+		cleanup_message(&m[i]);
+		for (size_t c = 0; c < rg->commits.nr; c++) {
+			if (!group_has_commit(rg, &p->g[i], c))
+				continue;
+			for (size_t k = 0; k < rg->ntrailer[c]; k++)
+				if (group_keeps(rg, &p->g[i], rg->trailer[c][k]) &&
+				    !strstr(m[i].buf, rg->trailer[c][k]))
+					add_signoff(&m[i], rg->trailer[c][k]);
+		}
+		if (sob)
+			add_signoff(&m[i], sob);
+	}
+	return m;
+}
+
+/* Every trailer's fate.  Dropped ones go to stderr as warnings (always);
+ * with all, every fate goes to stdout.  Returns how many were dropped. */
+static size_t report_trailers(const struct regroup *rg, const struct plan *p,
+			      int all)
+{
+	size_t dropped = 0;
+	struct sbuf where = SBUF_INIT;
+
+	for (size_t c = 0; c < rg->commits.nr; c++) {
+		const struct rcommit *rc = &rg->commits.c[c];
+		const char *nl = strchr(rc->msg, '\n');
+		int slen = (int)(nl ? (size_t)(nl - rc->msg) : strlen(rc->msg));
+		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
+			const char *t = rg->trailer[c][k];
+			size_t kept = 0, lost = 0;
+			sb_setlen(&where, 0);
+			for (size_t i = 0; i < p->nr; i++) {
+				if (!group_has_commit(rg, &p->g[i], c))
+					continue;
+				if (group_keeps(rg, &p->g[i], t)) {
+					kept++;
+					continue;
+				}
+				sb_addf(&where, "%s%s", lost++ ? ", " : "", p->g[i].name);
+			}
+			if (lost || !kept) {
+				dropped++;
+				warning("'%s' of %.12s (%.*s) is dropped from %s: %s",
+					t, rc->id, slen, rc->msg,
+					lost ? where.buf : "every commit",
+					lost ? "the new commit there also holds changes of commits without it"
+					     : "none of its changes is left");
+			}
+			if (all)
+				printf("%s %s: %.12s %.*s\n", lost || !kept ?
+				       "dropped" : "kept   ", t, rc->id, slen, rc->msg);
+		}
+	}
+	sb_release(&where);
+	return dropped;
+}
+
+static void regroup_release(struct regroup *rg, size_t nfiles)
+{
+	for (size_t c = 0; c < rg->commits.nr; c++) {
+		for (size_t k = 0; rg->trailer && k < rg->ntrailer[c]; k++)
+			free(rg->trailer[c][k]);
+		if (rg->trailer)
+			free(rg->trailer[c]);
+	}
+	free(rg->trailer);
+	free(rg->ntrailer);
+	for (size_t f = 0; rg->fcommit && f < nfiles; f++)
+		free(rg->fcommit[f]);
+	free(rg->fcommit);
+	free(rg->nfcommit);
+	rcommits_release(&rg->commits);
+}
+
+/* The trailers of each commit, less sob (the user's own, which -s gives). */
+static void collect_trailers(struct regroup *rg, const char *sob)
+{
+	size_t n = rg->commits.nr;
+
+	rg->trailer = xcalloc(n + 1, sizeof *rg->trailer);
+	rg->ntrailer = xcalloc(n + 1, sizeof *rg->ntrailer);
+	for (size_t c = 0; c < n; c++) {
+		message_trailers(rg->commits.c[c].msg, &rg->trailer[c],
+				 &rg->ntrailer[c]);
+		size_t w = 0;
+		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
+			if (!strcmp(rg->trailer[c][k], sob))
+				free(rg->trailer[c][k]);
+			else
+				rg->trailer[c][w++] = rg->trailer[c][k];
+		}
+		rg->ntrailer[c] = w;
+	}
+}
+
+/* The range must end at HEAD and start on one of its ancestors. */
+static int check_regroup_range(const struct repo *repo, const struct range *r)
+{
+	if (!*repo->old || strcmp(r->tip, repo->old))
+		return error("regroup %s: the range must end at HEAD (%.12s)",
+			     r->spec, *repo->old ? repo->old : "unborn");
+	const char *words[] = { "merge-base", "--is-ancestor", r->base, r->tip,
+				NULL };
+	int st = run_git(&(struct git_run){ .words = words, .quiet = 1 });
+	if (st == 1)
+		return error("regroup %s: %.12s is not an ancestor of HEAD",
+			     r->spec, r->base);
+	return st ? git_failed("git merge-base", st) : 0;
+}
+
+static int tree_of(const char *commit, char *tree)
+{
+	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+
+	sb_addf(&arg, "%s^{tree}", commit);
+	const char *words[] = { "rev-parse", "--verify", arg.buf, NULL };
+	int r = git_ok("git rev-parse", &(struct git_run){ .words = words,
+							    .out = &out });
+	chomp(&out);
+	if (!r && !is_oid(out.buf, out.len))
+		r = error("git rev-parse: unexpected answer");
+	if (!r)
+		memcpy(tree, out.buf, out.len + 1);
+	sb_release(&arg);
+	sb_release(&out);
+	return r;
+}
+
+static int cmd_regroup(struct args *a)
+{
+	struct commit_opts o = { 0 };
+	struct range rgn = { "", "", NULL };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct sbuf text = SBUF_INIT, sob = SBUF_INIT, *msgs = NULL;
+	struct template tm = { NULL, 0, NULL };
+	struct repo repo = { 0 };
+	struct regroup rg = { 0 };
+	struct txn t = { 0 };
+	char want[72];
+	int r;
+
+	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
+		r = cmd_usage(a->cmd, "a message template is required "
+			      "(-F FILE or -m MSG)");
+	if (!r && (a->nword != 1 || !is_range(a->word[0])))
+		r = cmd_usage(a->cmd, a->nword ? "one range BASE..HEAD, not '%s'" :
+			      "a range BASE..HEAD is required",
+			      a->nword ? a->word[a->nword > 1] : "");
+	if (r) {
+		free(a->word);
+		free(o.include.v);
+		return opts_exit(r);
+	}
+	catch_signals();
+	sb_init(&t.env_obj);
+	sb_init(&t.env_alt);
+	r = EXIT_FAIL;
+	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
+	    (!o.dry_run && check_idle(&repo) < 0) ||
+	    resolve_range(a->word[0], &rgn) < 0 ||
+	    check_regroup_range(&repo, &rgn) < 0 ||
+	    read_range_commits(&rgn, &rg.commits) < 0 ||
+	    source_from_range(&src, &rgn) < 0 || tree_of(rgn.tip, want) < 0)
+		goto out;
+	if (!make_plan(&p, &src, &o.sel)) {
+		r = nothing_to_commit();
+		goto out;
+	}
+	if (!(t.author = ident("GIT_AUTHOR_IDENT")) ||
+	    !(t.committer = ident("GIT_COMMITTER_IDENT")))
+		goto out;
+	const char *gt = strrchr(t.committer, '>');
+	sb_adds(&sob, "Signed-off-by: ");
+	sb_add(&sob, t.committer, (size_t)(gt - t.committer) + 1);
+	collect_trailers(&rg, sob.buf);
+	map_file_commits(&rg, &src);
+	tm.text = text.buf;
+	tm.len = text.len;
+	msgs = regroup_messages(&rg, &p, &tm, o.signoff ? sob.buf : NULL);
+	if (o.dry_run) {
+		char *letter = xcalloc(src.nr + 1, 1);
+		for (size_t i = 0; i < src.nr; i++)
+			letter[i] = sfile_letter(&src.f[i]);
+		print_plan(&p, &src, letter, msgs, 1);
+		free(letter);
+		report_trailers(&rg, &p, 1);
+		r = EXIT_DONE;
+		goto out;
+	}
+	t.repo = &repo;
+	t.plan = &p;
+	if (apply_series(&t, &src, NULL, msgs, rgn.base, want) < 0)
+		goto out;
+	report_trailers(&rg, &p, 0);
+	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s (was %zu commit%s)\n",
+	       p.nr, p.nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
+	       repo.ref, rgn.base, t.tip, rg.commits.nr,
+	       rg.commits.nr == 1 ? "" : "s");
+	r = EXIT_DONE;
+out:
+	regroup_release(&rg, src.nr);
+	txn_release(&t);
+	free_messages(msgs, p.nr);
+	free(rgn.spec);
+	repo_release(&repo);
 	plan_release(&p);
 	source_release(&src);
 	sb_release(&text);
@@ -9265,7 +9867,8 @@ done:
 const struct command commands[] = {
 	{ "plan", cmd_plan,
 	  "plan [--by dir|file|tree] [--depth N] [--include GLOB]... "
-	  "[--untracked] [-F FILE | -m MSG] [-- PATHSPEC...]", plan_tables, 0 },
+	  "[--untracked] [-F FILE | -m MSG] [BASE..TIP | -- PATHSPEC...]",
+	  plan_tables, 1 },
 	{ "cc", cmd_cc,
 	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--git-fallback] "
 	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)",
@@ -9274,6 +9877,9 @@ const struct command commands[] = {
 	  "split (-F FILE | -m MSG) [-s] [--by dir|file|tree] [--depth N] "
 	  "[--include GLOB]... [--author 'NAME <ADDR>'] [-p N] [--directory DIR] "
 	  "[-o DIR] [--force] [--commit] [DIFF | -]", split_tables, 1 },
+	{ "regroup", cmd_regroup,
+	  "regroup (-F FILE | -m MSG) [-s] [-n] [--by dir|file|tree] [--depth N] "
+	  "[--include GLOB]... BASE..HEAD", regroup_tables, 1 },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
 	  "[--by dir|file|tree] [--depth N] [--include GLOB]... [--untracked] "

@@ -17,7 +17,7 @@ t_cli_conventions() {
 	echo 1 > f; commit_all; echo 2 >> f
 	local help; help=$("$SERIES" -h)
 	local cmd
-	for cmd in plan commit cc; do
+	for cmd in plan commit split cc; do
 		run "$cmd" -h
 		eq "$cmd -h exits 0" "$rc" 0
 		eq "$cmd -h: nothing on stderr" "$err" ""
@@ -35,7 +35,8 @@ t_cli_conventions() {
 	usage_error "bad choice" "series: plan: --by: bad value 'frob' (dir, file, tree)" plan --by frob
 	usage_error "bad number" "series: plan: --depth: bad value 'x' (1 to 4096)" plan --depth x
 	usage_error "unknown option" "series: commit: unknown option '--frob'" commit -m x --frob
-	usage_error "stray word" "series: plan: unknown argument 'f' (paths go after --)" plan f
+	usage_error "stray word" "series: plan: unknown argument 'f' (paths go after --; a range is BASE..TIP)" plan f
+	usage_error "stray word: commit" "series: commit: unknown argument 'f' (paths go after --)" commit -m x f
 	usage_error "no template" "series: commit: a message template is required (-F FILE or -m MSG)" commit
 	usage_error "-F and -m" "series: commit: -F and -m cannot be used together" commit -F x -m y
 	usage_error "cc: no patch" "series: cc: no patch or file given" cc

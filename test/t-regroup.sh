@@ -1,0 +1,239 @@
+# t-regroup.sh - series regroup: an existing linear range rewritten into
+# another organisation, and series plan BASE..TIP.  Every run is checked
+# against the rule: the final tree is HEAD's, the base stays, the branch
+# moves once, the index and the work tree are not touched; trailers follow
+# the files they were given for.
+
+# rg_series: a base and one commit per file, each with trailers.
+rg_series() {
+	newrepo "$1"
+	mkdir -p a b/c
+	local p
+	for p in a/x a/y b/z b/c/w top; do printf 'one\ntwo\n' > "$p"; done
+	commit_all
+	RG_BASE=$(git rev-parse HEAD)
+	rg_commit a/x "Acked-by: Ann <ann@example.org>"
+	rg_commit a/y "Acked-by: Ann <ann@example.org>
+Reviewed-by: Rob <rob@example.org>"
+	rg_commit b/z "Tested-by: Tim <tim@example.org>"
+	rg_commit b/c/w "Tested-by: Tim <tim@example.org>"
+	rg_commit top ""
+	RG_TREE=$(git rev-parse HEAD^{tree})
+}
+rg_commit() {
+	echo changed >> "$1"; git add "$1"
+	local msg="$1: change"
+	if [ -n "$2" ]; then msg="$msg
+
+$2
+Signed-off-by: Tess Ter <tess@example.org>"
+	else msg="$msg
+
+Signed-off-by: Tess Ter <tess@example.org>"; fi
+	git commit -q -m "$msg"
+}
+
+# files_of_commits BASE: each commit since BASE, oldest first, as
+# "subject: file file...".
+files_of_commits() {
+	local c
+	for c in $(git rev-list --reverse "$1"..HEAD); do
+		echo "$(git log -1 --format=%s "$c"): $(git diff-tree -r --no-commit-id --name-only "$c" | tr '\n' ' ')"
+	done
+}
+
+t_plan_range() {
+	rg_series rg-plan
+	run plan -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "plan of a range: exit" "$rc" 0
+	eq "plan of a range" "$out" ". (1 file)
+    subject: .: x
+    M top
+a (2 files)
+    subject: a: x
+    M a/x
+    M a/y
+b (1 file)
+    subject: b: x
+    M b/z
+b/c (1 file)
+    subject: b/c: x
+    M b/c/w
+4 groups, 5 files"
+	run plan --by tree HEAD~1..
+	eq "TIP defaults to HEAD" "$(groups_of "$out")" "treewide (1 file)"
+	run plan nosuch..HEAD
+	eq "a bad range: exit 3" "$rc" 3
+	eq "a bad range: named" "$err" "series: nosuch: not a commit"
+	run plan "$RG_BASE"..HEAD -- a
+	eq "a range with PATHSPECs: exit 3" "$rc" 3
+}
+
+t_regroup_every_pair() {
+	local from to orgs="file dir tree depth1"
+	declare -A want=(
+		[file]="a/x: x: a/x 
+a/y: x: a/y 
+b/c/w: x: b/c/w 
+b/z: x: b/z 
+top: x: top "
+		[dir]=".: x: top 
+a: x: a/x a/y 
+b: x: b/z 
+b/c: x: b/c/w "
+		[tree]="treewide: x: a/x a/y b/c/w b/z top "
+		[depth1]=".: x: top 
+a: x: a/x a/y 
+b: x: b/c/w b/z ")
+	for from in $orgs; do
+		for to in $orgs; do
+			rg_series "rg-$from-$to"
+			regroup_to "$from"
+			eq "$from: made" "$rc" 0
+			regroup_to "$to"
+			eq "$from -> $to: exit" "$rc" 0
+			eq "$from -> $to: HEAD's tree" "$(git rev-parse HEAD^{tree})" "$RG_TREE"
+			eq "$from -> $to: on the base" "$(git merge-base HEAD "$RG_BASE")" "$RG_BASE"
+			local got; got=$(files_of_commits "$RG_BASE")
+			if [ "$to" = file ]; then got=$(sort <<<"$got"); fi
+			eq "$from -> $to: the commits" "$got" "$(if [ "$to" = file ]; then sort <<<"${want[$to]}"; else echo "${want[$to]}"; fi)"
+			eq "$from -> $to: clean" "$(git status --porcelain)" ""
+		done
+	done
+}
+regroup_to() {
+	case $1 in
+	depth1) run regroup --depth 1 -m 'SEDME: x' "$RG_BASE"..HEAD;;
+	file) run regroup --by file -m 'SEDME: x' "$RG_BASE"..HEAD;;
+	*) run regroup --by "$1" -m 'SEDME: x' "$RG_BASE"..HEAD;;
+	esac
+}
+
+t_regroup_trailers() {
+	rg_series rg-trailers
+	local before; before=$(snapshot)
+	run regroup -n -s -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "-n: exit" "$rc" 0
+	eq "-n: nothing written" "$(snapshot)" "$before"
+	has "-n: Ann kept in a" "$out" "    | a: x
+    | 
+    | Acked-by: Ann <ann@example.org>
+    | Signed-off-by: Tess Ter <tess@example.org>"
+	has "-n: every fate" "$out" "kept    Acked-by: Ann <ann@example.org>: "
+	has "-n: Rob dropped" "$out" "dropped Reviewed-by: Rob <rob@example.org>: "
+	local ay; ay=$(git log -1 --format=%H --grep '^a/y: change' | cut -c1-12)
+	run regroup -s -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "regroup: exit" "$rc" 0
+	has "summary" "$out" "4 commits, 5 files on refs/heads/main: "
+	has "summary: was" "$out" "(was 5 commits)"
+	eq "the one lost trailer is said" "$(grep -c warning <<<"$err")" 1
+	has "Rob: named with its commit" "$err" "series: warning: 'Reviewed-by: Rob <rob@example.org>' of $ay (a/y: change) is dropped from a: the new commit there also holds changes of commits without it"
+	has "Rob: dropped from a" "$err" "(a/y: change) is dropped from a:"
+	local msg
+	msg=$(git log --format=%B --grep '^a: x')
+	eq "a keeps Ann, then the user's sign-off once" "$msg" "a: x
+
+Acked-by: Ann <ann@example.org>
+Signed-off-by: Tess Ter <tess@example.org>"
+	msg=$(git log --format=%B --grep '^b/c: x')
+	eq "b/c keeps Tim" "$msg" "b/c: x
+
+Tested-by: Tim <tim@example.org>
+Signed-off-by: Tess Ter <tess@example.org>"
+	# back to one commit: Tim is in b and b/c, Ann in a only: all dropped
+	run regroup --by tree -m 'treewide: x' "$RG_BASE"..HEAD
+	eq "tree: the user's sign-off only with -s" "$(git log -1 --format=%B)" "treewide: x"
+	eq "tree: Ann of a, Tim of b and of b/c said" "$(grep -c warning <<<"$err")" 3
+}
+
+t_regroup_refusals() {
+	rg_series rg-refuse
+	echo local >> a/x; echo staged > new.txt; git add new.txt
+	local before; before=$(snapshot)
+	run regroup -m x "$RG_BASE"..HEAD~1
+	eq "not ending at HEAD: exit 3" "$rc" 3
+	has "not HEAD: said" "$err" "the range must end at HEAD"
+	run regroup -m x HEAD~1..HEAD~2
+	eq "base not an ancestor" "$rc" 3
+	run regroup -m x "$RG_BASE"
+	eq "no range: usage" "$rc" 2
+	run regroup "$RG_BASE"..HEAD
+	eq "no template: usage" "$rc" 2
+	eq "nothing changed" "$(snapshot)" "$before"
+	# the index and the work tree are not touched by a regroup that works
+	local idx wt
+	idx=$(git ls-files -s); wt=$(git status --porcelain)
+	run regroup -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "with local changes: exit" "$rc" 0
+	eq "the index as it was" "$(git ls-files -s)" "$idx"
+	eq "the status as it was" "$(git status --porcelain)" "$wt"
+	eq "the branch moved once" "$(git reflog -1 --format=%gs)" "series: 4 commits"
+	# a merge in the range
+	rg_series rg-merge
+	git checkout -q -b side "$RG_BASE"; echo s > side.txt; git add side.txt; git commit -qm side
+	git checkout -q main; git merge -q --no-edit side
+	before=$(snapshot)
+	run regroup -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "a merge: exit 3" "$rc" 3
+	has "a merge: said" "$err" "is a merge; only a linear range can be regrouped"
+	eq "a merge: nothing changed" "$(snapshot)" "$before"
+}
+
+# The fake git of t-commit.sh failing at every step of regroup and of
+# split --commit: nothing changes, or the result is right.
+t_regroup_split_faults() {
+	make_fakegit
+	local what k mode s sub steps
+	for what in regroup split; do
+		rg_series "rgf-$what"
+		git diff "$RG_BASE" HEAD > "$scratch/rgf.diff"
+		[ $what = split ] && git reset -q --hard "$RG_BASE"
+		local args
+		if [ $what = regroup ]; then args="regroup -m SEDME:x $RG_BASE..HEAD"
+		else args="split --commit -m SEDME:x $scratch/rgf.diff"; fi
+		fake_run 0 none $args
+		eq "$what: counting run" "$rc" 0
+		steps=$(wc -l < "$scratch/count.log")
+		for mode in exit signal garbage; do
+			for k in $(seq 1 "$steps"); do
+				rg_series "rgf-$what"
+				[ $what = split ] && git reset -q --hard "$RG_BASE"
+				s=$(snapshot)
+				[ $what = regroup ] && args="regroup -m SEDME:x $RG_BASE..HEAD"
+				fake_run "$k" "$mode" $args
+				sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
+				if [ "$rc" = 0 ]; then
+					eq "$what $mode@$k($sub): the tree" "$(git rev-parse HEAD^{tree})" "$RG_TREE"
+					eq "$what $mode@$k($sub): 4 commits" "$(git rev-list --count "$RG_BASE"..HEAD)" 4
+					continue
+				fi
+				eq "$what $mode@$k($sub) unchanged" "$(snapshot)" "$s"
+				eq "$what $mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
+			done
+		done
+	done
+}
+
+t_regroup_signals() {
+	make_fakegit
+	local sig sub k s pid i
+	rg_series rg-sig
+	fake_run 0 none regroup -m x "$RG_BASE"..HEAD
+	cp "$scratch/count.log" "$scratch/rsteps"
+	for sig in TERM INT; do
+		for sub in apply commit-tree update-ref; do
+			k=$(grep " $sub\$" "$scratch/rsteps" | head -1 | cut -d' ' -f1)
+			rg_series rg-sig
+			s=$(snapshot)
+			rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
+			PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
+				"$SERIES" regroup -m x "$RG_BASE"..HEAD 2>"$scratch/stderr" &
+			pid=$!
+			for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
+			kill -"$sig" "$pid"
+			wait "$pid" 2>/dev/null; rc=$?
+			[ "$rc" -gt 128 ] && ok || bad "$sig at $sub: exit $rc, not 128+N"
+			eq "$sig at $sub unchanged" "$(snapshot)" "$s"
+		done
+	done
+}
