@@ -5,26 +5,36 @@
  * Formats it parses, each with its own section below:
  *   git status --porcelain=v2 -z     (the working tree's change)
  *   unified diffs: git diff, git format-patch mails, diff -u, spatch output
+ *     (twice: the structural parser of the diff source, and the script's
+ *     line rules for what a patch touches)
+ *   git log -z --name-only           (a range's commits, for regroup)
  *   MAINTAINERS (and .mailmap, .get_maintainer.conf/.ignore) as
  *   get_maintainer.pl, and git log's output for its history
  *   Perl-style regexes of N: and K: lines (a linear-time subset)
  *
- * How it is built.  A source gives the list of changed files (today the
- * work tree, through git status; a unified diff and a commit range are the
- * next).  A grouping maps files to groups (dir, depth N, file, tree).  A
- * sink consumes the groups: the plan printer, or the commit transaction
- * (one fast-import, one compare-and-swap of HEAD).  The recipients engine,
- * maintainers_query(), answers for any set of files and patch text, and is
- * what `series cc` calls.  A command is one source, one grouping and one
- * sink: plan = work tree + grouping + plan printer; commit = work tree +
- * grouping + transaction; cc = patches (diff parser) + recipients.
+ * How it is built.  A source gives one list of changed files (struct
+ * source): the work tree through git status, a unified diff, or a commit
+ * range through git's own diff of it.  A grouping maps files to groups
+ * (dir, depth N, file, tree).  A sink consumes the groups: the plan
+ * printer; the commit transaction (one fast-import, one compare-and-swap
+ * of HEAD); the apply transaction (git apply --cached per group into a
+ * temporary index, one compare-and-swap); the mail writer (format-patch
+ * layout).  The recipients engine, maintainers_query(), answers for any
+ * set of files and patch text, and is what `series cc` calls.  A command
+ * is one source, one grouping and one sink: plan = work tree or range +
+ * grouping + plan printer; commit = work tree + grouping + commit
+ * transaction; split = diff + grouping + mail writer or apply
+ * transaction; regroup = range + grouping + apply transaction; cc =
+ * patches (diff parser) + recipients.
  *
  * Sections, in the order data flows: shared parts (errors, buffers, the
- * text kit, child processes and the git runner, the repository); the commit
- * pipeline (status parser, grouping, messages, staging, plan printer and
- * transaction); the recipients pipeline (diff parser, regex, MAINTAINERS
- * and its one pass, addresses, .mailmap, .yaml addresses, who gets a patch,
- * history, the answer); commands; main.
+ * text kit, child processes and the git runner, the repository); sources
+ * (the work tree's status parser, the unified diff, a commit range);
+ * grouping; messages; sinks (staging, plan printer and commit
+ * transaction; the mail writer; the apply transaction); the recipients
+ * pipeline (diff parser, regex, MAINTAINERS and its one pass, addresses,
+ * .mailmap, .yaml addresses, who gets a patch, history, the answer);
+ * commands; main.
  *
  * TODO:
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
