@@ -2255,6 +2255,94 @@ static void unite_replacements(struct keyed *k, size_t n,
 	free(gone);
 }
 
+/* The key a file is grouped by: its group's name, or for the MAINTAINERS
+ * groupings "\1" and its owner (section, recipients, tree), or "\2" and
+ * its directory where THE REST alone has it. */
+static char *plan_key(const char *path, size_t i, const struct selection *sel)
+{
+	if (sel->by < BY_SUBSYSTEM)
+		return group_name(path, sel);
+	struct sbuf k = SBUF_INIT;
+	if (sel->key && sel->key[i]) {
+		sb_addc(&k, '\1');
+		sb_adds(&k, sel->key[i]);
+	} else {
+		struct selection dir = { BY_DIR, sel->depth, NULL, NULL, NULL };
+		char *d = group_name(path, &dir);
+		sb_addc(&k, '\2');
+		sb_adds(&k, d);
+		free(d);
+	}
+	return sb_detach(&k, NULL);
+}
+
+/* Cuts the directory a (".": the top) to the deepest one that also holds
+ * the file path. */
+static void common_dir(struct sbuf *a, const char *path)
+{
+	char *d = dir_of(path);
+	size_t n = 0, last = 0;
+
+	if (strcmp(a->buf, ".") && strcmp(d, "."))
+		for (; n <= a->len && a->buf[n] == d[n]; n++)
+			if (a->buf[n] == '/' || !a->buf[n])
+				last = n;
+	/* a's end, a '/', with d's end or '/' at the same place */
+	if (last && last == n - 1 && !a->buf[last] && d[last] && d[last] != '/')
+		last = 0;
+	sb_setlen(a, last);
+	if (!last)
+		sb_adds(a, ".");
+	free(d);
+}
+
+static void name_keyed_group(struct group *g, const char *key,
+			     const struct source *src, const struct selection *sel)
+{
+	struct sbuf name = SBUF_INIT;
+
+	if (key[0] == '\2') {
+		sb_adds(&name, key + 1);
+	} else {
+		char *d = dir_of(src->f[g->member[0]].path);
+		sb_adds(&name, d);
+		free(d);
+		for (size_t m = 1; m < g->nr; m++)
+			common_dir(&name, src->f[g->member[m]].path);
+	}
+	g->name = sb_detach(&name, NULL);
+	for (size_t m = 0; sel->section && m < g->nr && !g->section; m++)
+		if (sel->section[g->member[m]])
+			g->section = xstrdup(sel->section[g->member[m]]);
+}
+
+/* Groups by name, then by their first file: two owners in one directory
+ * stay two groups, in a stable order. */
+struct named_group {
+	const char *first;
+	struct group g;
+};
+
+static int cmp_named_group(const void *a, const void *b)
+{
+	const struct named_group *x = a, *y = b;
+	int c = strcmp(x->g.name, y->g.name);
+
+	return c ? c : strcmp(x->first, y->first);
+}
+
+static void sort_groups(struct plan *p, const struct source *src)
+{
+	struct named_group *v = xcalloc(p->nr + 1, sizeof *v);
+
+	for (size_t i = 0; i < p->nr; i++)
+		v[i] = (struct named_group){ src->f[p->g[i].member[0]].path, p->g[i] };
+	sort_n(v, p->nr, sizeof *v, cmp_named_group);
+	for (size_t i = 0; i < p->nr; i++)
+		p->g[i] = v[i].g;
+	free(v);
+}
+
 size_t make_plan(struct plan *p, const struct source *src,
 		 const struct selection *sel)
 {
@@ -2266,7 +2354,7 @@ size_t make_plan(struct plan *p, const struct source *src,
 		const struct sfile *e = &src->f[i];
 		if (e->noop || !included(e->path, sel))
 			continue;
-		own[n] = k[n].key = group_name(e->path, sel);
+		own[n] = k[n].key = plan_key(e->path, i, sel);
 		k[n].path = e->path;
 		k[n].idx = i;
 		k[n].root = n;
@@ -2283,12 +2371,17 @@ size_t make_plan(struct plan *p, const struct source *src,
 		while (j < n && !strcmp(k[j].key, k[i].key))
 			j++;
 		struct group *g = &p->g[p->nr++];
-		g->name = xstrdup(k[i].key);
 		g->member = xcalloc(j - i, sizeof *g->member);
 		for (size_t m = i; m < j; m++)
 			g->member[g->nr++] = k[m].idx;
+		if (sel->by < BY_SUBSYSTEM)
+			g->name = xstrdup(k[i].key);
+		else
+			name_keyed_group(g, k[i].key, src, sel);
 		i = j;
 	}
+	if (sel->by >= BY_SUBSYSTEM)
+		sort_groups(p, src);
 	for (size_t i = 0; i < n; i++)
 		free(own[i]);
 	free(own);
@@ -2301,6 +2394,7 @@ void plan_release(struct plan *p)
 	for (size_t i = 0; i < p->nr; i++) {
 		free(p->g[i].name);
 		free(p->g[i].member);
+		free(p->g[i].section);
 	}
 	free(p->g);
 	p->g = NULL;
@@ -2309,26 +2403,38 @@ void plan_release(struct plan *p)
 
 /* ---- commit messages ---------------------------------------------------- */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
-		     const char *name)
+		     const struct group *g)
 {
-	static const char key[] = "SEDME";
-	const size_t klen = sizeof key - 1;
+	static const char *const key[] = { "SEDME", "%(section)", "%(prefix)" };
 	const char *p = tmpl, *end = tmpl + len;
 
 	while (p < end) {
-		const char *hit = NULL;
-		for (const char *q = p; (size_t)(end - q) >= klen; q++)
-			if (*q == 'S' && !memcmp(q, key, klen)) {
-				hit = q;
-				break;
+		const char *q = p;
+		size_t k = 0, klen = 0;
+		for (; q < end; q++) {
+			if (*q != 'S' && *q != '%')
+				continue;
+			for (k = 0; k < 3; k++) {
+				klen = strlen(key[k]);
+				if ((size_t)(end - q) >= klen && !memcmp(q, key[k], klen))
+					break;
 			}
-		if (!hit) {
-			sb_add(out, p, (size_t)(end - p));
-			break;
+			if (k < 3)
+				break;
 		}
-		sb_add(out, p, (size_t)(hit - p));
-		sb_adds(out, name);
-		p = hit + klen;
+		sb_add(out, p, (size_t)(q - p));
+		if (q == end)
+			break;
+		if (k == 0)
+			sb_adds(out, g->name);
+		else if (k == 1)
+			sb_adds(out, g->section ? g->section : g->name);
+		else {
+			/* until history fills it: the SEDME form */
+			sb_adds(out, g->name);
+			sb_adds(out, ": ");
+		}
+		p = q + klen;
 	}
 }
 
@@ -2824,9 +2930,9 @@ struct template {
 };
 
 static void group_message(struct sbuf *msg, const struct template *t,
-			  const char *name)
+			  const struct group *g)
 {
-	expand_template(msg, t->text, t->len, name);
+	expand_template(msg, t->text, t->len, g);
 	cleanup_message(msg);
 	if (t->sob)
 		add_signoff(msg, t->sob);
@@ -2840,7 +2946,7 @@ static struct sbuf *group_messages(const struct plan *p, const struct template *
 
 	for (size_t i = 0; i < p->nr; i++) {
 		sb_init(&m[i]);
-		group_message(&m[i], t, p->g[i].name);
+		group_message(&m[i], t, &p->g[i]);
 	}
 	return m;
 }
@@ -3367,7 +3473,7 @@ static int make_messages(struct txn *t)
 	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
 	for (size_t i = 0; i < t->plan->nr && !r; i++) {
 		struct sbuf *m = &t->msg[i];
-		group_message(m, t->tmpl, t->plan->g[i].name);
+		group_message(m, t->tmpl, &t->plan->g[i]);
 		if (!hook)
 			continue;
 		if (!t->msg_file) {
@@ -6565,6 +6671,22 @@ static size_t file_index(const struct scan *s, const char *file)
 	return lo;
 }
 
+/* The first of the file's hits (in the script's order), or s->nfh. */
+static size_t first_hit(const struct scan *s, size_t fi)
+{
+	struct fhit key = { fi, 0, INT_MAX, 0 };
+	size_t h = 0, hi = s->nfh;
+
+	while (h < hi) {
+		size_t mid = h + (hi - h) / 2;
+		if (cmp_fhit(&s->fh[mid], &key) < 0)
+			h = mid + 1;
+		else
+			hi = mid;
+	}
+	return h;
+}
+
 /* ---- addresses ----------------------------------------------------------
  * parse_email() and format_email() as get_maintainer.pl has them: a name
  * holding anything but [A-Za-z0-9_ -] (UTF-8 included: Perl's \w is ASCII
@@ -7883,17 +8005,7 @@ static void file_sections(struct scan *s, struct query *q,
 	for (size_t i = 0; i < cq->nfile; i++) {
 		const char *file = cq->file[i];
 		size_t fi = file_index(s, file);
-		struct fhit key = { fi, 0, INT_MAX, 0 };
-		size_t h = 0, hi = s->nfh;
-		/* the first hit of this file */
-		while (h < hi) {
-			size_t mid = h + (hi - h) / 2;
-			if (cmp_fhit(&s->fh[mid], &key) < 0)
-				h = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; h < s->nfh && s->fh[h].file == fi; h++)
+		for (size_t h = first_hit(s, fi); h < s->nfh && s->fh[h].file == fi; h++)
 			add_categories(q, &s->sec[s->fh[h].sec]);
 		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
 			sb_setlen(&text, 0);
@@ -8036,9 +8148,12 @@ static void scan_release(struct scan *s)
 	sb_release(&s->value);
 }
 
-int maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		      const struct cc_query *q, size_t nq, struct sbuf *out,
-		      struct sbuf *err)
+/* The one pass over MAINTAINERS for nq queries: s holds every section a
+ * file or keyword hits, and the file hits sorted in the script's order.
+ * 0, or -1 with err filled; scan_release() in both cases. */
+static int scan_queries(struct scan *s_, struct maintainers *m,
+			const struct cc_query *q, size_t nq, int keywords,
+			struct sbuf *err)
 {
 	struct scan s = { 0 };
 	size_t total = 0;
@@ -8046,7 +8161,7 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 	s.m = m;
 	s.q = q;
 	s.nq = nq;
-	s.keywords = o->keywords;
+	s.keywords = keywords;
 	sb_init(&s.value);
 	for (size_t i = 0; i < nq; i++)
 		total += q[i].nfile;
@@ -8069,10 +8184,74 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 		       s.file[0][s.common] == s.file[w - 1][s.common])
 			s.common++;
 	int r = scan_maintainers(&s, err);
-	if (!r) {
+	if (!r)
 		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
-		for (size_t i = 0; i < nq; i++)
-			answer(&s, o, i, &out[i]);
+	*s_ = s;
+	return r;
+}
+
+int maintainers_query(struct maintainers *m, const struct cc_opts *o,
+		      const struct cc_query *q, size_t nq, struct sbuf *out,
+		      struct sbuf *err)
+{
+	struct scan s;
+	int r = scan_queries(&s, m, q, nq, o->keywords, err);
+
+	for (size_t i = 0; !r && i < nq; i++)
+		answer(&s, o, i, &out[i]);
+	scan_release(&s);
+	return r;
+}
+
+static int is_the_rest(const struct maintainers *m, const struct msec *sec)
+{
+	return sec->tlen == 8 && !memcmp(m->text + sec->title, "THE REST", 8);
+}
+
+/* The section's first T: value, malloc'd, or NULL. */
+static char *section_tree(const struct maintainers *m, const struct msec *sec)
+{
+	struct sbuf v = SBUF_INIT;
+	size_t pos = sec->body;
+	char type = 0;
+	char *r = NULL;
+
+	while (!r && section_tag(m, sec, &pos, &type, &v))
+		if (type == 'T') {
+			struct span t = trim_span((struct span){ v.buf, v.len });
+			if (t.len)
+				r = xstrndup(t.p, t.len);
+		}
+	sb_release(&v);
+	return r;
+}
+
+int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
+		       struct file_owner *own, struct sbuf *err)
+{
+	struct cc_query q = { file, n, NULL, NULL, 0 };
+	struct scan s;
+	int r = scan_queries(&s, m, &q, 1, 0, err);
+
+	for (size_t i = 0; i < n; i++)
+		own[i] = (struct file_owner){ NULL, NULL };
+	for (size_t i = 0; !r && i < n; i++) {
+		size_t fi = file_index(&s, file[i]);
+		for (size_t h = first_hit(&s, fi); h < s.nfh && s.fh[h].file == fi; h++) {
+			const struct msec *sec = &s.sec[s.fh[h].sec];
+			if (is_the_rest(m, sec))
+				continue;
+			if (!own[i].section) {
+				struct sbuf t = SBUF_INIT;
+				if (sec->tag_title)
+					subsystem_name(m, sec, &t);
+				else
+					sb_add(&t, m->text + sec->title, sec->tlen);
+				own[i].section = sb_detach(&t, NULL);
+			}
+			if (!own[i].route)
+				own[i].route = section_tree(m, sec);
+		}
 	}
 	scan_release(&s);
 	return r;
@@ -8946,7 +9125,7 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 
 	for (size_t i = 0; i < p->nr; i++) {
 		sb_init(&m[i]);
-		expand_template(&m[i], t->text, t->len, p->g[i].name);
+		expand_template(&m[i], t->text, t->len, &p->g[i]);
 		cleanup_message(&m[i]);
 		for (size_t c = 0; c < rg->commits.nr; c++) {
 			if (!group_has_commit(rg, &p->g[i], c))

@@ -183,16 +183,27 @@ void source_from_status(struct source *src, const struct status *st);
  * A plan is a list of groups sorted by name (bytewise); each group's members
  * index into the source it was made from and are sorted by path.
  */
-enum group_by { BY_DIR, BY_FILE, BY_TREE };
+enum group_by { BY_DIR, BY_FILE, BY_TREE, BY_SUBSYSTEM, BY_MAINTAINERS,
+		BY_ROUTE };
 struct selection {
 	enum group_by by;
 	int depth;                 /* 0: the whole directory */
 	const char *const *include; /* globs, NULL-terminated, or NULL */
+	/* BY_SUBSYSTEM, BY_MAINTAINERS, BY_ROUTE: per source file, its
+	 * owning section, its recipients or its tree; a NULL one (THE REST
+	 * only) goes per directory, as BY_DIR would put it. */
+	char *const *key;
+	char *const *section;      /* per source file, its owning section, or
+				    * NULL: what %(section) becomes */
 };
+/* name: SEDME.  For the MAINTAINERS groupings, the deepest directory that
+ * holds all its files ("." for the top); section: the owning section of
+ * its first file that has one, or NULL. */
 struct group {
 	char *name;
 	size_t *member;
 	size_t nr;
+	char *section;
 };
 struct plan {
 	struct group *g;
@@ -210,9 +221,11 @@ size_t make_plan(struct plan *p, const struct source *src,
 void plan_release(struct plan *p);
 
 /* ---- commit messages -------------------------------------------------- */
-/* Appends tmpl with every "SEDME" replaced by name, byte for byte. */
+/* Appends tmpl with its placeholders filled, every other byte as it is:
+ * SEDME by g's name; %(section) by g's section (its name where it has
+ * none); %(prefix) by the name and ": " (until history gives one). */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
-		     const char *name);
+		     const struct group *g);
 /* git stripspace without comment removal: trailing white space off each
  * line, blank lines at both ends dropped, runs of blank lines squeezed to
  * one, a final newline. */
@@ -318,5 +331,17 @@ struct cc_query {
 int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 		      const struct cc_query *q, size_t nq, struct sbuf *out,
 		      struct sbuf *err);
+
+/* Who owns each of the n files (tree paths): the title of the first
+ * section get_maintainer.pl lists for it (deepest F: first, an N: match at
+ * depth 0), THE REST skipped, and the first T: of that section or of the
+ * next one listed that has one.  NULL where none; the caller frees both
+ * strings of each own[i].  One pass; returns 0, or -1 with err filled. */
+struct file_owner {
+	char *section;
+	char *route;
+};
+int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
+		       struct file_owner *own, struct sbuf *err);
 
 #endif

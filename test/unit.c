@@ -117,10 +117,10 @@ static void test_messages(void)
 {
 	struct sbuf sb = SBUF_INIT;
 
-	expand_template(&sb, "SEDME: x SEDMSEDME SEDM", 23, "a&b\\1|c");
+	expand_template(&sb, "SEDME: x SEDMSEDME SEDM", 23, &(struct group){ .name = "a&b\\1|c" });
 	CHECK_STR(sb.buf, "a&b\\1|c: x SEDMa&b\\1|c SEDM");
 	sb_setlen(&sb, 0);
-	expand_template(&sb, "SEDME", 5, "");
+	expand_template(&sb, "SEDME", 5, &(struct group){ .name = "" });
 	CHECK_STR(sb.buf, "");
 	sb_setlen(&sb, 0);
 	sb_adds(&sb, "\n\n  subj  \t\n\n\n\nbody \n\n\n");
