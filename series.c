@@ -2277,21 +2277,22 @@ static char *plan_key(const char *path, size_t i, const struct selection *sel)
 }
 
 /* Cuts the directory a (".": the top) to the deepest one that also holds
- * the file path. */
+ * the file path: their common leading components. */
 static void common_dir(struct sbuf *a, const char *path)
 {
 	char *d = dir_of(path);
-	size_t n = 0, last = 0;
+	size_t n = 0, keep = 0;
 
-	if (strcmp(a->buf, ".") && strcmp(d, "."))
-		for (; n <= a->len && a->buf[n] == d[n]; n++)
-			if (a->buf[n] == '/' || !a->buf[n])
-				last = n;
-	/* a's end, a '/', with d's end or '/' at the same place */
-	if (last && last == n - 1 && !a->buf[last] && d[last] && d[last] != '/')
-		last = 0;
-	sb_setlen(a, last);
-	if (!last)
+	if (strcmp(a->buf, ".") && strcmp(d, ".")) {
+		for (; n < a->len && a->buf[n] == d[n]; n++)
+			if (a->buf[n] == '/')
+				keep = n;
+		/* both end here, or one ends where the other has a '/' */
+		if ((n == a->len || a->buf[n] == '/') && (!d[n] || d[n] == '/'))
+			keep = n;
+	}
+	sb_setlen(a, keep);
+	if (!keep)
 		sb_adds(a, ".");
 	free(d);
 }
@@ -2971,6 +2972,62 @@ static void sb_add_count(struct sbuf *sb, size_t n)
 	}
 }
 
+/* A group's recipients as series cc gives them for its files: one per
+ * line, the first `people` of them maintainers, reviewers and signers, the
+ * rest lists.  Made by plan_recipients(), freed by free_recipients(). */
+struct recipients {
+	struct sbuf lines;
+	size_t people;
+};
+
+static void free_recipients(struct recipients *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		sb_release(&r[i].lines);
+	free(r);
+}
+
+/* A group's recipients under it, as its mail would have them: people in
+ * To:, lists in Cc:. */
+static void add_recipients(struct sbuf *out, const struct recipients *r)
+{
+	const char *pos = r->lines.buf, *end = pos + r->lines.len;
+	size_t n = 0;
+
+	for (struct span l; next_line(&pos, end, &l); n++) {
+		sb_adds(out, n < r->people ? "    to: " : "    cc: ");
+		sb_add(out, l.p, l.len);
+		sb_addc(out, '\n');
+	}
+}
+
+/* How many distinct people and lists the n groups' recipients name. */
+static void count_recipients(const struct recipients *r, size_t n,
+			     size_t *people, size_t *lists)
+{
+	char **v = NULL;   /* "P" or "L", then the address */
+	size_t nv = 0, av = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++) {
+			GROW(v, nv + 1, av);
+			struct sbuf e = SBUF_INIT;
+			sb_addc(&e, k < r[i].people ? 'P' : 'L');
+			sb_add(&e, l.p, l.len);
+			v[nv++] = sb_detach(&e, NULL);
+		}
+	}
+	sort_unique(v, &nv, 1);
+	*people = *lists = 0;
+	for (size_t i = 0; i < nv; i++) {
+		*(v[i][0] == 'P' ? people : lists) += 1;
+		free(v[i]);
+	}
+	free(v);
+}
+
 /* What a source's file is, as a letter for people: A M D T R C. */
 static char sfile_letter(const struct sfile *f)
 {
@@ -3006,7 +3063,7 @@ static char *staged_letters(const struct plan *p, const struct status *st,
  * messages != 0 each group's whole message.  letter[i] is file i's. */
 static void print_plan(const struct plan *p, const struct source *src,
 		       const char *letter, const struct sbuf *msgs,
-		       int messages)
+		       int messages, const struct recipients *rcpt)
 {
 	struct sbuf out = SBUF_INIT;
 	size_t files = 0;
@@ -3036,6 +3093,8 @@ static void print_plan(const struct plan *p, const struct source *src,
 			sb_quote_c(&out, e->path, strlen(e->path), 0);
 			sb_addc(&out, '\n');
 		}
+		if (rcpt)
+			add_recipients(&out, &rcpt[i]);
 		fwrite(out.buf, 1, out.len, stdout);
 		sb_setlen(&out, 0);
 		files += g->nr;
@@ -3043,7 +3102,17 @@ static void print_plan(const struct plan *p, const struct source *src,
 	sb_add_count(&out, p->nr);
 	sb_adds(&out, p->nr == 1 ? " group, " : " groups, ");
 	sb_add_count(&out, files);
-	sb_adds(&out, files == 1 ? " file\n" : " files\n");
+	sb_adds(&out, files == 1 ? " file" : " files");
+	if (rcpt) {
+		size_t people, lists;
+		count_recipients(rcpt, p->nr, &people, &lists);
+		sb_adds(&out, ", ");
+		sb_add_count(&out, people);
+		sb_adds(&out, people == 1 ? " maintainer, " : " maintainers, ");
+		sb_add_count(&out, lists);
+		sb_adds(&out, lists == 1 ? " list" : " lists");
+	}
+	sb_addc(&out, '\n');
 	fwrite(out.buf, 1, out.len, stdout);
 	sb_release(&out);
 }
@@ -8078,9 +8147,12 @@ static void fixes_of(struct query *q, const struct cc_query *cq)
 
 /* merge_email() of the script: maintainers and reviewers, then lists,
  * each address once, one a line (with its role under --roles). */
-static void merge_email(const struct query *q, struct sbuf *out)
+/* Returns how many of the lines it appends are people (the first ones);
+ * the rest are lists. */
+static size_t merge_email(const struct query *q, struct sbuf *out)
 {
 	struct sbuf seen = SBUF_INIT;
+	size_t people = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		const struct rcpt *v = pass ? q->lists : q->to;
@@ -8101,9 +8173,11 @@ static void merge_email(const struct query *q, struct sbuf *out)
 			if (q->o->roles)
 				sb_addf(out, " (%s)", v[i].role);
 			sb_addc(out, '\n');
+			people += !pass;
 		}
 	}
 	sb_release(&seen);
+	return people;
 }
 
 /* One query's recipients, from the hits of the pass: get_maintainer.pl's
@@ -8131,7 +8205,9 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 	add_file_emails(&q, &femails);
 	if (history && o->fixes)
 		fixes_of(&q, cq);
-	merge_email(&q, out);
+	size_t people = merge_email(&q, out);
+	if (cq->people)
+		*cq->people = people;
 	sb_release(&femails);
 	query_release(&q);
 }
@@ -8229,18 +8305,20 @@ static char *section_tree(const struct maintainers *m, const struct msec *sec)
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err)
 {
-	struct cc_query q = { file, n, NULL, NULL, 0 };
+	struct cc_query q = { .file = file, .nfile = n };
 	struct scan s;
 	int r = scan_queries(&s, m, &q, 1, 0, err);
 
 	for (size_t i = 0; i < n; i++)
-		own[i] = (struct file_owner){ NULL, NULL };
+		own[i] = (struct file_owner){ NULL, NULL, 0 };
 	for (size_t i = 0; !r && i < n; i++) {
 		size_t fi = file_index(&s, file[i]);
 		for (size_t h = first_hit(&s, fi); h < s.nfh && s.fh[h].file == fi; h++) {
 			const struct msec *sec = &s.sec[s.fh[h].sec];
-			if (is_the_rest(m, sec))
+			if (is_the_rest(m, sec)) {
+				own[i].rest = 1;
 				continue;
+			}
 			if (!own[i].section) {
 				struct sbuf t = SBUF_INIT;
 				if (sec->tag_title)
@@ -8472,6 +8550,193 @@ static int opts_exit(int r)
 	return r == HELP_SHOWN ? EXIT_DONE : r;
 }
 
+/*
+ * The facts the MAINTAINERS groupings group by, and plan shows: the tree's
+ * MAINTAINERS, loaded once, then per source file its owning section, its
+ * tree and (for --by maintainers) its recipients, each from one pass.
+ */
+static struct maintainers *load_maintainers(const char *file, const char *top,
+					    const struct cc_opts *o);
+static void read_conf(struct cc_opts *o, const char *top);
+static char *find_up(const char *start);
+
+struct owners {
+	struct maintainers *m;    /* NULL: the tree has no MAINTAINERS */
+	struct cc_opts o;         /* as series cc would use them */
+	/* Per source file, NULL where only THE REST has it: its owning
+	 * section's title; its merge route (T:); its recipients, as cc -f
+	 * prints them (filled only where asked: a pass of its own). */
+	char **section, **route, **rcpt;
+	char **title;   /* for %(section): the section, else "THE REST" where
+			 * that covers the file */
+	size_t n;
+};
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void owners_release(struct owners *ow)
+{
+	free_strings(ow->section, ow->n);
+	free_strings(ow->route, ow->n);
+	free_strings(ow->rcpt, ow->n);
+	free_strings(ow->title, ow->n);
+	if (ow->m)
+		maintainers_free(ow->m);
+	memset(ow, 0, sizeof *ow);
+}
+
+/* MAINTAINERS at top: loaded, or, where there is none, an error when the
+ * grouping needs it (by names it) and nothing otherwise. */
+static int load_owners(struct owners *ow, const char *top, const char *by)
+{
+	struct sbuf path = SBUF_INIT;
+	struct stat st;
+
+	ow->o = (struct cc_opts)CC_OPTS_INIT;
+	sb_addf(&path, "%s/MAINTAINERS", top);
+	if (stat(path.buf, &st) < 0) {
+		int saved = errno;
+		sb_release(&path);
+		return by ? error("%s: %s/MAINTAINERS: %s", by, top,
+				  strerror(saved)) : 0;
+	}
+	read_conf(&ow->o, top);
+	ow->m = load_maintainers(path.buf, top, &ow->o);
+	sb_release(&path);
+	return ow->m ? 0 : -1;
+}
+
+/* The recipients of each of the ng groups of src's files, as series cc
+ * gives them for those files: for a diff's files, their diffs are the
+ * patch; for the work tree's, their text is searched for K: (as cc -f
+ * does).  One pass; out[i] gets group i's lines. */
+static int recipients_of(struct owners *ow, const struct source *src,
+			 const struct group *g, size_t ng, struct sbuf *out,
+			 size_t *people)
+{
+	struct cc_query *q = xcalloc(ng + 1, sizeof *q);
+	struct patch_files *pf = xcalloc(ng + 1, sizeof *pf);
+	struct kwtext *kw = xcalloc(ng + 1, sizeof *kw);
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+
+	for (size_t i = 0; i < ng; i++) {
+		kw[i] = (struct kwtext)KWTEXT_INIT;
+		for (size_t j = 0; j < g[i].nr; j++) {
+			const struct sfile *f = &src->f[g[i].member[j]];
+			struct patch_files scratch = { 0 };
+			push_file(&pf[i], xstrdup(f->path));
+			if (f->orig)
+				push_file(&pf[i], xstrdup(f->orig));
+			if (f->len)
+				scan_patch(src->text.buf + f->off, f->len, &scratch,
+					   ow->o.keywords ? &kw[i] : NULL);
+			else if (ow->o.keywords && f->new_mode) {
+				sb_setlen(&text, 0);
+				if (!read_tree_file(ow->m, f->path, &text))
+					kwtext_add(&kw[i], text.buf, text.len, 0);
+			}
+			patch_files_release(&scratch);
+		}
+		sort_unique(pf[i].file, &pf[i].nr, 1);
+		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
+					  .kw = &kw[i],
+					  .people = people ? &people[i] : NULL };
+	}
+	int r = maintainers_query(ow->m, &ow->o, q, ng, out, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; i < ng; i++) {
+		patch_files_release(&pf[i]);
+		kwtext_release(&kw[i]);
+	}
+	free(q);
+	free(pf);
+	free(kw);
+	sb_release(&err);
+	sb_release(&text);
+	return r;
+}
+
+/* Each file's recipients alone, as cc -f gives them: rcpt[i] for file i,
+ * NULL where sec[i] is (THE REST alone has it).  One pass. */
+static int file_recipients(struct owners *ow, const struct source *src,
+			   char **rcpt)
+{
+	size_t n = src->nr;
+	struct group *one = xcalloc(n + 1, sizeof *one);
+	size_t *idx = xcalloc(n + 1, sizeof *idx);
+	struct sbuf *lines = xcalloc(n + 1, sizeof *lines);
+
+	for (size_t i = 0; i < n; i++) {
+		sb_init(&lines[i]);
+		idx[i] = i;
+		one[i] = (struct group){ .name = src->f[i].path,
+					 .member = &idx[i], .nr = 1 };
+	}
+	int r = recipients_of(ow, src, one, n, lines, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!r && ow->section[i])
+			rcpt[i] = sb_detach(&lines[i], NULL);
+		sb_release(&lines[i]);
+	}
+	free(lines);
+	free(one);
+	free(idx);
+	return r;
+}
+
+/* Fills ow's facts for src's files: owners and routes from one pass, and
+ * with want_rcpt each file's recipients from another.  Nothing where the
+ * tree has no MAINTAINERS. */
+static int owner_facts(struct owners *ow, const struct source *src,
+		       int want_rcpt)
+{
+	size_t n = src->nr;
+	struct sbuf err = SBUF_INIT;
+
+	if (!ow->m)
+		return 0;
+	char **path = xcalloc(n + 1, sizeof *path);
+	struct file_owner *own = xcalloc(n + 1, sizeof *own);
+	for (size_t i = 0; i < n; i++)
+		path[i] = src->f[i].path;
+	int r = maintainers_owners(ow->m, path, n, own, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	ow->n = n;
+	ow->section = xcalloc(n + 1, sizeof *ow->section);
+	ow->route = xcalloc(n + 1, sizeof *ow->route);
+	ow->rcpt = xcalloc(n + 1, sizeof *ow->rcpt);
+	ow->title = xcalloc(n + 1, sizeof *ow->title);
+	for (size_t i = 0; i < n; i++) {
+		ow->section[i] = own[i].section;
+		ow->route[i] = own[i].route;
+		if (own[i].section || own[i].rest)
+			ow->title[i] = xstrdup(own[i].section ? own[i].section :
+					       "THE REST");
+	}
+	if (!r && want_rcpt)
+		r = file_recipients(ow, src, ow->rcpt);
+	free(path);
+	free(own);
+	sb_release(&err);
+	return r;
+}
+
+/* Points sel at the facts its grouping keys files by. */
+static void select_keys(struct selection *sel, const struct owners *ow)
+{
+	sel->section = ow->title;
+	sel->key = sel->by == BY_SUBSYSTEM ? ow->section :
+		   sel->by == BY_ROUTE ? ow->route :
+		   sel->by == BY_MAINTAINERS ? ow->rcpt : NULL;
+}
+
 /* The options of plan and commit, and where the tables put them. */
 struct commit_opts {
 	int by, depth;
@@ -8480,16 +8745,29 @@ struct commit_opts {
 	const char *file, *message;
 	const char *author, *directory, *outdir;   /* split */
 	int strip, force, commit;                  /* split; strip -1: found */
+	int compare;                               /* plan */
 	struct selection sel;
 	const char *const *pathspec;
 };
 
-static const char *const by_names[] = { "dir", "file", "tree", NULL };
+static const char *const by_names[] = { "dir", "file", "tree", "subsystem",
+					 "maintainers", "route", NULL };
+/* The option that needs MAINTAINERS, as the user wrote it, or NULL. */
+static const char *needs_maintainers(const struct commit_opts *o)
+{
+	static const char *const opt[] = { "--by subsystem",
+					   "--by maintainers", "--by route" };
+
+	if (o->compare)
+		return "--compare";
+	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
+}
 #define CO(f) offsetof(struct commit_opts, f)
 static const struct opt selection_opts[] = {
-	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "dir|file|tree",
-	  "a group per directory (default), per file, or one for the tree",
-	  by_names, 0, 0 },
+	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "ORG",
+	  "dir (default), file, tree (one group), or from MAINTAINERS: "
+	  "subsystem (owning section), maintainers (same recipients), "
+	  "route (same T: tree)", by_names, 0, 0 },
 	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
 	  "cut directories to their first N components", NULL, 1, 4096 },
 	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
@@ -8527,7 +8805,9 @@ static const struct opt split_only_opts[] = {
 };
 static const struct opt template_opts[] = {
 	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
-	  "the message template (- for stdin); SEDME is the group", NULL, 0, 0 },
+	  "the message template (- for stdin): SEDME is the group's "
+	  "directory, %(section) its owning section, %(prefix) SEDME and "
+	  "\": \"", NULL, 0, 0 },
 	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
 	  "the message template itself", NULL, 0, 0 },
 	{ 0 }
@@ -8543,6 +8823,12 @@ static const struct opt commit_only_opts[] = {
 	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
 	{ 0 }
 };
+static const struct opt plan_only_opts[] = {
+	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, NULL,
+	  "a row of figures per organisation, to choose one with",
+	  NULL, 0, 0 },
+	{ 0 }
+};
 static const struct opt regroup_only_opts[] = {
 	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
 	  "show the new commits and every trailer's fate; write nothing",
@@ -8551,7 +8837,7 @@ static const struct opt regroup_only_opts[] = {
 };
 #undef CO
 static const struct opt *const plan_tables[] = {
-	selection_opts, worktree_opts, template_opts, NULL };
+	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
 static const struct opt *const commit_tables[] = {
 	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
 	template_opts, NULL };
@@ -8568,7 +8854,7 @@ static int parse_commit_opts(struct args *a, struct commit_opts *o)
 
 	if (r)
 		return r;
-	o->sel.by = o->by == 1 ? BY_FILE : o->by == 2 ? BY_TREE : BY_DIR;
+	o->sel.by = (enum group_by)o->by;   /* by_names is in enum order */
 	o->sel.depth = o->depth;
 	o->sel.include = o->include.v;
 	o->pathspec = a->word;
@@ -8600,6 +8886,140 @@ static int load_template(struct sbuf *text, const struct commit_opts *o)
 	return 0;
 }
 
+/* Loads MAINTAINERS at top (an error where the grouping needs it and
+ * there is none) and gives the selection each file's owner. */
+static int group_source(struct commit_opts *o, const struct source *src,
+			struct owners *ow, const char *top)
+{
+	if (load_owners(ow, top, needs_maintainers(o)) < 0 ||
+	    owner_facts(ow, src, o->sel.by == BY_MAINTAINERS || o->compare) < 0)
+		return -1;
+	select_keys(&o->sel, ow);
+	return 0;
+}
+
+/* Each group's recipients, where MAINTAINERS is loaded (else NULL). */
+static struct recipients *plan_recipients(struct owners *ow,
+					  const struct source *src,
+					  const struct plan *p)
+{
+	if (!ow || !ow->m || !p->nr)
+		return NULL;
+	struct recipients *r = xcalloc(p->nr, sizeof *r);
+	struct sbuf *lines = xcalloc(p->nr, sizeof *lines);
+	size_t *people = xcalloc(p->nr, sizeof *people);
+	for (size_t i = 0; i < p->nr; i++)
+		sb_init(&lines[i]);
+	int failed = recipients_of(ow, src, p->g, p->nr, lines, people) < 0;
+	for (size_t i = 0; i < p->nr; i++)
+		r[i] = (struct recipients){ lines[i], people[i] };
+	free(lines);
+	free(people);
+	if (failed) {
+		free_recipients(r, p->nr);
+		return NULL;
+	}
+	return r;
+}
+
+/*
+ * plan --compare: the same change under every organisation, one row each,
+ * with what a maintainer or a list will see of it.  The organisations'
+ * groups are all asked about in one pass over MAINTAINERS.
+ */
+static const struct organisation {
+	const char *name;
+	enum group_by by;
+	int depth;
+} organisations[] = {
+	{ "tree", BY_TREE, 0 }, { "route", BY_ROUTE, 0 },
+	{ "maintainers", BY_MAINTAINERS, 0 }, { "subsystem", BY_SUBSYSTEM, 0 },
+	{ "depth 2", BY_DIR, 2 }, { "dir", BY_DIR, 0 }, { "file", BY_FILE, 0 },
+};
+#define NORGS (sizeof organisations / sizeof *organisations)
+
+struct org_figures {
+	size_t patches, most_rcpt, cover_lists, most_to_list, people;
+};
+
+/* The figures of one organisation's n groups and their recipients. */
+static struct org_figures org_figures(const struct recipients *r, size_t n)
+{
+	struct org_figures f = { .patches = n };
+	char **list = NULL;
+	size_t nl = 0, al = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++)
+			if (k >= r[i].people) {
+				GROW(list, nl + 1, al);
+				list[nl++] = xstrndup(l.p, l.len);
+			}
+		if (k > f.most_rcpt)
+			f.most_rcpt = k;
+	}
+	/* a list is once in a group's answer: its run is its patch count */
+	sort_n(list, nl, sizeof *list, cmp_str);
+	for (size_t i = 0, j; i < nl; i = j) {
+		for (j = i; j < nl && !strcmp(list[j], list[i]); j++)
+			;
+		f.cover_lists++;
+		if (j - i > f.most_to_list)
+			f.most_to_list = j - i;
+	}
+	count_recipients(r, n, &f.people, &(size_t){ 0 });
+	free_strings(list, nl);
+	return f;
+}
+
+static int print_compare(const struct commit_opts *o, const struct source *src,
+			 struct owners *ow)
+{
+	struct plan p[NORGS];
+	size_t total = 0, at = 0;
+
+	for (size_t k = 0; k < NORGS; k++) {
+		struct selection sel = o->sel;
+		sel.by = organisations[k].by;
+		sel.depth = organisations[k].depth;
+		select_keys(&sel, ow);
+		p[k] = (struct plan)PLAN_INIT;
+		total += make_plan(&p[k], src, &sel);
+	}
+	struct group *all = xcalloc(total + 1, sizeof *all);
+	struct sbuf *lines = xcalloc(total + 1, sizeof *lines);
+	size_t *people = xcalloc(total + 1, sizeof *people);
+	for (size_t k = 0; k < NORGS; k++)
+		for (size_t i = 0; i < p[k].nr; i++)
+			all[at++] = p[k].g[i];
+	for (size_t i = 0; i < total; i++)
+		sb_init(&lines[i]);
+	int r = recipients_of(ow, src, all, total, lines, people);
+	struct recipients *rc = xcalloc(total + 1, sizeof *rc);
+	for (size_t i = 0; i < total; i++)
+		rc[i] = (struct recipients){ lines[i], people[i] };
+	if (!r)
+		printf("organisation  patches  most-recipients  cover-lists  "
+		       "most-to-a-list  maintainers\n");
+	at = 0;
+	for (size_t k = 0; k < NORGS; k++) {
+		struct org_figures f = org_figures(rc + at, p[k].nr);
+		if (!r)
+			printf("%-12s%9zu%17zu%13zu%16zu%13zu\n",
+			       organisations[k].name, f.patches, f.most_rcpt,
+			       f.cover_lists, f.most_to_list, f.people);
+		at += p[k].nr;
+		plan_release(&p[k]);
+	}
+	free_recipients(rc, total);
+	free(all);
+	free(lines);
+	free(people);
+	return r < 0 ? EXIT_FAIL : EXIT_DONE;
+}
+
 static int nothing_to_commit(void)
 {
 	fprintf(stderr, "series: nothing to commit\n");
@@ -8608,7 +9028,8 @@ static int nothing_to_commit(void)
 
 /* Shared front half of plan and commit: status, grouping, checks.  The
  * plan is what the work tree shows; staging settles it (settle_plan). */
-static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
+static int prepare(struct commit_opts *o, struct status *st, struct plan *p,
+		   struct owners *ow, const char *top)
 {
 	struct source src = SOURCE_INIT;
 
@@ -8616,11 +9037,30 @@ static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
 		return EXIT_FAIL;
 	/* File i of the source is entry i: the plan indexes both. */
 	source_from_status(&src, st);
+	if (group_source(o, &src, ow, top) < 0) {
+		source_release(&src);
+		return EXIT_FAIL;
+	}
 	make_plan(p, &src, &o->sel);
 	source_release(&src);
 	if (check_plan(p, st) < 0)
 		return EXIT_FAIL;
 	return p->nr ? EXIT_DONE : nothing_to_commit();
+}
+
+/* Marks the source's files that the settled plan p left out as no change,
+ * so that other groupings of it leave them out too. */
+static void settled_source(struct source *src, const struct plan *p)
+{
+	char *kept = xcalloc(src->nr + 1, 1);
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++)
+			kept[p->g[i].member[j]] = 1;
+	for (size_t i = 0; i < src->nr; i++)
+		if (!kept[i])
+			src->f[i].noop = 1;
+	free(kept);
 }
 
 /*
@@ -8630,7 +9070,7 @@ static int prepare(struct commit_opts *o, struct status *st, struct plan *p)
  */
 static int show_plan(const struct repo *repo, struct plan *p,
 		     const struct status *st, const struct template *t,
-		     int messages)
+		     int messages, struct owners *ow, const struct commit_opts *o)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	struct changes cs = { NULL, 0 };
@@ -8642,13 +9082,21 @@ static int show_plan(const struct repo *repo, struct plan *p,
 	    settle_plan(p, st, &cs, tmp, NULL, 0) == 0) {
 		if (!p->nr)
 			r = nothing_to_commit();
-		else {
+		else if (o->compare) {
+			struct source src = SOURCE_INIT;
+			source_from_status(&src, st);
+			settled_source(&src, p);
+			r = print_compare(o, &src, ow);
+			source_release(&src);
+		} else {
 			struct source src = SOURCE_INIT;
 			source_from_status(&src, st);
 			char *letter = staged_letters(p, st, &cs);
 			struct sbuf *msgs = t ? group_messages(p, t) : NULL;
-			print_plan(p, &src, letter, msgs, messages);
+			struct recipients *rcpt = plan_recipients(ow, &src, p);
+			print_plan(p, &src, letter, msgs, messages, rcpt);
 			free_messages(msgs, p->nr);
+			free_recipients(rcpt, p->nr);
 			free(letter);
 			source_release(&src);
 			r = EXIT_DONE;
@@ -8665,12 +9113,13 @@ static int show_plan(const struct repo *repo, struct plan *p,
 
 /* plan BASE..TIP: how the range's combined change would group.  PATHSPECs
  * narrow it as --include does. */
-static int plan_range(const struct commit_opts *o, const char *spec,
-		      const struct template *t)
+static int plan_range(struct commit_opts *o, const char *spec,
+		      const struct template *t, const char *top)
 {
 	struct range rg = { "", "", NULL };
 	struct source src = SOURCE_INIT;
 	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
 	int r = EXIT_FAIL;
 
 	if (o->pathspec && o->pathspec[0]) {
@@ -8678,21 +9127,29 @@ static int plan_range(const struct commit_opts *o, const char *spec,
 		      spec);
 		goto out;
 	}
-	if (resolve_range(spec, &rg) < 0 || source_from_range(&src, &rg) < 0)
+	if (resolve_range(spec, &rg) < 0 || source_from_range(&src, &rg) < 0 ||
+	    group_source(o, &src, &ow, top) < 0)
 		goto out;
 	if (!make_plan(&p, &src, &o->sel)) {
 		r = nothing_to_commit();
+		goto out;
+	}
+	if (o->compare) {
+		r = print_compare(o, &src, &ow);
 		goto out;
 	}
 	char *letter = xcalloc(src.nr + 1, 1);
 	for (size_t i = 0; i < src.nr; i++)
 		letter[i] = sfile_letter(&src.f[i]);
 	struct sbuf *msgs = t ? group_messages(&p, t) : NULL;
-	print_plan(&p, &src, letter, msgs, 0);
+	struct recipients *rcpt = plan_recipients(&ow, &src, &p);
+	print_plan(&p, &src, letter, msgs, 0, rcpt);
 	free_messages(msgs, p.nr);
+	free_recipients(rcpt, p.nr);
 	free(letter);
 	r = EXIT_DONE;
 out:
+	owners_release(&ow);
 	free(rg.spec);
 	plan_release(&p);
 	source_release(&src);
@@ -8707,6 +9164,7 @@ static int cmd_plan(struct args *a)
 	struct sbuf text = SBUF_INIT;
 	struct template t = { NULL, 0, NULL };
 	struct repo repo = { 0 };
+	struct owners ow = { 0 };
 	int r;
 
 	if (!(r = parse_commit_opts(a, &o)) && a->dashdash &&
@@ -8728,16 +9186,17 @@ static int cmd_plan(struct args *a)
 	else if (a->dashdash) {
 		t.text = text.buf;
 		t.len = text.len;
-		r = plan_range(&o, a->word[0], text.len ? &t : NULL);
-	} else if ((r = prepare(&o, &st, &p)) == EXIT_DONE) {
+		r = plan_range(&o, a->word[0], text.len ? &t : NULL, repo.top);
+	} else if ((r = prepare(&o, &st, &p, &ow, repo.top)) == EXIT_DONE) {
 		t.text = text.buf;
 		t.len = text.len;
 		if (chdir(repo.top) < 0) {
 			error("%s: %s", repo.top, strerror(errno));
 			r = EXIT_FAIL;
 		} else
-			r = show_plan(&repo, &p, &st, text.len ? &t : NULL, 0);
+			r = show_plan(&repo, &p, &st, text.len ? &t : NULL, 0, &ow, &o);
 	}
+	owners_release(&ow);
 	repo_release(&repo);
 	plan_release(&p);
 	status_release(&st);
@@ -8787,6 +9246,7 @@ static int cmd_commit(struct args *a)
 	struct template tm = { NULL, 0, NULL };
 	struct repo repo = { 0 };
 	struct txn t = { 0 };
+	struct owners ow = { 0 };
 	int r;
 
 	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
@@ -8807,7 +9267,7 @@ static int cmd_commit(struct args *a)
 	}
 	tm.text = text.buf;
 	tm.len = text.len;
-	if ((r = prepare(&o, &st, &p)) != EXIT_DONE)
+	if ((r = prepare(&o, &st, &p, &ow, repo.top)) != EXIT_DONE)
 		goto out;
 	r = EXIT_FAIL;
 	if (!(t.author = ident("GIT_AUTHOR_IDENT")) ||
@@ -8824,7 +9284,7 @@ static int cmd_commit(struct args *a)
 		goto out;
 	}
 	if (o.dry_run) {
-		r = show_plan(&repo, &p, &st, &tm, 1);
+		r = show_plan(&repo, &p, &st, &tm, 1, &ow, &o);
 		goto out;
 	}
 	t.repo = &repo;
@@ -8846,6 +9306,7 @@ static int cmd_commit(struct args *a)
 	r = EXIT_DONE;
 out:
 	txn_release(&t);
+	owners_release(&ow);
 	free(cs.c);
 	repo_release(&repo);
 	plan_release(&p);
@@ -8982,7 +9443,8 @@ static int cmd_split(struct args *a)
 	struct plan p = PLAN_INIT;
 	struct sbuf text = SBUF_INIT, sob = SBUF_INIT, *msgs = NULL;
 	struct template tm = { NULL, 0, NULL };
-	char *author = NULL;
+	char *author = NULL, *top = NULL;
+	struct owners ow = { 0 };
 	int r;
 
 	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
@@ -9006,6 +9468,16 @@ static int cmd_split(struct args *a)
 	if (load_template(&text, &o) < 0 || read_diff(&src, what) < 0 ||
 	    parse_diff(&src, what, &d) < 0 || split_author(&o, &author) < 0)
 		goto out;
+	/* MAINTAINERS: the one above the current directory, whose directory
+	 * the diff's paths are relative to */
+	top = find_up(".");
+	if (!top && needs_maintainers(&o)) {
+		error("%s: no MAINTAINERS above the current directory",
+		      needs_maintainers(&o));
+		goto out;
+	}
+	if (top && group_source(&o, &src, &ow, top) < 0)
+		goto out;
 	tm.text = text.buf;
 	tm.len = text.len;
 	if (o.signoff) {
@@ -9027,6 +9499,8 @@ static int cmd_split(struct args *a)
 	}
 out:
 	free_messages(msgs, p.nr);
+	owners_release(&ow);
+	free(top);
 	free(author);
 	plan_release(&p);
 	source_release(&src);
@@ -9265,6 +9739,7 @@ static int cmd_regroup(struct args *a)
 	struct repo repo = { 0 };
 	struct regroup rg = { 0 };
 	struct txn t = { 0 };
+	struct owners ow = { 0 };
 	char want[72];
 	int r;
 
@@ -9289,7 +9764,8 @@ static int cmd_regroup(struct args *a)
 	    resolve_range(a->word[0], &rgn) < 0 ||
 	    check_regroup_range(&repo, &rgn) < 0 ||
 	    read_range_commits(&rgn, &rg.commits) < 0 ||
-	    source_from_range(&src, &rgn) < 0 || tree_of(rgn.tip, want) < 0)
+	    source_from_range(&src, &rgn) < 0 || tree_of(rgn.tip, want) < 0 ||
+	    group_source(&o, &src, &ow, repo.top) < 0)
 		goto out;
 	if (!make_plan(&p, &src, &o.sel)) {
 		r = nothing_to_commit();
@@ -9310,7 +9786,7 @@ static int cmd_regroup(struct args *a)
 		char *letter = xcalloc(src.nr + 1, 1);
 		for (size_t i = 0; i < src.nr; i++)
 			letter[i] = sfile_letter(&src.f[i]);
-		print_plan(&p, &src, letter, msgs, 1);
+		print_plan(&p, &src, letter, msgs, 1, NULL);
 		free(letter);
 		report_trailers(&rg, &p, 1);
 		r = EXIT_DONE;
@@ -9328,6 +9804,7 @@ static int cmd_regroup(struct args *a)
 	r = EXIT_DONE;
 out:
 	regroup_release(&rg, src.nr);
+	owners_release(&ow);
 	txn_release(&t);
 	free_messages(msgs, p.nr);
 	free(rgn.spec);
@@ -9762,8 +10239,9 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 	size_t nq = 0;
 	for (size_t i = 0; i < ns; i++)
 		if (s[i].pf.nr)
-			q[nq++] = (struct cc_query){ s[i].pf.file, s[i].pf.nr,
-				&s[i].kw, s[i].pf.fixes, s[i].pf.nfixes };
+			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
+				.nfile = s[i].pf.nr, .kw = &s[i].kw,
+				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
 	struct sbuf *outs = xcalloc(nq, sizeof *outs);
 	for (size_t i = 0; i < nq; i++)
 		sb_init(&outs[i]);
@@ -10032,7 +10510,8 @@ static int cmd_cc(struct args *a)
 	    build_cc_query(m, &o, &c, top, &pf, &kw, &out, &cover) < 0)
 		goto done;
 	if (!cover && pf.nr) {
-		struct cc_query q = { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes };
+		struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
+				      .fixes = pf.fixes, .nfixes = pf.nfixes };
 		if (run_queries(m, &o, &q, 1, &out) < 0)
 			goto done;
 	}
@@ -10055,23 +10534,24 @@ done:
  * reaches the commands. */
 const struct command commands[] = {
 	{ "plan", cmd_plan,
-	  "plan [--by dir|file|tree] [--depth N] [--include GLOB]... "
-	  "[--untracked] [-F FILE | -m MSG] [BASE..TIP | -- PATHSPEC...]",
+	  "plan [--by ORG] [--depth N] [--include GLOB]... "
+	  "[--untracked] [-F FILE | -m MSG] [--compare] "
+	  "[BASE..TIP | -- PATHSPEC...]",
 	  plan_tables, 1 },
 	{ "cc", cmd_cc,
 	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--git-fallback] "
 	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)",
 	  cc_tables, 1 },
 	{ "split", cmd_split,
-	  "split (-F FILE | -m MSG) [-s] [--by dir|file|tree] [--depth N] "
+	  "split (-F FILE | -m MSG) [-s] [--by ORG] [--depth N] "
 	  "[--include GLOB]... [--author 'NAME <ADDR>'] [-p N] [--directory DIR] "
 	  "[-o DIR] [--force] [--commit] [DIFF | -]", split_tables, 1 },
 	{ "regroup", cmd_regroup,
-	  "regroup (-F FILE | -m MSG) [-s] [-n] [--by dir|file|tree] [--depth N] "
+	  "regroup (-F FILE | -m MSG) [-s] [-n] [--by ORG] [--depth N] "
 	  "[--include GLOB]... BASE..HEAD", regroup_tables, 1 },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
-	  "[--by dir|file|tree] [--depth N] [--include GLOB]... [--untracked] "
+	  "[--by ORG] [--depth N] [--include GLOB]... [--untracked] "
 	  "[-- PATHSPEC...]", commit_tables, 0 },
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

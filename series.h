@@ -323,6 +323,9 @@ struct cc_query {
 	const struct kwtext *kw;
 	char *const *fixes;
 	size_t nfixes;
+	size_t *people;    /* out, or NULL: how many of the answer's lines
+			    * are people (maintainers, reviewers, signers);
+			    * they come first, and the lists after them */
 };
 /* Appends the recipients of each of the nq queries to out[i], one per
  * line, in get_maintainer.pl's order, from one pass over the file.
@@ -335,11 +338,13 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 /* Who owns each of the n files (tree paths): the title of the first
  * section get_maintainer.pl lists for it (deepest F: first, an N: match at
  * depth 0), THE REST skipped, and the first T: of that section or of the
- * next one listed that has one.  NULL where none; the caller frees both
+ * next one listed that has one.  NULL where none; rest says whether THE
+ * REST (skipped) covers it.  The caller frees both
  * strings of each own[i].  One pass; returns 0, or -1 with err filled. */
 struct file_owner {
 	char *section;
 	char *route;
+	int rest;          /* THE REST covers it */
 };
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err);

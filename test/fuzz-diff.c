@@ -12,7 +12,7 @@ static void one(const uint8_t *data, size_t size, int strip, const char *dir)
 	struct source src = SOURCE_INIT;
 	struct diff_opts o = { strip, dir };
 	struct plan p = PLAN_INIT;
-	struct selection sel = { BY_DIR, 0, NULL };
+	struct selection sel = { .by = BY_DIR };
 
 	sb_add(&src.text, data, size);
 	if (parse_diff(&src, "fuzz", &o) == 0) {

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (kw.line[i].off + kw.line[i].len > kw.text.len ||
 		    kw.line[i].skip > kw.line[i].len)
 			abort();
-	struct cc_query q = { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes };
+	struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
+			      .fixes = pf.fixes, .nfixes = pf.nfixes };
 	if (maintainers_query(m, &o, &q, 1, &out, &err) < 0)
 		abort();        /* the patterns above all compile */
 	patch_files_release(&pf);

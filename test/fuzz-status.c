@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct status st = STATUS_INIT;
 	struct plan p = PLAN_INIT;
 	struct source src = SOURCE_INIT;
-	struct selection sel = { BY_DIR, 2, NULL };
+	struct selection sel = { .by = BY_DIR, .depth = 2 };
 
 	if (parse_status(&st, (const char *)data, size) == 0) {
 		source_from_status(&src, &st);

@@ -32,7 +32,7 @@ t_cli_conventions() {
 	run cc -h
 	has "cc -h: the script's switches" "$out" "--no-l"
 	usage_error "missing value" "series: plan: --by needs a value" plan --by
-	usage_error "bad choice" "series: plan: --by: bad value 'frob' (dir, file, tree)" plan --by frob
+	usage_error "bad choice" "series: plan: --by: bad value 'frob' (dir, file, tree, subsystem, maintainers, route)" plan --by frob
 	usage_error "bad number" "series: plan: --depth: bad value 'x' (1 to 4096)" plan --depth x
 	usage_error "unknown option" "series: commit: unknown option '--frob'" commit -m x --frob
 	usage_error "stray word" "series: plan: unknown argument 'f' (paths go after --; a range is BASE..TIP)" plan f

@@ -178,8 +178,8 @@ static int query_text(const char *text, size_t len, const char *const *files,
 	struct maintainers *m = maintainers_parse(text, len, ".");
 	struct cc_opts o = CC_OPTS_INIT;
 	struct kwtext kw = KWTEXT_INIT;
-	struct cc_query q = { (char *const *)files, nfiles, kwtext ? &kw : NULL,
-			      NULL, 0 };
+	struct cc_query q = { .file = (char *const *)files, .nfile = nfiles,
+			      .kw = kwtext ? &kw : NULL };
 
 	o.roles = roles;
 	if (kwtext)

@@ -96,10 +96,10 @@ static void test_status(void)
 
 static void test_group_name(void)
 {
-	struct selection dir = { BY_DIR, 0, NULL };
-	struct selection d2 = { BY_DIR, 2, NULL };
-	struct selection file = { BY_FILE, 0, NULL };
-	struct selection tree = { BY_TREE, 0, NULL };
+	struct selection dir = { .by = BY_DIR };
+	struct selection d2 = { .by = BY_DIR, .depth = 2 };
+	struct selection file = { .by = BY_FILE };
+	struct selection tree = { .by = BY_TREE };
 	char *s;
 
 #define NAME(sel, path, want) \
@@ -122,6 +122,14 @@ static void test_messages(void)
 	sb_setlen(&sb, 0);
 	expand_template(&sb, "SEDME", 5, &(struct group){ .name = "" });
 	CHECK_STR(sb.buf, "");
+	sb_setlen(&sb, 0);
+	static const char pl[] = "%(prefix)x [%(section)] %(sect) %(prefix %SEDME";
+	expand_template(&sb, pl, sizeof pl - 1,
+			&(struct group){ .name = "drivers/i2c", .section = "I2C SUBSYSTEM" });
+	CHECK_STR(sb.buf, "drivers/i2c: x [I2C SUBSYSTEM] %(sect) %(prefix %drivers/i2c");
+	sb_setlen(&sb, 0);
+	expand_template(&sb, "%(section)", 10, &(struct group){ .name = "." });
+	CHECK_STR(sb.buf, ".");
 	sb_setlen(&sb, 0);
 	sb_adds(&sb, "\n\n  subj  \t\n\n\n\nbody \n\n\n");
 	cleanup_message(&sb);
