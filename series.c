@@ -375,17 +375,40 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always)
 }
 
 /* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
+/* How common a byte is in C source and paths: the printable bytes and
+ * white space, most common first, as counted over the kernel's drivers;
+ * a byte not listed is rarer than all.  find_bytes() hunts for a needle's
+ * rarest byte with memchr. */
+static int byte_rank(unsigned char c)
+{
+	static const char order[] =
+		" et_\tri\nasdncoulpm;f)(,vhEg-*=0>TbRIASx2CMDOL.NPk/1wy\"{}G3"
+		"&UF5q6B#84<HV:7X[]Kz9W|+Y%\\!QZ@j'~?J`$";
+	const char *at = c ? strchr(order, c) : NULL;
+
+	return at ? (int)(sizeof order - (size_t)(at - order)) : 0;
+}
+
 static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			      size_t nn)
 {
+	size_t k = 0;
+
 	if (!nn)
 		return h;
-	for (const char *p = h, *e = h + hn; (size_t)(e - p) >= nn; p++) {
-		p = memchr(p, needle[0], (size_t)(e - p) - nn + 1);
+	if (hn < nn)
+		return NULL;
+	for (size_t i = 1; i < nn; i++)
+		if (byte_rank((unsigned char)needle[i]) <
+		    byte_rank((unsigned char)needle[k]))
+			k = i;
+	/* the needle starts k bytes before each place its byte k is found */
+	for (const char *p = h + k, *e = h + hn - (nn - k - 1); p < e; p++) {
+		p = memchr(p, needle[k], (size_t)(e - p));
 		if (!p)
 			return NULL;
-		if (!memcmp(p, needle, nn))
-			return p;
+		if (!memcmp(p - k, needle, nn))
+			return p - k;
 	}
 	return NULL;
 }
@@ -5152,6 +5175,7 @@ struct regex {
 	unsigned *mark;         /* scratch for the VM */
 	unsigned *list[2];
 	unsigned gen;
+	int one_line;           /* no match spans a '\n' nor needs ^ or $ */
 };
 
 static void set_bit(unsigned char *set, unsigned c)
@@ -5841,6 +5865,13 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 	re->cls = (unsigned char (*)[32])(void *)(block + head + progsz + scratch);
 	remit(&rp, root, re);
 	re->prog[re->ninst++].op = I_MATCH;
+	re->one_line = 1;
+	for (size_t i = 0; i < re->ninst; i++) {
+		const struct rinst *in = &re->prog[i];
+		if (in->op == I_BOL || in->op == I_EOL ||
+		    (in->op == I_CLASS && has_bit(re->cls[in->cls], '\n')))
+			re->one_line = 0;
+	}
 
 	struct litset ls;
 	rlits(&rp, root, &ls, 0);
@@ -5965,6 +5996,9 @@ static void next_gen(struct regex *re)
 	}
 }
 
+static int vm_search(struct regex *re, const char *s, size_t len,
+		     size_t start);
+
 int re_search(struct regex *re, const char *s, size_t len, size_t start)
 {
 	if (re->nlits) {
@@ -5976,6 +6010,110 @@ int re_search(struct regex *re, const char *s, size_t len, size_t start)
 		if (i == re->nlits)
 			return 0;
 	}
+	return vm_search(re, s, len, start);
+}
+
+/* ASCII case folding, as Perl's /i on bytes without a locale. */
+static unsigned char fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+/* The first place in h[0..n) that holds lit (lit lower case where icase),
+ * or NULL.  memchr finds the candidates for both cases of its first byte. */
+static const char *find_lit(const char *h, size_t n, const char *lit,
+			    int icase)
+{
+	size_t m = strlen(lit);
+
+	if (!icase)
+		return find_bytes(h, n, lit, m);
+	unsigned char lo = (unsigned char)lit[0];
+	unsigned char up = lo >= 'a' && lo <= 'z' ? (unsigned char)(lo - 32) : lo;
+	const char *end = h + n, *a = NULL, *b = NULL;
+	int want_a = 1, want_b = up != lo;   /* that case can still occur */
+
+	for (const char *p = h; m && (size_t)(end - p) >= m;) {
+		size_t room = (size_t)(end - p) - m + 1;
+		if (want_a && (!a || a < p) && !(a = memchr(p, lo, room)))
+			want_a = 0;
+		if (want_b && (!b || b < p) && !(b = memchr(p, up, room)))
+			want_b = 0;
+		const char *q = want_a && want_b ? (a < b ? a : b) :
+				want_a ? a : want_b ? b : NULL;
+		if (!q)
+			return NULL;
+		size_t j = 1;
+		while (j < m && fold((unsigned char)q[j]) == (unsigned char)lit[j])
+			j++;
+		if (j == m)
+			return q;
+		p = q + 1;
+	}
+	return m ? NULL : h;
+}
+
+/* Runs the program on what holds text[at] in line k: the whole line, or
+ * for a one-line program only the physical line around it (a match
+ * through there lies inside it; the bytes before stay context for \b).
+ * Sets *next to where the next literal is worth looking for. */
+static int search_at(struct regex *re, const char *text,
+		     const struct kwline *k, size_t at, size_t *next)
+{
+	size_t from = at, to = at, lo = k->off + k->skip, hi = k->off + k->len;
+
+	if (!re->one_line) {
+		*next = hi;
+		return vm_search(re, text + k->off, k->len, k->skip);
+	}
+	while (from > lo && text[from - 1] != '\n')
+		from--;
+	while (to < hi && text[to] != '\n')
+		to++;
+	*next = to;
+	return vm_search(re, text + k->off, to - k->off, from - k->off);
+}
+
+int re_search_lines(struct regex *re, const char *text, size_t tlen,
+		    const struct kwline *line, size_t nline)
+{
+	if (!re->nlits) {
+		for (size_t l = 0; l < nline; l++)
+			if (vm_search(re, text + line[l].off, line[l].len,
+				      line[l].skip))
+				return 1;
+		return 0;
+	}
+	/* Only a line that holds one of the literals can match: find them
+	 * in the whole text, and run the program on their lines alone. */
+	for (size_t i = 0; i < re->nlits; i++) {
+		size_t m = strlen(re->lits[i]), l = 0, next;
+		const char *p = text, *end = text + tlen, *q;
+		while ((q = find_lit(p, (size_t)(end - p), re->lits[i],
+				     re->lit_icase[i]))) {
+			size_t at = (size_t)(q - text);
+			while (l < nline && line[l].off + line[l].len < at + m)
+				l++;
+			if (l == nline)
+				break;
+			const struct kwline *k = &line[l];
+			if (at < k->off + k->skip) {
+				p = q + 1;      /* between lines, or in a skip */
+				continue;
+			}
+			if (search_at(re, text, k, at, &next))
+				return 1;
+			p = text + (next > at ? next : at + 1);
+		}
+	}
+	return 0;
+}
+
+/* The Pike VM itself: s[start..len) against the program, s[0..start)
+ * context for \b. */
+static int vm_search(struct regex *re, const char *s, size_t len,
+		     size_t start)
+{
 	size_t nc = 0, nn = 0;
 	unsigned *cl = re->list[0], *nl = re->list[1];
 
@@ -6621,7 +6759,24 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 	return 0;
 }
 
-/* A K: line: searched in each query's keyword lines that could hold it. */
+static int has_index(const size_t *v, size_t n, size_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] == x)
+			return 1;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/* A K: line: searched in each query's keyword lines that could hold it,
+ * or looked up in the hits the query already knows. */
 static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 			size_t idx, size_t lineno, struct sbuf *err)
 {
@@ -6629,19 +6784,27 @@ static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 	struct regex *re = NULL;
 
 	for (size_t i = 0; i < s->nq; i++) {
-		const struct kwtext *kw = s->q[i].kw;
-		if (!kw || !kw->nline ||
-		    (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
+		const struct cc_query *q = &s->q[i];
+		const struct kwtext *kw = q->kw;
+		int hit;
+		if (q->khit)
+			hit = has_index(q->khit, q->nkhit, idx);
+		else if (!kw || !kw->nline ||
+			 (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
 			continue;
-		if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
+		else if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
 			return -1;
-		for (size_t l = 0; l < kw->nline; l++) {
-			const struct kwline *k = &kw->line[l];
-			if (re_search(re, kw->text.buf + k->off, k->len, k->skip)) {
-				GROW(s->kh, s->nkh + 1, s->akh);
-				s->kh[s->nkh++] = (struct khit){ i, keep_section(s), idx };
-				break;
-			}
+		else
+			hit = re_search_lines(re, kw->text.buf, kw->text.len,
+					      kw->line, kw->nline);
+		if (!hit)
+			continue;
+		GROW(s->kh, s->nkh + 1, s->akh);
+		s->kh[s->nkh++] = (struct khit){ i, keep_section(s), idx };
+		if (q->khit_out) {
+			struct indices *o = q->khit_out;
+			GROW(o->v, o->n + 1, o->alloc);
+			o->v[o->n++] = idx;
 		}
 	}
 	re_free(re);
@@ -8569,6 +8732,7 @@ struct owners {
 	char **section, **route, **rcpt;
 	char **title;   /* for %(section): the section, else "THE REST" where
 			 * that covers the file */
+	struct indices *khit;   /* the K: lines each file hits, or NULL */
 	size_t n;
 };
 
@@ -8579,12 +8743,20 @@ static void free_strings(char **v, size_t n)
 	free(v);
 }
 
+static void free_indices(struct indices *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].v);
+	free(v);
+}
+
 static void owners_release(struct owners *ow)
 {
 	free_strings(ow->section, ow->n);
 	free_strings(ow->route, ow->n);
 	free_strings(ow->rcpt, ow->n);
 	free_strings(ow->title, ow->n);
+	free_indices(ow->khit, ow->n);
 	if (ow->m)
 		maintainers_free(ow->m);
 	memset(ow, 0, sizeof *ow);
@@ -8615,27 +8787,45 @@ static int load_owners(struct owners *ow, const char *top, const char *by)
  * gives them for those files: for a diff's files, their diffs are the
  * patch; for the work tree's, their text is searched for K: (as cc -f
  * does).  One pass; out[i] gets group i's lines. */
-static int recipients_of(struct owners *ow, const struct source *src,
-			 const struct group *g, size_t ng, struct sbuf *out,
-			 size_t *people)
+static int cmp_size(const void *a, const void *b)
 {
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int recipients_of(struct owners *ow, const struct source *src,
+			 const struct group *g, size_t ng,
+			 struct recipients *out, struct indices *khit_out)
+{
+	struct sbuf *lines = xcalloc(ng + 1, sizeof *lines);
+	size_t *people = xcalloc(ng + 1, sizeof *people);
 	struct cc_query *q = xcalloc(ng + 1, sizeof *q);
 	struct patch_files *pf = xcalloc(ng + 1, sizeof *pf);
 	struct kwtext *kw = xcalloc(ng + 1, sizeof *kw);
+	struct indices *hit = xcalloc(ng + 1, sizeof *hit);
 	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
 
 	for (size_t i = 0; i < ng; i++) {
 		kw[i] = (struct kwtext)KWTEXT_INIT;
 		for (size_t j = 0; j < g[i].nr; j++) {
-			const struct sfile *f = &src->f[g[i].member[j]];
+			size_t fi = g[i].member[j];
+			const struct sfile *f = &src->f[fi];
 			struct patch_files scratch = { 0 };
 			push_file(&pf[i], xstrdup(f->path));
 			if (f->orig)
 				push_file(&pf[i], xstrdup(f->orig));
-			if (f->len)
+			if (!ow->o.keywords)
+				;
+			else if (ow->khit)
+				for (size_t k = 0; k < ow->khit[fi].n; k++) {
+					GROW(hit[i].v, hit[i].n + 1, hit[i].alloc);
+					hit[i].v[hit[i].n++] = ow->khit[fi].v[k];
+				}
+			else if (f->len)
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
-					   ow->o.keywords ? &kw[i] : NULL);
-			else if (ow->o.keywords && f->new_mode) {
+					   &kw[i]);
+			else if (f->new_mode) {
 				sb_setlen(&text, 0);
 				if (!read_tree_file(ow->m, f->path, &text))
 					kwtext_add(&kw[i], text.buf, text.len, 0);
@@ -8643,51 +8833,65 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			patch_files_release(&scratch);
 		}
 		sort_unique(pf[i].file, &pf[i].nr, 1);
+		sort_n(hit[i].v, hit[i].n, sizeof *hit[i].v, cmp_size);
 		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
 					  .kw = &kw[i],
-					  .people = people ? &people[i] : NULL };
+					  .khit = ow->khit ? hit[i].v : NULL,
+					  .nkhit = hit[i].n,
+					  .people = &people[i],
+					  .khit_out = khit_out ? &khit_out[i] : NULL };
+		sb_init(&lines[i]);
 	}
-	int r = maintainers_query(ow->m, &ow->o, q, ng, out, &err);
+	int r = maintainers_query(ow->m, &ow->o, q, ng, lines, &err);
 	if (r < 0)
 		error("%s", err.buf);
+	for (size_t i = 0; i < ng; i++)
+		out[i] = (struct recipients){ lines[i], people[i] };
+	free(lines);
+	free(people);
 	for (size_t i = 0; i < ng; i++) {
 		patch_files_release(&pf[i]);
 		kwtext_release(&kw[i]);
+		free(hit[i].v);
 	}
 	free(q);
 	free(pf);
 	free(kw);
+	free(hit);
 	sb_release(&err);
 	sb_release(&text);
 	return r;
 }
 
 /* Each file's recipients alone, as cc -f gives them: rcpt[i] for file i,
- * NULL where sec[i] is (THE REST alone has it).  One pass. */
+ * NULL where ow->section[i] is (THE REST alone has it); and the K: lines
+ * each file hits, kept in ow for the groups asked about later.  One pass. */
 static int file_recipients(struct owners *ow, const struct source *src,
 			   char **rcpt)
 {
 	size_t n = src->nr;
 	struct group *one = xcalloc(n + 1, sizeof *one);
 	size_t *idx = xcalloc(n + 1, sizeof *idx);
-	struct sbuf *lines = xcalloc(n + 1, sizeof *lines);
+	struct recipients *r = xcalloc(n + 1, sizeof *r);
+	struct indices *khit = xcalloc(n + 1, sizeof *khit);
 
 	for (size_t i = 0; i < n; i++) {
-		sb_init(&lines[i]);
 		idx[i] = i;
 		one[i] = (struct group){ .name = src->f[i].path,
 					 .member = &idx[i], .nr = 1 };
 	}
-	int r = recipients_of(ow, src, one, n, lines, NULL);
-	for (size_t i = 0; i < n; i++) {
-		if (!r && ow->section[i])
-			rcpt[i] = sb_detach(&lines[i], NULL);
-		sb_release(&lines[i]);
-	}
-	free(lines);
+	int failed = recipients_of(ow, src, one, n, r, khit) < 0;
+	for (size_t i = 0; !failed && i < n; i++)
+		if (ow->section[i])
+			rcpt[i] = sb_detach(&r[i].lines, NULL);
+	if (!failed)
+		ow->khit = khit;
+	else
+		free_indices(khit, n);
+	free_recipients(r, n);
 	free(one);
 	free(idx);
-	return r;
+	return failed ? -1 : 0;
 }
 
 /* Fills ow's facts for src's files: owners and routes from one pass, and
@@ -8906,16 +9110,7 @@ static struct recipients *plan_recipients(struct owners *ow,
 	if (!ow || !ow->m || !p->nr)
 		return NULL;
 	struct recipients *r = xcalloc(p->nr, sizeof *r);
-	struct sbuf *lines = xcalloc(p->nr, sizeof *lines);
-	size_t *people = xcalloc(p->nr, sizeof *people);
-	for (size_t i = 0; i < p->nr; i++)
-		sb_init(&lines[i]);
-	int failed = recipients_of(ow, src, p->g, p->nr, lines, people) < 0;
-	for (size_t i = 0; i < p->nr; i++)
-		r[i] = (struct recipients){ lines[i], people[i] };
-	free(lines);
-	free(people);
-	if (failed) {
+	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
 		free_recipients(r, p->nr);
 		return NULL;
 	}
@@ -8989,17 +9184,11 @@ static int print_compare(const struct commit_opts *o, const struct source *src,
 		total += make_plan(&p[k], src, &sel);
 	}
 	struct group *all = xcalloc(total + 1, sizeof *all);
-	struct sbuf *lines = xcalloc(total + 1, sizeof *lines);
-	size_t *people = xcalloc(total + 1, sizeof *people);
+	struct recipients *rc = xcalloc(total + 1, sizeof *rc);
 	for (size_t k = 0; k < NORGS; k++)
 		for (size_t i = 0; i < p[k].nr; i++)
 			all[at++] = p[k].g[i];
-	for (size_t i = 0; i < total; i++)
-		sb_init(&lines[i]);
-	int r = recipients_of(ow, src, all, total, lines, people);
-	struct recipients *rc = xcalloc(total + 1, sizeof *rc);
-	for (size_t i = 0; i < total; i++)
-		rc[i] = (struct recipients){ lines[i], people[i] };
+	int r = recipients_of(ow, src, all, total, rc, NULL);
 	if (!r)
 		printf("organisation  patches  most-recipients  cover-lists  "
 		       "most-to-a-list  maintainers\n");
@@ -9015,8 +9204,6 @@ static int print_compare(const struct commit_opts *o, const struct source *src,
 	}
 	free_recipients(rc, total);
 	free(all);
-	free(lines);
-	free(people);
 	return r < 0 ? EXIT_FAIL : EXIT_DONE;
 }
 

@@ -258,6 +258,13 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 /* 1 if the regex matches s[start..len) anywhere, 0 if not; s[0..start)
  * is context for \b.  Linear in len times the program's size. */
 int re_search(struct regex *re, const char *s, size_t len, size_t start);
+/* 1 if the regex matches any of the n lines of text (each searched as
+ * re_search() searches s[start..len), with the line's skip as start), 0 if
+ * not.  The prefilter literals are looked for once in the whole text, and
+ * only the lines that hold one are run. */
+struct kwline;
+int re_search_lines(struct regex *re, const char *text, size_t tlen,
+		    const struct kwline *line, size_t nline);
 /* The longest run of bytes every match of pat must contain, found in the
  * source without compiling it: its length (0: none) and start (*at). */
 size_t re_literal(const char *pat, size_t len, int xflag, size_t *at);
@@ -314,18 +321,31 @@ void kwtext_release(struct kwtext *kw);
 size_t scan_patch(const char *t, size_t len, struct patch_files *pf,
 		  struct kwtext *kw);
 
+/* A growing array of indices; { NULL, 0, 0 } is empty.  Owner frees v. */
+struct indices {
+	size_t *v;
+	size_t n, alloc;
+};
+
 /* One set of files whose recipients are wanted (tree paths, in the order
  * the script would hold them), its keyword text (NULL: none) and the
- * commits its Fixes: lines name.  The query borrows all three. */
+ * commits its Fixes: lines name.  The query borrows all of them.
+ * K: lines are searched in kw; or, where khit is not NULL, the K: lines
+ * that hit are known already (sorted indices, as khit_out gave them for
+ * the same MAINTAINERS): a group's are the union of its files', so each
+ * file's text is searched once however many groups hold it. */
 struct cc_query {
 	char *const *file;
 	size_t nfile;
 	const struct kwtext *kw;
 	char *const *fixes;
 	size_t nfixes;
+	const size_t *khit;
+	size_t nkhit;
 	size_t *people;    /* out, or NULL: how many of the answer's lines
 			    * are people (maintainers, reviewers, signers);
 			    * they come first, and the lists after them */
+	struct indices *khit_out;  /* out, or NULL: the K: lines that hit */
 };
 /* Appends the recipients of each of the nq queries to out[i], one per
  * line, in get_maintainer.pl's order, from one pass over the file.

@@ -19,9 +19,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	o.roles = size & 1;
 	scan_patch(patch, sizeof patch - 1, &pf, &kw);
-	struct cc_query q[3] = { { files, 4, NULL, NULL, 0 },
-				 { pf.file, pf.nr, &kw, pf.fixes, pf.nfixes },
-				 { files, 2, NULL, NULL, 0 } };
+	size_t people = 0;
+	struct cc_query q[3] = { { .file = files, .nfile = 4, .people = &people },
+				 { .file = pf.file, .nfile = pf.nr, .kw = &kw,
+				   .fixes = pf.fixes, .nfixes = pf.nfixes },
+				 { .file = files, .nfile = 2 } };
 	maintainers_query(m, &o, q, 1, out, &err);
 	mailmap_parse(m, (const char *)data, size);
 	maintainers_query(m, &o, q, 3, out, &err);

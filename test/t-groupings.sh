@@ -286,3 +286,52 @@ t_groupings_vs_script() {
 		eq "recipients of $f as the script gives" "$mine" "$theirs"
 	done
 }
+
+# The file sets of the commits since BASE, one sorted line each, sorted.
+commit_sets() {
+	local c
+	for c in $(git rev-list "$1"..HEAD); do
+		git diff-tree -r --no-commit-id --name-only "$c" | sort | tr '\n' ' '; echo
+	done | sort
+}
+# The file sets of the groups plan shows, likewise.
+plan_sets() {
+	sed -n -e '/^    [A-Z] /{s/^    [A-Z] //p;d;}' -e '/^[^ ]/s/.*/--/p' <<<"$1" |
+		awk '$0 == "--" { if (s != "") print s; s = ""; next } { s = s $0 " " } END { if (s != "") print s }' |
+		while read -r l; do tr ' ' '\n' <<<"$l" | grep . | sort | tr '\n' ' '; echo; done | sort
+}
+
+# regroup into and out of the MAINTAINERS organisations: the final tree is
+# HEAD's and the commits are the groups plan --by shows for the range.
+t_regroup_by_owner() {
+	gtree g-regroup
+	local base f from to
+	base=$(git rev-parse HEAD)
+	for f in $(git diff --name-only); do git commit -qm "$f: y" -- "$f"; done
+	local tip tree; tip=$(git rev-parse HEAD); tree=$(git rev-parse HEAD^{tree})
+	for from in file dir tree subsystem maintainers route; do
+		for to in subsystem maintainers route dir; do
+			git reset -q --hard "$tip"
+			run regroup --by "$from" -m 'SEDME: y' "$base"..HEAD
+			eq "to $from: exit" "$rc" 0
+			local want; want=$(plan_sets "$("$SERIES" plan --by "$to" "$base"..HEAD)")
+			run regroup --by "$to" -m '%(prefix)y' "$base"..HEAD
+			eq "$from -> $to: exit" "$rc" 0
+			eq "$from -> $to: HEAD's tree" "$(git rev-parse HEAD^{tree})" "$tree"
+			eq "$from -> $to: the groups of plan" "$(commit_sets "$base")" "$want"
+			eq "$from -> $to: clean" "$(git status --porcelain)" ""
+		done
+	done
+	# and the sets are the ones counted out above
+	git reset -q --hard "$tip"
+	run regroup --by route -m '%(prefix)y' "$base"..HEAD
+	eq "route: the commits" "$(commit_sets "$base")" "README 
+drivers/gadget/g.c 
+drivers/gpio/gpio-a.c drivers/misc/gpio-helper.c 
+drivers/gpio/gpio-legacy.c 
+drivers/i2c/busses/i2c-bcm2835.c drivers/i2c/busses/i2c-foo.c drivers/i2c/i2c-core.c 
+drivers/net/ethernet/eth.c drivers/net/phy/phy.c 
+drivers/widget/w.c 
+fs/one.c fs/two.c "
+	has "route: %(prefix) is SEDME: " "$(git log --format=%s "$base"..HEAD)" "drivers/net: y"
+}

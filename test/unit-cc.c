@@ -23,6 +23,46 @@ static int rx(const char *pat, const char *subject, int xflag)
 	return r;
 }
 
+/* re_search_lines() over a text of lines equals re_search() on each line:
+ * the subject between two other lines, as a diff's '+' line (skip 1). */
+static void check_lines(const char *pat, const char *subject)
+{
+	struct sbuf err = SBUF_INIT;
+	struct regex *re = re_compile(pat, strlen(pat), 0, &err);
+	struct kwtext kw = KWTEXT_INIT;
+	const char *other[] = { "Clone3 clang_ptp sifive@x phylink_x LLVM\n",
+				"\n", "_bpf_ colour aab Rust\n" };
+	struct sbuf line = SBUF_INIT;
+	int want = 0;
+
+	if (!re) {
+		sb_release(&err);
+		return;
+	}
+	kwtext_add(&kw, other[0], strlen(other[0]), 0);
+	sb_addc(&line, '+');
+	sb_adds(&line, subject);
+	sb_addc(&line, '\n');
+	kwtext_add(&kw, line.buf, line.len, 1);
+	kwtext_add(&kw, other[1], strlen(other[1]), 0);
+	kwtext_add(&kw, other[2], strlen(other[2]), 0);
+	for (size_t l = 0; l < kw.nline; l++)
+		want |= re_search(re, kw.text.buf + kw.line[l].off,
+				  kw.line[l].len, kw.line[l].skip);
+	int got = re_search_lines(re, kw.text.buf, kw.text.len, kw.line, kw.nline);
+	if (got != want)
+		printf("FAIL re_search_lines /%s/ around \"%s\": got %d want %d\n",
+		       pat, subject, got, want);
+	CHECK(got == want);
+	/* the subject alone, not the other lines */
+	got = re_search_lines(re, kw.text.buf, kw.text.len, kw.line + 1, 1);
+	want = re_search(re, line.buf, line.len, 1);
+	CHECK(got == want);
+	kwtext_release(&kw);
+	sb_release(&line);
+	re_free(re);
+}
+
 static void test_regex_table(void)
 {
 	static const struct { const char *pat, *s; int want; } t[] = {
@@ -66,7 +106,19 @@ static void test_regex_table(void)
 			printf("FAIL regex /%s/ on \"%s\": got %d want %d\n",
 			       t[i].pat, t[i].s, got, t[i].want);
 		CHECK(got == t[i].want);
+		check_lines(t[i].pat, t[i].s);
 	}
+	/* a literal of a (?i) pattern in any case, twice on one line, at a
+	 * line's very end, and only in the '+' byte that skip passes over */
+	static const char *const more[][2] = {
+		{ "(?i)clone3", "x CLONE3 y" }, { "(?i)clone3", "cLoNe cLoNe3" },
+		{ "(?i)pidfd", "PIDFd" }, { "\\bSGX_", "xSGX_ SGX_" },
+		{ "zstd", "a zst zstd" }, { "zstd$", "zstd" },
+		{ "\\+x", "x" }, { "mediatek", "mediate" },
+		{ "\\b(?i:clang|llvm)\\b", "libLLVM LLVM" },
+	};
+	for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+		check_lines(more[i][0], more[i][1]);
 	/* /x: white space and comments in the pattern are not literal */
 	CHECK(rx("a b # comment", "ab", 1) == 1);
 	CHECK(rx("a b", "ab", 0) == 0);
