@@ -389,19 +389,26 @@ static int byte_rank(unsigned char c)
 	return at ? (int)(sizeof order - (size_t)(at - order)) : 0;
 }
 
+/* The index of the rarest byte of s[0..n) (0 when n is 0). */
+static size_t rarest_byte(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (byte_rank((unsigned char)s[i]) < byte_rank((unsigned char)s[k]))
+			k = i;
+	return k;
+}
+
 static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			      size_t nn)
 {
-	size_t k = 0;
+	size_t k = rarest_byte(needle, nn);
 
 	if (!nn)
 		return h;
 	if (hn < nn)
 		return NULL;
-	for (size_t i = 1; i < nn; i++)
-		if (byte_rank((unsigned char)needle[i]) <
-		    byte_rank((unsigned char)needle[k]))
-			k = i;
 	/* the needle starts k bytes before each place its byte k is found */
 	for (const char *p = h + k, *e = h + hn - (nn - k - 1); p < e; p++) {
 		p = memchr(p, needle[k], (size_t)(e - p));
@@ -6312,6 +6319,13 @@ struct scan {
 	struct msec cur;        /* the section being read */
 	int cur_kept;           /* it is sec[nsec - 1] */
 	struct sbuf value;      /* the tag value being tried, NUL-terminated */
+	/* The K: lines' literals, found before the pass: at[k], where line
+	 * k's value starts in the text (ascending); has[q * nk + k], whether
+	 * query q's keyword text holds literal k.  NULL: not looked for. */
+	size_t *kat;
+	struct regex **kre;     /* each compiled, or NULL where it did not */
+	unsigned char *khas;
+	size_t nk;
 };
 
 static int is_tag(const char *line, size_t len)
@@ -6759,6 +6773,135 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 	return 0;
 }
 
+/*
+ * Every K: line compiled before the pass, and its prefilter literals (one
+ * of which each match must hold) looked for in each query's keyword text
+ * in one pass over that text, instead of one search of it per K: line: a
+ * byte loop stops only at the literals' rarest bytes (either case, for a
+ * (?i) literal).  A line that does not compile, or has no literal, is
+ * left to scan_keyword() as before.  Fills s->kat, s->kre, s->khas, s->nk.
+ */
+struct klit {
+	size_t k;               /* the K: line it is a literal of */
+	const char *p;
+	size_t len, rare;       /* its rarest byte, as find_bytes() picks */
+	int icase;              /* p is lower case and matches either case */
+};
+
+/* The bytes a literal is bucketed under: its rarest, in both cases where
+ * it matches either.  Returns how many (1 or 2). */
+static int klit_bytes(const struct klit *l, unsigned char byte[2])
+{
+	unsigned char c = (unsigned char)l->p[l->rare];
+
+	byte[0] = c;
+	if (l->icase && c >= 'a' && c <= 'z') {
+		byte[1] = (unsigned char)(c - 32);
+		return 2;
+	}
+	return 1;
+}
+
+static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
+{
+	if (i < l->rare || i - l->rare + l->len > xn)
+		return 0;
+	const char *at = x + i - l->rare;
+	if (!l->icase)
+		return !memcmp(at, l->p, l->len);
+	for (size_t j = 0; j < l->len; j++)
+		if (fold((unsigned char)at[j]) != (unsigned char)l->p[j])
+			return 0;
+	return 1;
+}
+
+static void find_keyword_literals(struct scan *s)
+{
+	const char *t = s->m->text;
+	size_t len = s->m->len, nk = 0, ak = 0, ar = 0, nl = 0, al = 0;
+	struct klit *kl = NULL;
+	struct sbuf err = SBUF_INIT;
+
+	for (size_t pos = 0; pos < len;) {
+		const char *p = t + pos;
+		const char *eol = memchr(p, '\n', len - pos);
+		size_t n = eol ? (size_t)(eol - p) : len - pos;
+		if (n >= 2 && p[0] == 'K' && p[1] == ':') {
+			size_t v = tag_value(p, n);
+			struct regex *re = re_compile(p + v, n - v, 1, &err);
+			sb_setlen(&err, 0);
+			GROW(s->kat, nk + 1, ak);
+			GROW(s->kre, nk + 1, ar);
+			s->kat[nk] = pos + v;
+			s->kre[nk] = re;
+			for (size_t i = 0; re && i < re->nlits; i++) {
+				GROW(kl, nl + 1, al);
+				size_t ln = strlen(re->lits[i]);
+				kl[nl++] = (struct klit){ nk, re->lits[i], ln,
+					rarest_byte(re->lits[i], ln), re->lit_icase[i] };
+			}
+			nk++;
+		}
+		pos += n + 1;
+	}
+	sb_release(&err);
+	s->nk = nk;
+	s->khas = xcalloc(s->nq * nk + 1, 1);
+	/* the literals by their rarest byte (both cases where icase): the
+	 * runs of one array, bucket[start[c]..start[c + 1]) for byte c */
+	size_t start[257] = { 0 }, fill[256] = { 0 };
+	const struct klit **bucket = xcalloc(2 * nl + 1, sizeof *bucket);
+	unsigned char byte[2];
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nl; i++) {
+			int nb = klit_bytes(&kl[i], byte);
+			for (int b = 0; b < nb; b++)
+				if (!pass)
+					start[byte[b] + 1]++;
+				else
+					bucket[start[byte[b]] + fill[byte[b]]++] = &kl[i];
+		}
+		for (size_t c = 0; !pass && c < 256; c++)
+			start[c + 1] += start[c];
+	}
+	for (size_t q = 0; q < s->nq; q++) {
+		const struct kwtext *kw = s->q[q].kw;
+		unsigned char *has = s->khas + q * nk;
+		for (size_t k = 0; k < nk; k++)
+			has[k] = !s->kre[k] || !s->kre[k]->nlits;
+		if (!kw || s->q[q].khit)
+			continue;
+		const char *x = kw->text.buf;
+		size_t xn = kw->text.len;
+		for (size_t i = 0; i < xn; i++) {
+			unsigned char c = (unsigned char)x[i];
+			for (size_t b = start[c]; b < start[c + 1]; b++)
+				if (!has[bucket[b]->k] && klit_at(bucket[b], x, xn, i))
+					has[bucket[b]->k] = 1;
+		}
+	}
+	free(bucket);
+	free(kl);
+}
+
+/* The K: line whose value starts at v (a pointer into the text), as
+ * find_keyword_literals() numbered them, or nk where it did not. */
+static size_t keyword_line(const struct scan *s, const char *v)
+{
+	size_t off = (size_t)(v - s->m->text), lo = 0, hi = s->nk;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->kat[mid] == off)
+			return mid;
+		if (s->kat[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return s->nk;
+}
+
 static int has_index(const size_t *v, size_t n, size_t x)
 {
 	size_t lo = 0, hi = n;
@@ -6780,8 +6923,10 @@ static int has_index(const size_t *v, size_t n, size_t x)
 static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 			size_t idx, size_t lineno, struct sbuf *err)
 {
-	size_t at, n = re_literal(v, vlen, 1, &at);
-	struct regex *re = NULL;
+	size_t k = s->nk ? keyword_line(s, v) : s->nk;
+	int known = k < s->nk && s->kre[k];   /* compiled, literals found */
+	size_t at, n = known ? 0 : re_literal(v, vlen, 1, &at);
+	struct regex *re = known ? s->kre[k] : NULL;
 
 	for (size_t i = 0; i < s->nq; i++) {
 		const struct cc_query *q = &s->q[i];
@@ -6790,6 +6935,7 @@ static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 		if (q->khit)
 			hit = has_index(q->khit, q->nkhit, idx);
 		else if (!kw || !kw->nline ||
+			 (known && !s->khas[i * s->nk + k]) ||
 			 (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
 			continue;
 		else if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
@@ -6807,7 +6953,8 @@ static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 			o->v[o->n++] = idx;
 		}
 	}
-	re_free(re);
+	if (!known)
+		re_free(re);
 	return 0;
 }
 
@@ -8384,6 +8531,11 @@ static void scan_release(struct scan *s)
 	free(s->fh);
 	free(s->fm);
 	free(s->kh);
+	for (size_t k = 0; k < s->nk; k++)
+		re_free(s->kre[k]);
+	free(s->kat);
+	free(s->kre);
+	free(s->khas);
 	sb_release(&s->value);
 }
 
@@ -8422,6 +8574,8 @@ static int scan_queries(struct scan *s_, struct maintainers *m,
 		while (s.file[0][s.common] &&
 		       s.file[0][s.common] == s.file[w - 1][s.common])
 			s.common++;
+	if (keywords)
+		find_keyword_literals(&s);
 	int r = scan_maintainers(&s, err);
 	if (!r)
 		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
