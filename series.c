@@ -2039,9 +2039,13 @@ static int source_from_range(struct source *src, const struct range *r)
 	return parse_diff(src, r->spec, &o);
 }
 
-/* One commit of a range: its id, message and the paths it touches. */
+/* One commit of a range: its id, author ("Name <addr>"), author date
+ * (seconds and minutes east of UTC), message and the paths it touches. */
 struct rcommit {
 	char id[72];
+	char *author;
+	time_t when;
+	int tz;
 	char *msg;
 	char **path;
 	size_t npath;
@@ -2055,6 +2059,7 @@ static void rcommits_release(struct rcommits *rc)
 {
 	for (size_t i = 0; i < rc->nr; i++) {
 		free(rc->c[i].msg);
+		free(rc->c[i].author);
 		for (size_t j = 0; j < rc->c[i].npath; j++)
 			free(rc->c[i].path[j]);
 		free(rc->c[i].path);
@@ -2065,10 +2070,12 @@ static void rcommits_release(struct rcommits *rc)
 
 /*
  * The range's commits, oldest first, from one git log.  Grammar of
- * `git log -z --name-only --format=%x01%H%n%B%x02`: per commit "\1" ID LF
- * MESSAGE "\2", then NUL, then (after an LF) its paths, each ending in NUL;
- * -z means no quoting.  A message holding \1 or \2 is refused, as it would
- * make the stream ambiguous.  A merge in the range is an error.
+ * `git log -z --name-only --date=raw --format=%x01%H%n%an <%ae>%n%ad%n%B%x02`:
+ * per commit "\1" ID LF AUTHOR LF SECONDS SP ZONE LF MESSAGE "\2", then
+ * NUL, then (after an LF) its paths, each ending in NUL; -z means no
+ * quoting, and git keeps LF out of names.  A message holding \1 or \2 is
+ * refused, as it would make the stream ambiguous.  A merge in the range is
+ * an error.
  */
 static int read_range_commits(const struct range *r, struct rcommits *rc)
 {
@@ -2079,8 +2086,9 @@ static int read_range_commits(const struct range *r, struct rcommits *rc)
 	const char *merges[] = { "rev-list", "--merges", "--max-count=1",
 				 arg.buf, "--", NULL };
 	const char *log[] = { "log", "--reverse", "--no-renames", "--name-only",
-			      "-z", "--no-show-signature",
-			      "--format=%x01%H%n%B%x02", arg.buf, "--", NULL };
+			      "-z", "--no-show-signature", "--date=raw",
+			      "--format=%x01%H%n%an <%ae>%n%ad%n%B%x02", arg.buf,
+			      "--", NULL };
 	if ((ret = git_ok("git rev-list", &(struct git_run){
 			.words = merges, .out = &out })) < 0)
 		goto out;
@@ -2103,11 +2111,24 @@ static int read_range_commits(const struct range *r, struct rcommits *rc)
 				    (size_t)(p - out.buf));
 			break;
 		}
+		const char *nl2 = memchr(nl + 1, '\n', (size_t)(stx - nl - 1));
+		const char *nl3 = nl2 ? memchr(nl2 + 1, '\n', (size_t)(stx - nl2 - 1)) : NULL;
+		if (!nl3) {
+			ret = error("git log: unexpected output at byte %zu",
+				    (size_t)(p - out.buf));
+			break;
+		}
 		GROW(rc->c, rc->nr + 1, rc->alloc);
 		struct rcommit *c = &rc->c[rc->nr++];
 		memset(c, 0, sizeof *c);
 		memcpy(c->id, p + 1, (size_t)(nl - p - 1));
-		c->msg = xstrndup(nl + 1, (size_t)(stx - nl - 1));
+		c->author = xstrndup(nl + 1, (size_t)(nl2 - nl - 1));
+		char *zone;
+		long long t = strtoll(nl2 + 1, &zone, 10);
+		int z = atoi(zone);
+		c->when = (time_t)t;
+		c->tz = (z / 100) * 60 + z % 100;
+		c->msg = xstrndup(nl3 + 1, (size_t)(stx - nl3 - 1));
 		p = stx + 1;
 		if (p < end && *p == '\0')
 			p++;
@@ -4112,6 +4133,8 @@ struct mail_opts {
 	int tz;                 /* minutes east of UTC */
 	const char *outdir;
 	int force;
+	const char *id;         /* the From line's commit id, or NULL: zeros */
+	const char *to, *cc;    /* addresses, one a line, or NULL */
 };
 
 /* Date: as RFC 5322 writes it, whatever the locale. */
@@ -4200,34 +4223,85 @@ static void add_header(struct sbuf *sb, const char *name, const char *v)
 	sb_addc(sb, '\n');
 }
 
-/* "From: Name <addr>": a name with specials quoted, one not in ASCII
- * encoded. */
-static void add_from(struct sbuf *sb, const char *ident)
+/* The last c in s[0..n), or NULL. */
+static const char *memrchr_bytes(const char *s, size_t n, char c)
 {
-	const char *lt = strrchr(ident, '<');
-	size_t nl = lt ? (size_t)(lt - ident) : 0;
+	while (n--)
+		if (s[n] == c)
+			return s + n;
+	return NULL;
+}
 
-	while (nl && ident[nl - 1] == ' ')
+/* One address, "Name <addr>" or "addr", as a header holds it: the name
+ * unquoted first if it was quoted, then quoted where it has specials, or
+ * RFC 2047-encoded where it is not ASCII; col is the column so far. */
+static void add_address(struct sbuf *sb, const char *ident, size_t len,
+			size_t col)
+{
+	const char *lt = memrchr_bytes(ident, len, '<');
+	size_t nl = lt ? (size_t)(lt - ident) : 0;
+	struct sbuf name = SBUF_INIT;
+
+	while (nl && is_space(ident[nl - 1]))
 		nl--;
-	sb_adds(sb, "From: ");
-	if (!is_ascii(ident, nl)) {
-		add_encoded(sb, ident, nl, 6);
+	if (nl >= 2 && ident[0] == '"' && ident[nl - 1] == '"') {
+		for (size_t i = 1; i + 1 < nl; i++) {
+			if (ident[i] == '\\' && i + 2 < nl)
+				i++;
+			sb_addc(&name, ident[i]);
+		}
+	} else
+		sb_add(&name, ident, nl);
+	if (!is_ascii(name.buf, name.len)) {
+		add_encoded(sb, name.buf, name.len, col);
 		sb_addc(sb, ' ');
-	} else if (nl && strpbrk(ident, "()<>[]:;@\\,.\"") &&
-		   strcspn(ident, "()<>[]:;@\\,.\"") < nl) {
+	} else if (name.len && strcspn(name.buf, "()<>[]:;@\\,.\"") < name.len) {
 		sb_addc(sb, '"');
-		for (size_t i = 0; i < nl; i++) {
-			if (ident[i] == '"' || ident[i] == '\\')
+		for (size_t i = 0; i < name.len; i++) {
+			if (name.buf[i] == '"' || name.buf[i] == '\\')
 				sb_addc(sb, '\\');
-			sb_addc(sb, ident[i]);
+			sb_addc(sb, name.buf[i]);
 		}
 		sb_adds(sb, "\" ");
-	} else if (nl) {
-		sb_add(sb, ident, nl);
+	} else if (name.len) {
+		sb_add(sb, name.buf, name.len);
 		sb_addc(sb, ' ');
 	}
-	sb_adds(sb, lt ? lt : ident);
+	if (lt)
+		sb_add(sb, lt, len - (size_t)(lt - ident));
+	else
+		sb_add(sb, ident, len);
+	sb_release(&name);
+}
+
+/* "From: Name <addr>". */
+static void add_from(struct sbuf *sb, const char *ident)
+{
+	sb_adds(sb, "From: ");
+	add_address(sb, ident, strlen(ident), 6);
 	sb_addc(sb, '\n');
+}
+
+/* "To: a,\n b" from the addresses of list (one a line; empty: nothing),
+ * each on a line of its own after the first. */
+static void add_address_header(struct sbuf *sb, const char *name,
+			       const char *list)
+{
+	const char *pos = list, *end = list + strlen(list);
+	int n = 0;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		l = trim_span(l);
+		if (!l.len)
+			continue;
+		if (n++)
+			sb_adds(sb, ",\n ");
+		else
+			sb_addf(sb, "%s: ", name);
+		add_address(sb, l.p, l.len, n > 1 ? 1 : strlen(name) + 2);
+	}
+	if (n)
+		sb_addc(sb, '\n');
 }
 
 /* The subject (the first paragraph, its lines joined by spaces) and where
@@ -4402,14 +4476,16 @@ static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
 {
 	struct sbuf subj = SBUF_INIT;
 
-	sb_adds(m, "From 0000000000000000000000000000000000000000 "
-		   "Mon Sep 17 00:00:00 2001\n");
+	sb_addf(m, "From %s Mon Sep 17 00:00:00 2001\n",
+		mo->id ? mo->id : "0000000000000000000000000000000000000000");
 	add_from(m, mo->author);
 	sb_adds(m, "Date: ");
 	add_mail_date(m, mo->when, mo->tz);
 	sb_addc(m, '\n');
 	sb_addf(&subj, "%s %s", tag, subject);
 	add_header(m, "Subject", subj.buf);
+	add_address_header(m, "To", mo->to ? mo->to : "");
+	add_address_header(m, "Cc", mo->cc ? mo->cc : "");
 	if (mime)
 		sb_adds(m, "MIME-Version: 1.0\n"
 			   "Content-Type: text/plain; charset=UTF-8\n"
@@ -9833,8 +9909,9 @@ static int cmd_split(struct args *a)
 	if (o.commit) {
 		r = split_commit(&o, &src, &p, msgs, author);
 	} else {
-		struct mail_opts mo = { author, 0, 0, o.outdir ? o.outdir : ".",
-					o.force };
+		struct mail_opts mo = { .author = author,
+					.outdir = o.outdir ? o.outdir : ".",
+					.force = o.force };
 		split_date(&mo);
 		r = write_mails(&mo, &src, &p, msgs) < 0 ? EXIT_FAIL : EXIT_DONE;
 	}
