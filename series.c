@@ -1120,6 +1120,21 @@ static struct sfile *source_add(struct source *src)
 	return f;
 }
 
+/* Moves file j of src into dst, its diff text with it; returns its index
+ * in dst.  src keeps an entry without names. */
+static size_t source_take(struct source *dst, struct source *src, size_t j)
+{
+	struct sfile *f = source_add(dst), *g = &src->f[j];
+	size_t at = dst->text.len;
+
+	*f = *g;
+	sb_add(&dst->text, src->text.buf + g->off, g->len);
+	f->off = at;
+	f->body = g->body >= g->off ? at + (g->body - g->off) : at;
+	g->path = g->orig = NULL;
+	return dst->nr - 1;
+}
+
 /* ---- status parser: the work tree as a source -------------------------------
  * Grammar of `git status --porcelain=v2 -z` (man git-status); -z means no
  * quoting at all and every record ends in NUL:
@@ -1984,7 +1999,14 @@ struct range {
 };
 
 /* The commit rev names, into id (72 bytes).  0, or error(). */
+static int resolve_commit_quietly(const char *rev, char *id);
 static int resolve_commit(const char *rev, char *id)
+{
+	return resolve_commit_quietly(rev, id) ? error("%s: not a commit", rev) : 0;
+}
+
+/* The commit rev names into id, or -1 with nothing said: a question. */
+static int resolve_commit_quietly(const char *rev, char *id)
 {
 	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
 
@@ -1999,7 +2021,7 @@ static int resolve_commit(const char *rev, char *id)
 		memcpy(id, out.buf, out.len + 1);
 	sb_release(&arg);
 	sb_release(&out);
-	return ok ? 0 : error("%s: not a commit", rev);
+	return ok ? 0 : -1;
 }
 
 /* Whether w is a range "BASE..TIP" (TIP may be empty: HEAD). */
@@ -2077,7 +2099,8 @@ static void rcommits_release(struct rcommits *rc)
  * refused, as it would make the stream ambiguous.  A merge in the range is
  * an error.
  */
-static int read_range_commits(const struct range *r, struct rcommits *rc)
+static int read_range_commits(const struct range *r, struct rcommits *rc,
+			      const char *verb)
 {
 	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
 	int ret = 0;
@@ -2095,7 +2118,7 @@ static int read_range_commits(const struct range *r, struct rcommits *rc)
 	chomp(&out);
 	if (out.len) {
 		ret = error("%s: %.12s is a merge; only a linear range can be "
-			    "regrouped", r->spec, out.buf);
+			    "%s", r->spec, out.buf, verb);
 		goto out;
 	}
 	sb_setlen(&out, 0);
@@ -4252,6 +4275,7 @@ static void add_address(struct sbuf *sb, const char *ident, size_t len,
 		}
 	} else
 		sb_add(&name, ident, nl);
+	size_t at = sb->len;
 	if (!is_ascii(name.buf, name.len)) {
 		add_encoded(sb, name.buf, name.len, col);
 		sb_addc(sb, ' ');
@@ -4267,9 +4291,17 @@ static void add_address(struct sbuf *sb, const char *ident, size_t len,
 		sb_add(sb, name.buf, name.len);
 		sb_addc(sb, ' ');
 	}
-	if (lt)
+	if (lt) {
+		/* a line of 78 at most where a fold can help, as git does */
+		const char *nl = memrchr_bytes(sb->buf + at, sb->len - at, '\n');
+		size_t line = nl ? (size_t)(sb->buf + sb->len - nl - 1) :
+				   col + sb->len - at;
+		if (sb->len > at && line + len - (size_t)(lt - ident) > 78) {
+			sb_setlen(sb, sb->len - 1);     /* the space */
+			sb_adds(sb, "\n ");
+		}
 		sb_add(sb, lt, len - (size_t)(lt - ident));
-	else
+	} else
 		sb_add(sb, ident, len);
 	sb_release(&name);
 }
@@ -4634,6 +4666,13 @@ static int write_file(const char *path, const struct sbuf *data)
 /* Whether name is one of a series: "NNNN-*.patch". */
 static int is_series_name(const char *name)
 {
+	if (name[0] == 'v' && isdigit((unsigned char)name[1])) {
+		const char *d = name + 1;
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (*d == '-')
+			name = d + 1;
+	}
 	size_t n = strlen(name);
 
 	for (int i = 0; i < 4; i++)
@@ -10181,7 +10220,7 @@ static int cmd_regroup(struct args *a)
 	    (!o.dry_run && check_idle(&repo) < 0) ||
 	    resolve_range(a->word[0], &rgn) < 0 ||
 	    check_regroup_range(&repo, &rgn) < 0 ||
-	    read_range_commits(&rgn, &rg.commits) < 0 ||
+	    read_range_commits(&rgn, &rg.commits, "regrouped") < 0 ||
 	    source_from_range(&src, &rgn) < 0 || tree_of(rgn.tip, want) < 0 ||
 	    group_source(&o, &src, &ow, repo.top) < 0)
 		goto out;
@@ -10947,6 +10986,1013 @@ done:
 	return r;
 }
 
+/*
+ * series format: a range's commits as a mail series, through the mail
+ * writer, with each patch's recipients in its headers (people in To:,
+ * lists in Cc:), a cover letter to every list of the series, and, for a
+ * re-spin, what became of the previous version.
+ */
+struct format_opts {
+	const char *outdir, *cover, *prev;
+	struct opt_list to, cc;
+	int rfc, version, individual, all_cc, force, max_rcpt;
+};
+
+#define FO(f) offsetof(struct format_opts, f)
+static const struct opt format_table[] = {
+	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, "DIR",
+	  "write the mails into DIR (default: .)", NULL, 0, 0 },
+	{ NULL, "--to", OPT_LIST, FO(to), 0, "ADDR",
+	  "also To: of every mail (repeatable)", NULL, 0, 0 },
+	{ NULL, "--cc", OPT_LIST, FO(cc), 0, "ADDR",
+	  "also Cc: of every mail (repeatable)", NULL, 0, 0 },
+	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, NULL,
+	  "everyone in Cc:, only --to in To:", NULL, 0, 0 },
+	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, NULL,
+	  "[RFC PATCH] instead of [PATCH]", NULL, 0, 0 },
+	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, "N",
+	  "version N: [PATCH vN n/m] and vN- file names", NULL, 1, 9999 },
+	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "RANGE",
+	  "the previous version's commits: say in the cover letter what "
+	  "upstream applied, what changed, what is new", NULL, 0, 0 },
+	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, NULL,
+	  "no cover letter and no n/m: each patch stands alone", NULL, 0, 0 },
+	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, "FILE",
+	  "the cover letter's subject (its first line) and aim (the rest)",
+	  NULL, 0, 0 },
+	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, "N",
+	  "warn about a mail to more than N (default 40)", NULL, 1, 1000000 },
+	{ NULL, "--force", OPT_FLAG, FO(force), 1, NULL,
+	  "replace a series already in DIR (its cover letter's subject and "
+	  "aim are kept)", NULL, 0, 0 },
+	{ 0 }
+};
+#undef FO
+static const struct opt *const format_tables[] = { format_table, NULL };
+
+/* The placeholders of a cover letter nobody has written yet, and the line
+ * that starts what series writes into it (everything above is the user's
+ * and survives a re-run). */
+#define COVER_SUBJECT "*** SUBJECT HERE ***"
+#define COVER_BLURB "*** BLURB HERE: what the series does, and why ***"
+#define COVER_GENERATED "This series is organised "
+
+/*
+ * The range's commits as a source with one group per commit, oldest first:
+ * one `git diff-tree --stdin -p` for all of them.  Its output is, per
+ * commit, the id alone on a line (--always), then that commit's diff; no
+ * line of a diff is a bare object id (diff lines begin with ' ', '+', '-',
+ * '\', a keyword, or a base85 length letter on a line of 1+5k bytes), so
+ * each id line cuts the stream.  Each commit's diff is parsed by itself
+ * (a file may be in several commits) and appended.
+ */
+static int source_from_commits(struct source *src, struct plan *p,
+			       const struct rcommits *rc, const char *what)
+{
+	const char *words[] = { "diff-tree", "-r", "--stdin", "--always", "-p",
+				"-M", "--binary", "--full-index",
+				"--no-ext-diff", "--no-textconv", "--no-color",
+				"--ignore-submodules=none", NULL };
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < rc->nr; i++)
+		sb_addf(&in, "%s\n", rc->c[i].id);
+	if (git_ok("git diff-tree", &(struct git_run){ .words = words,
+			.input = in.buf, .inlen = in.len, .out = &out }) < 0) {
+		sb_release(&in);
+		return -1;
+	}
+	p->g = xcalloc(rc->nr + 1, sizeof *p->g);
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (size_t i = 0; i < rc->nr && !r; i++) {
+		size_t idlen = strlen(rc->c[i].id);
+		if ((size_t)(end - pos) <= idlen || memcmp(pos, rc->c[i].id, idlen) ||
+		    pos[idlen] != '\n') {
+			r = error("git diff-tree: no diff of %.12s", rc->c[i].id);
+			break;
+		}
+		pos += idlen + 1;
+		const char *next = end;
+		if (i + 1 < rc->nr) {
+			struct sbuf cut = SBUF_INIT;
+			sb_addf(&cut, "\n%s\n", rc->c[i + 1].id);
+			const char *at = find_bytes(pos - 1, (size_t)(end - pos + 1),
+						    cut.buf, cut.len);
+			next = at ? at + 1 : end;
+			sb_release(&cut);
+		}
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { 1, NULL };
+		sb_add(&one.text, pos, (size_t)(next - pos));
+		struct group *g = &p->g[p->nr++];
+		g->name = xstrdup(rc->c[i].id);
+		if (one.text.len && (r = parse_diff(&one, what, &d)) < 0) {
+			source_release(&one);
+			break;
+		}
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
+		pos = next;
+	}
+	sb_release(&in);
+	sb_release(&out);
+	return r;
+}
+
+/* The mails' texts and names, and what each patch's headers hold. */
+struct series_mails {
+	size_t n;               /* patches; the cover letter is extra */
+	int cover;              /* there is one: text[0] */
+	char **name;
+	struct sbuf *text;
+	struct recipients *rcpt;   /* per patch, as series cc gives them */
+};
+
+static void series_mails_release(struct series_mails *sm)
+{
+	size_t nf = sm->n + (size_t)sm->cover;
+
+	for (size_t i = 0; i < nf; i++) {
+		free(sm->name[i]);
+		sb_release(&sm->text[i]);
+	}
+	free(sm->name);
+	free(sm->text);
+	free_recipients(sm->rcpt, sm->n);
+	memset(sm, 0, sizeof *sm);
+}
+
+/* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover. */
+static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
+		    size_t n)
+{
+	sb_addf(sb, "[%sPATCH", o->rfc ? "RFC " : "");
+	if (o->version > 1)
+		sb_addf(sb, " v%d", o->version);
+	if (!o->individual && n > 1)
+		sb_addf(sb, " %zu/%zu", k, n);
+	sb_addc(sb, ']');
+}
+
+/* Appends to *dst the lines of add that *dst does not hold yet. */
+static void add_new_lines(struct sbuf *dst, const char *add)
+{
+	const char *pos = add, *end = add + strlen(add);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		l = trim_span(l);
+		int seen = 0;
+		const char *q = dst->buf, *qe = dst->buf + dst->len;
+		for (struct span m; !seen && next_line(&q, qe, &m);)
+			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
+		if (l.len && !seen) {
+			sb_add(dst, l.p, l.len);
+			sb_addc(dst, '\n');
+		}
+	}
+}
+
+/* To: and Cc: of a patch: its people and lists (all in Cc: with
+ * --all-cc), then --to and --cc. */
+static void patch_addresses(const struct format_opts *o,
+			    const struct recipients *r, struct sbuf *to,
+			    struct sbuf *cc)
+{
+	const char *pos = r->lines.buf, *end = pos + r->lines.len;
+	size_t k = 0;
+
+	for (struct span l; next_line(&pos, end, &l); k++) {
+		struct sbuf *dst = k < r->people && !o->all_cc ? to : cc;
+		sb_add(dst, l.p, l.len);
+		sb_addc(dst, '\n');
+	}
+	for (size_t i = 0; i < o->to.n; i++)
+		add_new_lines(to, o->to.v[i]);
+	for (size_t i = 0; i < o->cc.n; i++)
+		add_new_lines(cc, o->cc.v[i]);
+}
+
+/* What series cc answers for each of the n mail texts: the same scan of
+ * the same bytes, and one pass over MAINTAINERS for all of them. */
+static int mail_recipients(struct owners *ow, const struct sbuf *text,
+			   size_t n, struct recipients *out)
+{
+	struct cc_query *q = xcalloc(n + 1, sizeof *q);
+	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
+	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
+	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
+	size_t *people = xcalloc(n + 1, sizeof *people);
+
+	for (size_t i = 0; i < n; i++) {
+		kw[i] = (struct kwtext)KWTEXT_INIT;
+		sb_init(&lines[i]);
+		scan_patch(text[i].buf, text[i].len, &pf[i],
+			   ow->o.keywords ? &kw[i] : NULL);
+		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
+					  .kw = &kw[i], .fixes = pf[i].fixes,
+					  .nfixes = pf[i].nfixes,
+					  .people = &people[i] };
+	}
+	int r = maintainers_query(ow->m, &ow->o, q, n, lines, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (struct recipients){ lines[i], people[i] };
+		patch_files_release(&pf[i]);
+		kwtext_release(&kw[i]);
+	}
+	free(q);
+	free(pf);
+	free(kw);
+	free(lines);
+	free(people);
+	sb_release(&err);
+	return r;
+}
+
+static int same_recipients(const struct recipients *a,
+			   const struct recipients *b)
+{
+	return a->people == b->people && a->lines.len == b->lines.len &&
+	       !memcmp(a->lines.buf, b->lines.buf, a->lines.len);
+}
+
+/*
+ * Writes patch i's mail with the recipients it has, and asks again what
+ * series cc answers for the bytes written: a K: pattern can match an
+ * address in the new To: or Cc: (as it would for the script), so the
+ * headers are rewritten until the answer holds still.
+ */
+static int write_patch_mails(struct series_mails *sm, struct owners *ow,
+			     const struct format_opts *o,
+			     const struct rcommits *rc, const struct source *src,
+			     const struct plan *p)
+{
+	size_t n = sm->n, base = (size_t)sm->cover;
+	struct sbuf tag = SBUF_INIT, msg = SBUF_INIT;
+	int r = 0;
+
+	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
+	for (size_t i = 0; i < n; i++)
+		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
+	for (int round = 0; round < 4; round++) {
+		for (size_t i = 0; i < n; i++) {
+			struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
+			patch_addresses(o, &sm->rcpt[i], &to, &cc);
+			struct mail_opts mo = { .author = rc->c[i].author,
+				.when = rc->c[i].when, .tz = rc->c[i].tz,
+				.id = rc->c[i].id, .to = to.buf, .cc = cc.buf };
+			sb_setlen(&tag, 0);
+			add_tag(&tag, o, i + 1, n);
+			sb_setlen(&msg, 0);
+			sb_adds(&msg, rc->c[i].msg);
+			sb_setlen(&sm->text[base + i], 0);
+			write_patch_mail(&sm->text[base + i], &mo, src, &p->g[i],
+					 &msg, tag.buf);
+			sb_release(&to);
+			sb_release(&cc);
+		}
+		if (!ow->m)
+			break;
+		struct recipients *now = xcalloc(n + 1, sizeof *now);
+		if ((r = mail_recipients(ow, sm->text + base, n, now)) < 0) {
+			free_recipients(now, n);
+			break;
+		}
+		int still = 1;
+		for (size_t i = 0; i < n; i++)
+			still &= same_recipients(&now[i], &sm->rcpt[i]);
+		free_recipients(sm->rcpt, n);
+		sm->rcpt = now;
+		if (still)
+			break;
+		if (round == 3)
+			r = error("format: the recipients do not settle (a K: "
+				  "line keeps matching the new headers)");
+	}
+	sb_release(&tag);
+	sb_release(&msg);
+	return r;
+}
+
+/* The lists of the whole series, each once, in the order they first come. */
+static void series_lists(const struct series_mails *sm, struct sbuf *lists)
+{
+	for (size_t i = 0; i < sm->n; i++) {
+		const struct recipients *r = &sm->rcpt[i];
+		const char *pos = r->lines.buf, *end = pos + r->lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++)
+			if (k >= r->people) {
+				struct sbuf one = SBUF_INIT;
+				sb_add(&one, l.p, l.len);
+				add_new_lines(lists, one.buf);
+				sb_release(&one);
+			}
+	}
+}
+
+/* How a list's L: line in MAINTAINERS marks it: "moderated",
+ * "subscribers-only", or NULL. */
+static const char *list_status(const struct maintainers *m, const char *addr)
+{
+	const char *pos = m->text, *end = m->text + m->len;
+	size_t n = strlen(addr);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (l.len < 2 || l.p[0] != 'L' || l.p[1] != ':' ||
+		    !find_bytes(l.p, l.len, addr, n))
+			continue;
+		if (find_bytes(l.p, l.len, "moderated", 9))
+			return "moderated";
+		if (find_bytes(l.p, l.len, "subscribers-only", 16))
+			return "subscribers-only";
+	}
+	return NULL;
+}
+
+/* The warnings due before anything is sent: a list given more than 15
+ * patches, a moderated or subscribers-only list, too many recipients. */
+static void sending_warnings(const struct series_mails *sm,
+			     const struct owners *ow,
+			     const struct format_opts *o)
+{
+	struct sbuf lists = SBUF_INIT;
+
+	series_lists(sm, &lists);
+	const char *pos = lists.buf, *end = lists.buf + lists.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *addr = xstrndup(l.p, l.len);
+		size_t count = 0;
+		for (size_t i = 0; i < sm->n; i++) {
+			const struct recipients *r = &sm->rcpt[i];
+			const char *q = r->lines.buf, *qe = q + r->lines.len;
+			size_t k = 0;
+			for (struct span m; next_line(&q, qe, &m); k++)
+				count += k >= r->people && m.len == l.len &&
+					 !memcmp(m.p, l.p, l.len);
+		}
+		if (count > 15)
+			warning("%s gets %zu patches of this series; send no more "
+				"than 15 at once to a vger list "
+				"(submitting-patches.rst): send it in batches, "
+				"or group it otherwise (plan --compare)", addr, count);
+		const char *st = ow->m ? list_status(ow->m, addr) : NULL;
+		if (st)
+			warning("%s is %s: a mail from a non-member waits for a "
+				"moderator, or bounces", addr, st);
+		free(addr);
+	}
+	for (size_t i = 0; i < sm->n; i++) {
+		size_t k = 0;
+		const char *q = sm->rcpt[i].lines.buf;
+		const char *qe = q + sm->rcpt[i].lines.len;
+		for (struct span m; next_line(&q, qe, &m);)
+			k++;
+		k += o->to.n + o->cc.n;
+		if ((int)k > o->max_rcpt)
+			warning("%s goes to %zu recipients (more than %d)",
+				sm->name[i + (size_t)sm->cover], k, o->max_rcpt);
+	}
+	sb_release(&lists);
+}
+
+/* The user's part of an existing cover letter in dir: its subject (less
+ * the tag) and everything above COVER_GENERATED.  1 when found and edited
+ * (not the placeholders), 0 when none or unedited. */
+static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
+{
+	DIR *d = opendir(dir);
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+	int found = 0;
+
+	for (struct dirent *de; d && !found && (de = readdir(d));)
+		if (has_suffix(de->d_name, "0000-cover-letter.patch") &&
+		    is_series_name(de->d_name)) {
+			sb_addf(&path, "%s/%s", dir, de->d_name);
+			found = sb_read_file(&text, path.buf) == 0;
+		}
+	if (d)
+		closedir(d);
+	const char *pos = text.buf, *end = text.buf + text.len;
+	int in_body = 0, done = 0;
+	for (struct span l; found && !done && next_line(&pos, end, &l);) {
+		if (!in_body) {
+			if (!l.len)
+				in_body = 1;
+			else if (l.len >= 9 && !memcmp(l.p, "Subject: ", 9)) {
+				const char *s = l.p + 9, *e = l.p + l.len;
+				if (s < e && *s == '[') {
+					const char *close = memchr(s, ']', (size_t)(e - s));
+					if (close)
+						s = close + 1 + (close + 1 < e && close[1] == ' ');
+				}
+				sb_add(subject, s, (size_t)(e - s));
+			}
+			continue;
+		}
+		if (l.len >= strlen(COVER_GENERATED) &&
+		    !memcmp(l.p, COVER_GENERATED, strlen(COVER_GENERATED)))
+			done = 1;
+		else {
+			sb_add(aim, l.p, l.len);
+			sb_addc(aim, '\n');
+		}
+	}
+	cleanup_message(aim);
+	sb_release(&path);
+	sb_release(&text);
+	if (!found)
+		return 0;
+	return strcmp(subject->buf, COVER_SUBJECT) ||
+	       strcmp(aim->buf, COVER_BLURB "\n");
+}
+
+/* git config's value of key, or NULL. */
+static char *config_value(const char *key)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *words[] = { "config", "--get", key, NULL };
+
+	if (run_git(&(struct git_run){ .words = words, .out = &out,
+				       .quiet = 1 }) || !out.len) {
+		sb_release(&out);
+		return NULL;
+	}
+	chomp(&out);
+	return sb_detach(&out, NULL);
+}
+
+/* "URL BRANCH" where the branch is published: branch.NAME.pushRemote (or
+ * remote.pushDefault), else branch.NAME.remote; NULL when none is set. */
+static char *public_branch(const struct repo *repo)
+{
+	const char *br = repo->ref && starts_with(repo->ref, "refs/heads/") ?
+			 repo->ref + 11 : NULL;
+	struct sbuf key = SBUF_INIT;
+	char *remote = NULL, *url = NULL, *r = NULL;
+
+	if (!br)
+		return NULL;
+	sb_addf(&key, "branch.%s.pushRemote", br);
+	if (!(remote = config_value(key.buf)))
+		remote = config_value("remote.pushDefault");
+	if (!remote) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "branch.%s.remote", br);
+		remote = config_value(key.buf);
+	}
+	if (remote) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "remote.%s.pushurl", remote);
+		if (!(url = config_value(key.buf))) {
+			sb_setlen(&key, 0);
+			sb_addf(&key, "remote.%s.url", remote);
+			url = config_value(key.buf);
+		}
+	}
+	if (url) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "%s %s", url, br);
+		r = sb_detach(&key, NULL);
+	}
+	sb_release(&key);
+	free(remote);
+	free(url);
+	return r;
+}
+
+/* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
+ * spec (a range), oldest first, into out. */
+static int patch_ids(const char *spec, struct sbuf *out)
+{
+	struct sbuf log = SBUF_INIT;
+	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
+			     "--full-index", "--no-renames", "--no-ext-diff",
+			     "--no-textconv", "--no-color", "--format=commit %H",
+			     spec, "--", NULL };
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
+
+	if (!r && log.len)
+		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
+			.input = log.buf, .inlen = log.len, .out = out });
+	sb_release(&log);
+	return r;
+}
+
+/* The commit of out's lines with patch id pid, or NULL. */
+static const char *commit_of_patch(const struct sbuf *ids, const char *pid)
+{
+	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	size_t n = strlen(pid);
+
+	for (struct span l; next_line(&pos, end, &l);)
+		if (l.len > n + 1 && !memcmp(l.p, pid, n) && l.p[n] == ' ')
+			return l.p + n + 1;
+	return NULL;
+}
+
+/* The patch id of commit id in ids, into pid (72 bytes); 0 or -1. */
+static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
+{
+	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	size_t n = strlen(id);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		if (sp && (size_t)(l.p + l.len - sp - 1) == n &&
+		    !memcmp(sp + 1, id, n) && (size_t)(sp - l.p) < 72) {
+			memcpy(pid, l.p, (size_t)(sp - l.p));
+			pid[sp - l.p] = '\0';
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static char *subject_of(const char *msg)
+{
+	struct sbuf m = SBUF_INIT;
+	const char *body;
+
+	sb_adds(&m, msg);
+	char *s = message_subject(&m, &body);
+	sb_release(&m);
+	return s;
+}
+
+/* What became of each commit of the previous version: applied upstream
+ * (its patch id is in the new base's history since the old base),
+ * unchanged, changed (a new commit with its subject), or gone; then the
+ * new commits, and git range-diff of the two. */
+static int add_respin(struct sbuf *m, const struct format_opts *o,
+		      const struct range *now, const struct rcommits *rc)
+{
+	struct range old = { "", "", NULL };
+	struct rcommits prev = { 0 };
+	struct sbuf up = SBUF_INIT, oldids = SBUF_INIT, newids = SBUF_INIT,
+		    spec = SBUF_INIT, rd = SBUF_INIT;
+	char *taken = xcalloc(rc->nr + 1, 1);
+	int r = -1;
+
+	if (resolve_range(o->prev, &old) < 0 ||
+	    read_range_commits(&old, &prev, "formatted") < 0)
+		goto out;
+	sb_addf(&spec, "%s..%s", old.base, now->base);
+	if (patch_ids(spec.buf, &up) < 0 || patch_ids(o->prev, &oldids) < 0)
+		goto out;
+	sb_setlen(&spec, 0);
+	sb_addf(&spec, "%s..%s", now->base, now->tip);
+	if (patch_ids(spec.buf, &newids) < 0)
+		goto out;
+	sb_addf(m, "Changes since v%d (%s):\n", o->version - 1, o->prev);
+	for (size_t i = 0; i < prev.nr; i++) {
+		char pid[72];
+		char *subj = subject_of(prev.c[i].msg);
+		const char *upc = NULL, *same = NULL;
+		if (!patch_of_commit(&oldids, prev.c[i].id, pid)) {
+			upc = commit_of_patch(&up, pid);
+			same = commit_of_patch(&newids, pid);
+		}
+		size_t k = rc->nr;
+		for (size_t j = 0; j < rc->nr; j++) {
+			char *s = subject_of(rc->c[j].msg);
+			int hit = !taken[j] && (same ? !strncmp(same, rc->c[j].id,
+				  strlen(rc->c[j].id)) : !strcmp(s, subj));
+			free(s);
+			if (hit) {
+				k = j;
+				break;
+			}
+		}
+		if (upc && !same)
+			sb_addf(m, "- applied upstream as %.12s: %s\n", upc, subj);
+		else if (k < rc->nr) {
+			taken[k] = 1;
+			sb_addf(m, "- %s: %s\n", same ? "unchanged" : "changed", subj);
+		} else
+			sb_addf(m, "- gone (the change no longer touches its "
+				"files): %s\n", subj);
+		free(subj);
+	}
+	for (size_t j = 0; j < rc->nr; j++)
+		if (!taken[j]) {
+			char *s = subject_of(rc->c[j].msg);
+			sb_addf(m, "- new: %s\n", s);
+			free(s);
+		}
+	const char *rw[] = { "range-diff", "--no-color", o->prev, spec.buf, NULL };
+	if (git_ok("git range-diff", &(struct git_run){ .words = rw,
+							 .out = &rd }) < 0)
+		goto out;
+	sb_addf(m, "\nRange-diff against v%d:\n", o->version - 1);
+	sb_add(m, rd.buf, rd.len);
+	sb_addc(m, '\n');
+	r = 0;
+out:
+	free(taken);
+	free(old.spec);
+	rcommits_release(&prev);
+	sb_release(&up);
+	sb_release(&oldids);
+	sb_release(&newids);
+	sb_release(&spec);
+	sb_release(&rd);
+	return r;
+}
+
+/* How the commits are organised, as the cover letter says it: the first
+ * organisation whose grouping of their files gives exactly the commits. */
+static const char *organisation_of(const struct source *src,
+				   const struct plan *commits,
+				   struct owners *ow)
+{
+	static const struct { const char *says; enum group_by by; } org[] = {
+		{ "as one patch for the whole tree", BY_TREE },
+		{ "per file", BY_FILE },
+		{ "per directory", BY_DIR },
+		{ "per subsystem (MAINTAINERS section)", BY_SUBSYSTEM },
+		{ "per maintainer set", BY_MAINTAINERS },
+		{ "per merge route (the git tree that takes it)", BY_ROUTE },
+	};
+	if (commits->nr == 1)
+		return org[0].says;
+	for (size_t k = 1; k < sizeof org / sizeof *org; k++) {
+		if (org[k].by >= BY_SUBSYSTEM && !ow->m)
+			break;
+		int fits = 1;
+		struct selection sel = { .by = org[k].by };
+		select_keys(&sel, ow);
+		char **key = xcalloc(src->nr + 1, sizeof *key);
+		for (size_t i = 0; i < src->nr; i++)
+			key[i] = plan_key(src->f[i].path, i, &sel);
+		/* each commit one key, and no key in two commits */
+		for (size_t c = 0; c < commits->nr && fits; c++) {
+			const struct group *g = &commits->g[c];
+			for (size_t j = 0; j < g->nr && fits; j++)
+				fits = !strcmp(key[g->member[j]], key[g->member[0]]);
+			for (size_t d = 0; d < c && fits; d++)
+				fits = strcmp(key[commits->g[d].member[0]],
+					      key[g->member[0]]) != 0;
+		}
+		free_strings(key, src->nr);
+		if (fits)
+			return org[k].says;
+	}
+	return "as it was committed";
+}
+
+/* Whether some file is in two commits; its path into *path then. */
+static int shared_file(const struct source *src, const struct plan *p,
+		       const char **path)
+{
+	char **v = xcalloc(src->nr + 1, sizeof *v);
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++)
+			v[n++] = src->f[p->g[i].member[j]].path;
+	sort_n(v, n, sizeof *v, cmp_str);
+	for (size_t i = 1; i < n && !r; i++)
+		if (!strcmp(v[i], v[i - 1])) {
+			*path = v[i];
+			r = 1;
+		}
+	free(v);
+	return r;
+}
+
+/* base-commit: and, where the base is not on the upstream branch, the
+ * patch ids of the commits between the two, as format-patch --base. */
+static int add_base(struct sbuf *m, const struct range *rg)
+{
+	char up[72], mb[72];
+	struct sbuf out = SBUF_INIT, spec = SBUF_INIT;
+	const char *words[] = { "merge-base", rg->base, up, NULL };
+	int r = 0;
+
+	if (resolve_commit_quietly("@{upstream}", up) < 0) {
+		sb_addf(m, "base-commit: %s\n", rg->base);
+		return 0;
+	}
+	if (git_ok("git merge-base", &(struct git_run){ .words = words,
+							 .out = &out }) < 0)
+		return -1;
+	chomp(&out);
+	snprintf(mb, sizeof mb, "%s", out.buf);
+	sb_addf(m, "base-commit: %s\n", mb);
+	if (strcmp(mb, rg->base)) {
+		sb_addf(&spec, "%s..%s", mb, rg->base);
+		sb_setlen(&out, 0);
+		r = patch_ids(spec.buf, &out);
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; !r && next_line(&pos, end, &l);) {
+			const char *sp = memchr(l.p, ' ', l.len);
+			if (sp)
+				sb_addf(m, "prerequisite-patch-id: %.*s\n",
+					(int)(sp - l.p), l.p);
+		}
+	}
+	sb_release(&out);
+	sb_release(&spec);
+	return r;
+}
+
+/* text as lines of at most width columns, broken at spaces (a longer
+ * word stands alone), then a newline. */
+static void add_wrapped(struct sbuf *sb, const char *text, size_t width)
+{
+	size_t col = 0;
+
+	for (const char *p = text; *p;) {
+		size_t spaces = strspn(p, " ");
+		const char *w = p + spaces;
+		size_t n = strcspn(w, " ");
+		if (!n)
+			break;
+		if (col && col + spaces + n > width) {
+			sb_addc(sb, '\n');
+			col = 0;
+		} else if (col) {
+			sb_add(sb, p, spaces);
+			col += spaces;
+		}
+		sb_add(sb, w, n);
+		col += n;
+		p = w + n;
+	}
+	sb_addc(sb, '\n');
+}
+
+/* The cover letter: the user's subject and aim, how the series is
+ * organised and why so, the public branch, what changed since the last
+ * version, each patch with its recipients, the shortlog, the diffstat,
+ * base-commit. */
+static int write_format_cover(struct series_mails *sm, struct owners *ow,
+			      const struct format_opts *o, const struct repo *repo,
+			      const struct range *rg, const struct rcommits *rc,
+			      const struct source *src, const struct plan *p,
+			      const char *subject, const char *aim)
+{
+	struct sbuf *m = &sm->text[0], tag = SBUF_INIT, lists = SBUF_INIT,
+		    to = SBUF_INIT, cc = SBUF_INIT;
+	const char *shared = NULL;
+	char *branch = public_branch(repo);
+	int r = 0;
+
+	series_lists(sm, &lists);
+	for (size_t i = 0; i < o->to.n; i++)
+		add_new_lines(&to, o->to.v[i]);
+	sb_add(&cc, lists.buf, lists.len);
+	for (size_t i = 0; i < o->cc.n; i++)
+		add_new_lines(&cc, o->cc.v[i]);
+	add_tag(&tag, o, 0, sm->n);
+	struct mail_opts mo = { .author = rc->c[rc->nr - 1].author,
+				.to = to.buf, .cc = cc.buf };
+	split_date(&mo);        /* now, in git's zone, as format-patch does */
+	int mime = !is_ascii(aim, strlen(aim)) || !is_ascii(subject, strlen(subject));
+	for (size_t i = 0; i < rc->nr && !mime; i++)
+		mime = !is_ascii(rc->c[i].msg, strlen(rc->c[i].msg));
+	add_mail_head(m, &mo, tag.buf, subject, mime);
+	sb_adds(m, aim);
+	struct sbuf para = SBUF_INIT;
+	sb_addf(&para, COVER_GENERATED "%s: %zu patches.  ",
+		organisation_of(src, p, ow), sm->n);
+	if (shared_file(src, p, &shared))
+		sb_addf(&para, "Some touch the same files (%s): they go in in "
+			"order.", shared);
+	else
+		sb_adds(&para, "No file is in two of them, so each can be taken "
+			"on its own, by its own maintainer.");
+	sb_adds(&para, "  If you would rather take the change in another form "
+		   "(one patch for the whole tree, per file, per directory or "
+		   "per subsystem), please say so: it can come again that way.");
+	sb_addc(m, '\n');
+	add_wrapped(m, para.buf, 72);
+	sb_addc(m, '\n');
+	sb_release(&para);
+	if (branch)
+		sb_addf(m, "The branch is at:\n  %s\n\n", branch);
+	if (o->prev && (r = add_respin(m, o, rg, rc)) < 0)
+		goto out;
+	sb_adds(m, "Each patch goes to its own maintainers (To:) and lists "
+		   "(Cc:); this letter goes to every list:\n");
+	for (size_t i = 0; i < sm->n; i++) {
+		char *s = subject_of(rc->c[i].msg);
+		sb_addf(m, "  %zu/%zu %s\n", i + 1, sm->n, s);
+		free(s);
+		const struct recipients *x = &sm->rcpt[i];
+		const char *pos = x->lines.buf, *end = pos + x->lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++)
+			sb_addf(m, "      %s %.*s\n", k < x->people ? "to:" : "cc:",
+				(int)l.len, l.p);
+	}
+	sb_addc(m, '\n');
+	/* the shortlog, by author as git shortlog groups it */
+	for (size_t i = 0; i < rc->nr; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(rc->c[j].author, rc->c[i].author))
+			j++;
+		if (j < i)
+			continue;
+		size_t count = 0;
+		for (size_t k = i; k < rc->nr; k++)
+			count += !strcmp(rc->c[k].author, rc->c[i].author);
+		const char *lt = strrchr(rc->c[i].author, '<');
+		size_t nl = lt ? (size_t)(lt - rc->c[i].author) : 0;
+		while (nl && rc->c[i].author[nl - 1] == ' ')
+			nl--;
+		sb_addf(m, "%.*s (%zu):\n", (int)nl, rc->c[i].author, count);
+		for (size_t k = i; k < rc->nr; k++)
+			if (!strcmp(rc->c[k].author, rc->c[i].author)) {
+				char *s = subject_of(rc->c[k].msg);
+				sb_addf(m, "  %s\n", s);
+				free(s);
+			}
+		sb_addc(m, '\n');
+	}
+	/* the diffstat of the whole range: its files once, as git diff */
+	struct source all = SOURCE_INIT;
+	if ((r = source_from_range(&all, rg)) < 0)
+		goto out;
+	size_t *v = xcalloc(all.nr + 1, sizeof *v);
+	for (size_t i = 0; i < all.nr; i++)
+		v[i] = i;
+	sort_members(v, all.nr, &all);
+	add_diffstat(m, &all, v, all.nr);
+	free(v);
+	source_release(&all);
+	sb_addc(m, '\n');
+	if ((r = add_base(m, rg)) < 0)
+		goto out;
+	add_signature(m);
+out:
+	free(branch);
+	sb_release(&tag);
+	sb_release(&lists);
+	sb_release(&to);
+	sb_release(&cc);
+	return r;
+}
+
+/* Single-quotes s for a shell, as the user will paste it. */
+static void add_shell_word(struct sbuf *sb, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-./+,:@%") == strlen(s)) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *s);
+	sb_addc(sb, '\'');
+}
+
+static int cmd_format(struct args *a)
+{
+	struct format_opts o = { .max_rcpt = 40 };
+	struct repo repo = { 0 };
+	struct range rg = { "", "", NULL };
+	struct rcommits rc = { 0 };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
+	struct series_mails sm = { 0 };
+	struct sbuf subject = SBUF_INIT, aim = SBUF_INIT, cmd = SBUF_INIT;
+	int r = parse_opts(a, &o);
+
+	if (!r && a->nword > 1)
+		r = cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
+			      a->word[1]);
+	if (!r && a->nword && !is_range(a->word[0]))
+		r = cmd_usage(a->cmd, "'%s' is no range (BASE..TIP)", a->word[0]);
+	if (!r && o.prev && o.version < 2)
+		r = cmd_usage(a->cmd, "--prev needs -v N, the new version (2 or more)");
+	if (!r && o.prev && !is_range(o.prev))
+		r = cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)", o.prev);
+	if (!r && o.individual && (o.cover || o.prev))
+		r = cmd_usage(a->cmd, "--individual writes no cover letter: "
+			      "--cover and --prev cannot go with it");
+	if (r) {
+		free(a->word);
+		free(o.to.v);
+		free(o.cc.v);
+		return opts_exit(r);
+	}
+	catch_signals();
+	r = EXIT_FAIL;
+	const char *spec = a->nword ? a->word[0] : NULL;
+	char upstream[72];
+	if (repo_open(&repo) < 0)
+		goto out;
+	if (!spec && resolve_commit_quietly("@{upstream}", upstream) < 0) {
+		error("no range given, and %s has no upstream: give BASE..TIP",
+		      repo.ref ? repo.ref : "HEAD");
+		goto out;
+	}
+	if (resolve_range(spec ? spec : "@{upstream}..HEAD", &rg) < 0 ||
+	    read_range_commits(&rg, &rc, "formatted") < 0)
+		goto out;
+	if (!rc.nr) {
+		r = error("%s: no commits to format", rg.spec) < 0 ? EXIT_NOTHING : 0;
+		goto out;
+	}
+	if (source_from_commits(&src, &p, &rc, rg.spec) < 0 ||
+	    load_owners(&ow, repo.top, NULL) < 0 ||
+	    owner_facts(&ow, &src, 1) < 0)
+		goto out;
+	/* the cover letter's text: --cover, else the old one's, else
+	 * the placeholders */
+	const char *outdir = o.outdir ? o.outdir : ".";
+	if (o.cover) {
+		struct sbuf t = SBUF_INIT;
+		if (sb_read_file(&t, o.cover) < 0) {
+			error("%s: %s", o.cover, strerror(errno));
+			sb_release(&t);
+			goto out;
+		}
+		const char *nl = memchr(t.buf, '\n', t.len);
+		sb_add(&subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
+		if (nl)
+			sb_add(&aim, nl + 1, t.len - (size_t)(nl + 1 - t.buf));
+		cleanup_message(&aim);
+		sb_release(&t);
+	} else if (!o.individual && !old_cover(outdir, &subject, &aim)) {
+		sb_setlen(&subject, 0);
+		sb_setlen(&aim, 0);
+	}
+	if (!subject.len)
+		sb_adds(&subject, COVER_SUBJECT);
+	if (!aim.len)
+		sb_adds(&aim, COVER_BLURB "\n");
+	sm.n = rc.nr;
+	sm.cover = !o.individual && rc.nr > 1;
+	size_t nf = sm.n + (size_t)sm.cover;
+	sm.name = xcalloc(nf + 1, sizeof *sm.name);
+	sm.text = xcalloc(nf + 1, sizeof *sm.text);
+	for (size_t i = 0; i < nf; i++) {
+		struct sbuf nm = SBUF_INIT;
+		sb_init(&sm.text[i]);
+		if (o.version > 1)
+			sb_addf(&nm, "v%d-", o.version);
+		size_t k = i + !sm.cover;
+		sb_addf(&nm, "%04zu-", k);
+		if (!k)
+			sb_adds(&nm, "cover-letter");
+		else {
+			char *s = subject_of(rc.c[k - 1].msg);
+			add_slug(&nm, s);
+			free(s);
+		}
+		sb_adds(&nm, ".patch");
+		sm.name[i] = sb_detach(&nm, NULL);
+	}
+	if (write_patch_mails(&sm, &ow, &o, &rc, &src, &p) < 0 ||
+	    (sm.cover && write_format_cover(&sm, &ow, &o, &repo, &rg, &rc, &src,
+					    &p, subject.buf, aim.buf) < 0))
+		goto out;
+	sending_warnings(&sm, &ow, &o);
+	struct mail_opts mo = { .outdir = outdir, .force = o.force };
+	if (write_series(&mo, sm.name, sm.text, nf) < 0)
+		goto out;
+	/* what to run next, each word as a shell takes it */
+	add_shell_word(&cmd, outdir);
+	if (o.version > 1)
+		sb_addf(&cmd, "/v%d-*.patch", o.version);
+	else
+		sb_adds(&cmd, "/*.patch");
+	fprintf(stderr, "series: %zu mail%s; check, then send:\n"
+		"    git send-email --dry-run %s\n    git send-email %s\n",
+		nf, nf == 1 ? "" : "s", cmd.buf, cmd.buf);
+	r = EXIT_DONE;
+out:
+	series_mails_release(&sm);
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	rcommits_release(&rc);
+	free(rg.spec);
+	repo_release(&repo);
+	sb_release(&subject);
+	sb_release(&aim);
+	sb_release(&cmd);
+	free(o.to.v);
+	free(o.cc.v);
+	free(a->word);
+	reraise_stop();
+	return r;
+}
+
 /* ---- main --------------------------------------------------------------- */
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */
@@ -10967,6 +12013,10 @@ const struct command commands[] = {
 	{ "regroup", cmd_regroup,
 	  "regroup (-F FILE | -m MSG) [-s] [-n] [--by ORG] [--depth N] "
 	  "[--include GLOB]... BASE..HEAD", regroup_tables, 1 },
+	{ "format", cmd_format,
+	  "format [BASE..TIP] [-o DIR] [--to ADDR]... [--cc ADDR]... "
+	  "[--all-cc] [--rfc] [-v N [--prev OLD-BASE..OLD-TIP]] [--individual] "
+	  "[--cover FILE] [--max-recipients N] [--force]", format_tables, 1 },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
 	  "[--by ORG] [--depth N] [--include GLOB]... [--untracked] "
