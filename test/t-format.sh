@@ -1,0 +1,241 @@
+# t-format.sh - series format: a range's commits as mails with their
+# recipients in the headers, the cover letter, re-spins.  The tree is
+# gtree's (t-groupings.sh): its MAINTAINERS and one commit per subsystem.
+
+# fseries NAME: gtree with its change committed per subsystem; FB is the
+# base, FT the tip.
+fseries() {
+	gtree "$1"
+	FB=$(git rev-parse HEAD)
+	"$SERIES" commit --by subsystem -m '%(prefix)do it
+
+Because.' > /dev/null || bad "fseries: commit"
+	FT=$(git rev-parse HEAD)
+}
+
+# The addresses of a header (To or Cc) of a mail, one a line: series
+# writes each on a line of its own, the first after "To: ", the others
+# after a space, all but the last ending in ",".
+header_addrs() {
+	awk -v h="$2" '/^$/ { exit }
+		/^[A-Za-z-]+:/ { on = index($0, h ": ") == 1; if (on) print substr($0, length(h) + 3); next }
+		/^[ \t]/ { if (on) { sub("^[ \t]+", ""); print } }' "$1" | sed 's/,$//'
+}
+
+t_format_headers() {
+	fseries f-head
+	run format -o "$scratch/fh" "$FB..$FT"
+	eq "format: exit" "$rc" 0
+	eq "format: the mails" "$(ls "$scratch/fh" | wc -l)" 11
+	has "format: says how to send" "$err" "git send-email --dry-run $scratch/fh/*.patch"
+	local m want got all_lists=""
+	for m in "$scratch"/fh/00[01]*-*.patch; do
+		case $m in *0000-cover*) continue;; esac
+		want=$("$SERIES" cc "$m")
+		got=$( { header_addrs "$m" To; header_addrs "$m" Cc; } )
+		eq "${m##*/}: To: and Cc: are what series cc says" "$got" "$want"
+	done
+	# people in To:, lists in Cc:
+	m=$scratch/fh/0006-drivers-i2c-busses-do-it.patch
+	eq "i2c bcm: To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
+Wolfram Sang <wsa@example.org>"
+	eq "i2c bcm: Cc:" "$(header_addrs "$m" Cc)" "linux-i2c@vger.kernel.org
+linux-kernel@vger.kernel.org"
+	# the cover letter: every list of the series, nobody else
+	m=$scratch/fh/0000-cover-letter.patch
+	eq "cover: no To:" "$(header_addrs "$m" To)" ""
+	eq "cover: every list" "$(header_addrs "$m" Cc | sort)" "linux-gpio@vger.kernel.org
+linux-i2c@vger.kernel.org
+linux-kernel@vger.kernel.org
+linux-widget@example.org
+netdev@vger.kernel.org"
+	has "cover: the subject placeholder" "$(cat "$m")" "Subject: [PATCH 0/10] *** SUBJECT HERE ***"
+	has "cover: organised per subsystem" "$(cat "$m")" "This series is organised per subsystem (MAINTAINERS section): 10"
+	has "cover: independent" "$(cat "$m")" "No file is in two of them"
+	has "cover: each patch's recipients" "$(cat "$m")" "  6/10 drivers/i2c/busses: do it
+      to: Bea Cem <bea@example.org>
+      to: Wolfram Sang <wsa@example.org>
+      cc: linux-i2c@vger.kernel.org"
+	has "cover: base-commit" "$(cat "$m")" "base-commit: $FB"
+	has "cover: the diffstat" "$(cat "$m")" " 13 files changed, 13 insertions(+)"
+	# headers are RFC 5322: no line over 78 where a fold can help
+	eq "no long header lines" "$(sed '/^$/q' "$scratch"/fh/*.patch | awk 'length > 78' | wc -l)" 0
+}
+
+# git am of the mails gives the same commits: tree, subjects, authors.
+t_format_am() {
+	fseries f-am
+	# (a name with '"' cannot come back: git mailinfo drops the quotes,
+	# from git format-patch's mails too)
+	git -c user.name="Zoë, the Tester" commit -q --amend --no-edit --reset-author
+	FT=$(git rev-parse HEAD)
+	run format -o "$scratch/fa" "$FB..$FT"
+	eq "am: format" "$rc" 0
+	has "am: an encoded name" "$(grep '^From: ' "$scratch"/fa/0010-*.patch)" "From: =?UTF-8?q?"
+	git checkout -q -b am "$FB"
+	git am -q $(ls "$scratch"/fa/*.patch | grep -v cover-letter) 2>&1 | grep -v '^$'
+	eq "am: the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse "$FT^{tree}")"
+	eq "am: the subjects" "$(git log --format=%s "$FB..HEAD")" "$(git log --format=%s "$FB..$FT")"
+	eq "am: the authors" "$(git log --format='%an <%ae>' "$FB..HEAD")" "$(git log --format='%an <%ae>' "$FB..$FT")"
+	eq "am: the messages" "$(git log --format=%B "$FB..HEAD")" "$(git log --format=%B "$FB..$FT")"
+}
+
+t_format_options() {
+	fseries f-opt
+	run format --rfc -v 2 --to 'Ann Box <ann@example.org>' --cc 'list@example.org' \
+		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fo" "$FB..$FT"
+	eq "options: exit" "$rc" 0
+	eq "-v 2: names" "$(ls "$scratch/fo" | head -2)" "v2-0000-cover-letter.patch
+v2-0001-do-it.patch"
+	local m=$scratch/fo/v2-0006-drivers-i2c-busses-do-it.patch
+	has "--rfc -v 2: the tag" "$(cat "$m")" "Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
+	eq "--to joins To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
+Wolfram Sang <wsa@example.org>
+Ann Box <ann@example.org>"
+	eq "--cc joins Cc:, a comma name quoted" "$(header_addrs "$m" Cc | tail -n 2)" "list@example.org
+\"Comma, Carl\" <carl@example.org>"
+	eq "cover: --to" "$(header_addrs "$scratch/fo/v2-0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
+	has "-v 2: the command names v2" "$err" "$scratch/fo/v2-*.patch"
+	# --all-cc: nobody in To:
+	run format --all-cc -o "$scratch/fc" "$FB..$FT"
+	m=$scratch/fc/0006-drivers-i2c-busses-do-it.patch
+	eq "--all-cc: no To:" "$(header_addrs "$m" To)" ""
+	eq "--all-cc: all in Cc:" "$(header_addrs "$m" Cc)" "$("$SERIES" cc "$m")"
+	# --individual: no cover letter, no numbering
+	run format --individual -o "$scratch/fi" "$FB..$FT"
+	eq "--individual: no cover" "$(ls "$scratch/fi" | grep -c cover)" 0
+	has "--individual: no n/m" "$(cat "$scratch/fi/0006-drivers-i2c-busses-do-it.patch")" "Subject: [PATCH] drivers/i2c/busses: do it"
+	# one commit: no cover letter
+	run format -o "$scratch/f1" "$FT~1..$FT"
+	eq "one commit: one mail" "$(ls "$scratch/f1")" "0001-fs-do-it.patch"
+	# usage errors and refusals
+	run format --prev "$FB..$FT" "$FB..$FT"
+	eq "--prev without -v: usage" "$rc" 2
+	run format "$FB"
+	eq "no range: usage" "$rc" 2
+	run format
+	eq "no upstream: exit 3" "$rc" 3
+	has "no upstream: said" "$err" "has no upstream: give BASE..TIP"
+	git branch -q --set-upstream-to "$(git rev-parse --abbrev-ref HEAD)" 2>/dev/null
+	git branch -q up "$FB" && git branch -q -u up
+	run format -o "$scratch/fu"
+	eq "upstream..HEAD by default" "$(ls "$scratch/fu" | wc -l)" 11
+}
+
+# Edits are never lost: a re-run is refused without --force; with it the
+# cover letter's subject and aim stay as the user wrote them.
+t_format_rerun() {
+	fseries f-rerun
+	"$SERIES" format -o "$scratch/fr" "$FB..$FT" > /dev/null 2>&1
+	local c=$scratch/fr/0000-cover-letter.patch before
+	sed -i 's/\*\*\* SUBJECT HERE \*\*\*/drop the frob/; s/^\*\*\* BLURB HERE.*/The frob is gone.\n\nSecond paragraph./' "$c"
+	before=$(cat "$c")
+	run format -o "$scratch/fr" "$FB..$FT"
+	eq "re-run: refused" "$rc" 3
+	has "re-run: says --force" "$err" "--force replaces it"
+	eq "re-run: the edited letter is as it was" "$(cat "$c")" "$before"
+	run format --force -o "$scratch/fr" "$FB..$FT"
+	eq "--force: exit" "$rc" 0
+	has "--force: the subject kept" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob"
+	has "--force: the aim kept" "$(cat "$c")" "
+The frob is gone.
+
+Second paragraph.
+
+This series is organised"
+	# --cover FILE
+	printf 'drop the frob everywhere\n\nWhy: it is gone.\n' > "$scratch/aim"
+	run format --force --cover "$scratch/aim" -o "$scratch/fr" "$FB..$FT"
+	has "--cover: subject" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob everywhere"
+	has "--cover: aim" "$(cat "$c")" "Why: it is gone."
+}
+
+# The warnings due before sending.
+t_format_warnings() {
+	fseries f-warn
+	sed -i 's/^L:\tlinux-widget@example.org$/L:\tlinux-widget@example.org (moderated for non-subscribers)/' MAINTAINERS
+	git commit -qam 'moderated'
+	local i
+	mkdir -p drivers/i2c/many
+	for i in $(seq 16); do echo "$i" > drivers/i2c/many/f$i.c; git add drivers/i2c/many/f$i.c; git commit -qm "i2c: f$i"; done
+	run format --max-recipients 3 -o "$scratch/fw" "$FB..HEAD"
+	eq "warnings: exit" "$rc" 0
+	has "more than 15 to a list" "$err" "series: warning: linux-i2c@vger.kernel.org gets 18 patches of this series; send no more than 15 at once"
+	has "moderated" "$err" "series: warning: linux-widget@example.org is moderated"
+	has "too many recipients" "$err" "0008-drivers-net-phy-do-it.patch goes to 5 recipients (more than 3)"
+}
+
+# git send-email sends each mail to exactly its headers (and the --to and
+# the sender git adds), with no --cc-cmd.
+t_format_send_email() {
+	if [ ! -e "$(git --exec-path)/git-send-email" ] ||
+	   ! git send-email --help >/dev/null 2>&1 && ! perl -MMail::Address -e 1 2>/dev/null; then
+		echo "SKIP t_format_send_email: git send-email cannot run here"; return
+	fi
+	fseries f-send
+	"$SERIES" format -o "$scratch/fs" "$FB..$FT" > /dev/null 2>&1
+	local m got want
+	for m in "$scratch"/fs/0006-*.patch "$scratch"/fs/0008-*.patch; do
+		got=$(git send-email --dry-run --confirm=never --suppress-cc=self \
+			--to=x@example.org "$m" 2>/dev/null | sed -n 's/^RCPT TO:<\(.*\)>$/\1/p' | sort)
+		want=$( { echo x@example.org; "$SERIES" cc "$m" | sed 's/.*<\(.*\)>$/\1/'; } | sort)
+		eq "send-email --dry-run ${m##*/}" "$got" "$want"
+	done
+}
+
+# A re-spin: upstream applied one patch of v1 (cherry-picked, so another
+# commit), changed a file; v2 is the change made again on the new base.
+t_format_respin() {
+	fseries f-respin
+	local v1base=$FB v1tip=$FT up
+	# upstream: takes the gadget patch, and edits README itself
+	git checkout -q -b upstream "$v1base"
+	git cherry-pick "$(git log --format=%H --grep '^drivers/gadget:' "$v1base..$v1tip")" > /dev/null
+	up=$(git rev-parse HEAD)
+	echo upstream >> fs/one.c; git commit -qam 'fs: upstream edit'
+	# v2: the pattern again on the new base: gadget is done, fs/one.c's
+	# patch changes, a new file is hit
+	git checkout -q -b v2
+	for f in $(git ls-files | grep -v -e MAINTAINERS -e gadget); do echo 'int y;' >> "$f"; done
+	echo 'int z;' > drivers/widget/new.c
+	"$SERIES" commit -u --by subsystem -m '%(prefix)do it
+
+Because.' > /dev/null
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fv" "upstream..v2"
+	eq "respin: exit" "$rc" 0
+	local c=$scratch/fv/v2-0000-cover-letter.patch
+	has "respin: applied upstream, named" "$(cat "$c")" "- applied upstream as ${up:0:12}: drivers/gadget: do it"
+	has "respin: unchanged" "$(cat "$c")" "- unchanged: drivers/i2c: do it"
+	has "respin: changed" "$(cat "$c")" "- changed: fs: do it"
+	has "respin: changed too (a new file)" "$(cat "$c")" "- changed: drivers/widget: do it"
+	has "respin: range-diff" "$(cat "$c")" "Range-diff against v1:"
+	has "respin: the base" "$(cat "$c")" "base-commit: $(git rev-parse upstream)"
+	# a patch of v1 whose files the pattern no longer hits is gone
+	git checkout -q -b v2b upstream
+	for f in $(git ls-files | grep -v -e MAINTAINERS -e gadget -e '^fs/'); do echo 'int y;' >> "$f"; done
+	"$SERIES" commit --by subsystem -m '%(prefix)do it
+
+Because.' > /dev/null
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fv2" "upstream..v2b"
+	has "respin: gone" "$(cat "$scratch/fv2/v2-0000-cover-letter.patch")" "- gone (the change no longer touches its files): fs: do it"
+}
+
+# Where the base is not on the upstream branch: base-commit is where they
+# meet, and the commits between come as prerequisite-patch-id lines.
+t_format_base() {
+	fseries f-base
+	git branch -q up "$FB"
+	git checkout -q -b local "$FB"
+	echo pre > pre.txt; git add pre.txt; git commit -qm prerequisite
+	local pre; pre=$(git rev-parse HEAD)
+	git branch -q -u up
+	echo x >> README; git commit -qam 'README: x'
+	run format -o "$scratch/fb" "$pre..HEAD"
+	eq "base: one patch, no cover" "$(ls "$scratch/fb" | wc -l)" 1
+	run format -o "$scratch/fb2" "$pre~0..HEAD" 
+	echo y >> README; git commit -qam 'README: y'
+	run format -o "$scratch/fb3" "$pre..HEAD"
+	local want; want=$(git show "$pre" | git patch-id --stable | cut -d' ' -f1)
+	has "base: the meeting point" "$(cat "$scratch/fb3/0000-cover-letter.patch")" "base-commit: $FB
+prerequisite-patch-id: $want"
+}
