@@ -617,6 +617,14 @@ static char *path_token(const char *s, const char *lim, const char **end)
 	return xstrndup(s, (size_t)(e - s));
 }
 
+/* Frees the n strings of v, and v. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* ---- child processes -----------------------------------------------------
  * One spawn (child_start) and one wait (child_finish); the fd rules are in
  * series.h.  git is run through one runner (struct git_run, below) that
@@ -2470,6 +2478,7 @@ void plan_release(struct plan *p)
 		free(p->g[i].name);
 		free(p->g[i].member);
 		free(p->g[i].section);
+		free(p->g[i].prefix);
 	}
 	free(p->g);
 	p->g = NULL;
@@ -2504,13 +2513,154 @@ void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 			sb_adds(out, g->name);
 		else if (k == 1)
 			sb_adds(out, g->section ? g->section : g->name);
+		else if (g->prefix)
+			sb_adds(out, g->prefix);
 		else {
-			/* until history fills it: the SEDME form */
+			/* history said nothing, or disagreed: the SEDME form */
 			sb_adds(out, g->name);
 			sb_adds(out, ": ");
 		}
 		p = q + klen;
 	}
+}
+
+/*
+ * Subject prefixes from history, as maintainers expect them ("i2c:
+ * bcm2835: ", "net: stmmac: "): the subjects of the last PREFIX_COMMITS
+ * commits (no merges) before rev that touch a group's files, each cut
+ * after its last ": " (one without ": " has no say); the cut most of them
+ * share, when more than half do, is the group's prefix.  One git log for the whole plan, bounded:
+ *   git --literal-pathspecs log --no-merges -z --format=%x01%s --name-only
+ * Grammar: per commit "\1" SUBJECT NUL, then LF and its paths, each ending
+ * in NUL; a subject holds no NUL or LF (%s is one line), and a record
+ * starts with \1 only after a NUL, so a path that starts with \1 is
+ * misread as a subject (it then owns no file).
+ */
+#define PREFIX_COMMITS 50
+#define PREFIX_LOG_MAX 10000
+
+struct path_group {
+	const char *path;
+	size_t group;
+};
+
+static int cmp_path_group(const void *a, const void *b)
+{
+	return strcmp(((const struct path_group *)a)->path,
+		      ((const struct path_group *)b)->path);
+}
+
+/* The most common of the n cuts, when more than half of them are it. */
+static char *majority(char **cut, size_t n)
+{
+	char *best = NULL;
+	size_t most = 0;
+
+	sort_n(cut, n, sizeof *cut, cmp_str);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && !strcmp(cut[j], cut[i]); j++)
+			;
+		if (j - i > most) {
+			most = j - i;
+			best = cut[i];
+		}
+	}
+	return best && 2 * most > n ? xstrdup(best) : NULL;
+}
+
+int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
+{
+	struct path_group *pg = NULL;
+	size_t npg = 0, apg = 0;
+	struct sbuf max = SBUF_INIT, out = SBUF_INIT;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++) {
+			const struct sfile *f = &src->f[p->g[i].member[j]];
+			GROW(pg, npg + 2, apg);
+			pg[npg++] = (struct path_group){ f->path, i };
+			if (f->orig)
+				pg[npg++] = (struct path_group){ f->orig, i };
+		}
+	if (!npg)
+		return 0;
+	sort_n(pg, npg, sizeof *pg, cmp_path_group);
+	size_t limit = p->nr * PREFIX_COMMITS;
+	sb_addf(&max, "--max-count=%zu", limit < PREFIX_LOG_MAX ? limit : PREFIX_LOG_MAX);
+	const char **words = xcalloc(npg + 12, sizeof *words);
+	size_t w = 0;
+	words[w++] = "--literal-pathspecs";
+	words[w++] = "log";
+	words[w++] = "--no-merges";
+	words[w++] = "-z";
+	words[w++] = "--format=%x01%s";
+	words[w++] = "--name-only";
+	words[w++] = "--no-renames";
+	words[w++] = max.buf;
+	words[w++] = rev;
+	words[w++] = "--";
+	for (size_t i = 0; i < npg; i++)
+		words[w++] = pg[i].path;
+	int r = run_git(&(struct git_run){ .words = words, .out = &out,
+					   .quiet = 1 });
+	free(words);
+	/* no history (an unborn branch, no git): no prefixes, not an error */
+	char ***cut = xcalloc(p->nr + 1, sizeof *cut);
+	size_t *ncut = xcalloc(p->nr + 1, sizeof *ncut);
+	char *seen = xcalloc(p->nr + 1, 1);
+	const char *pos = out.buf, *end = out.buf + (r ? 0 : out.len);
+	const char *subject = NULL;
+	size_t slen = 0;
+	while (pos < end) {
+		const char *nul = memchr(pos, '\0', (size_t)(end - pos));
+		if (!nul)
+			break;
+		if (*pos == '\1') {
+			subject = pos + 1;
+			slen = (size_t)(nul - pos - 1);
+			memset(seen, 0, p->nr);
+		} else if (subject) {
+			const char *path = pos + (*pos == '\n');
+			struct path_group key = { .path = NULL };
+			char *pz = xstrndup(path, (size_t)(nul - path));
+			key.path = pz;
+			struct path_group *hit = bsearch(&key, pg, npg, sizeof *pg,
+							 cmp_path_group);
+			/* equal paths sit together: take every group of it */
+			for (struct path_group *h = hit; h && h > pg &&
+			     !strcmp(h[-1].path, pz); h--)
+				hit = h - 1;
+			for (; hit && hit < pg + npg && !strcmp(hit->path, pz); hit++) {
+				size_t g = hit->group;
+				if (seen[g] || ncut[g] >= PREFIX_COMMITS)
+					continue;
+				seen[g] = 1;
+				const char *last = NULL;
+				for (const char *c = subject; c + 1 < subject + slen; c++)
+					if (c[0] == ':' && c[1] == ' ')
+						last = c;
+				if (!last)
+					continue;       /* "Initial commit": no vote */
+				cut[g] = xrealloc(cut[g], (ncut[g] + 1) * sizeof **cut);
+				cut[g][ncut[g]++] = xstrndup(subject,
+					(size_t)(last + 2 - subject));
+			}
+			free(pz);
+		}
+		pos = nul + 1;
+	}
+	for (size_t i = 0; i < p->nr; i++) {
+		free(p->g[i].prefix);
+		p->g[i].prefix = majority(cut[i], ncut[i]);
+		free_strings(cut[i], ncut[i]);
+	}
+	free(cut);
+	free(ncut);
+	free(seen);
+	free(pg);
+	sb_release(&max);
+	sb_release(&out);
+	return 0;
 }
 
 void cleanup_message(struct sbuf *msg)
@@ -3146,6 +3296,12 @@ static void print_plan(const struct plan *p, const struct source *src,
 		const struct group *g = &p->g[i];
 		sb_quote_c(&out, g->name, strlen(g->name), 0);
 		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
+		if (g->prefix) {
+			/* quoted: the space after the last ":" is part of it */
+			sb_adds(&out, "    prefix: ");
+			sb_quote_c(&out, g->prefix, strlen(g->prefix), 1);
+			sb_addc(&out, '\n');
+		}
 		if (msgs) {
 			const struct sbuf *m = &msgs[i];
 			const char *pos = m->buf, *end = m->buf + m->len;
@@ -9005,13 +9161,6 @@ struct owners {
 	size_t n;
 };
 
-static void free_strings(char **v, size_t n)
-{
-	for (size_t i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void free_indices(struct indices *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++)
@@ -9219,6 +9368,8 @@ struct commit_opts {
 	const char *author, *directory, *outdir;   /* split */
 	int strip, force, commit;                  /* split; strip -1: found */
 	int compare;                               /* plan */
+	int prefixes;   /* learn %(prefix) from history (plan, or a template
+			 * that holds it) */
 	struct selection sel;
 	const char *const *pathspec;
 };
@@ -9357,6 +9508,12 @@ static int load_template(struct sbuf *text, const struct commit_opts *o)
 	if (!len)
 		return error("%s: the template is empty", o->file ? o->file : "-m");
 	return 0;
+}
+
+/* Whether the template asks for %(prefix), which history fills. */
+static int uses_prefix(const struct template *t)
+{
+	return t->text && find_bytes(t->text, t->len, "%(prefix)", 9) != NULL;
 }
 
 /* Loads MAINTAINERS at top (an error where the grouping needs it and
@@ -9498,6 +9655,8 @@ static int prepare(struct commit_opts *o, struct status *st, struct plan *p,
 		return EXIT_FAIL;
 	}
 	make_plan(p, &src, &o->sel);
+	if (o->prefixes)
+		learn_prefixes(p, &src, "HEAD");
 	source_release(&src);
 	if (check_plan(p, st) < 0)
 		return EXIT_FAIL;
@@ -9590,6 +9749,7 @@ static int plan_range(struct commit_opts *o, const char *spec,
 		r = nothing_to_commit();
 		goto out;
 	}
+	learn_prefixes(&p, &src, rg.base);
 	if (o->compare) {
 		r = print_compare(o, &src, &ow);
 		goto out;
@@ -9634,6 +9794,7 @@ static int cmd_plan(struct args *a)
 		return opts_exit(r);
 	}
 	o.pathspec = a->word + a->dashdash;
+	o.prefixes = 1;         /* plan shows what history gives */
 	catch_signals();
 	if ((o.file || o.message) && load_template(&text, &o) < 0)
 		r = EXIT_FAIL;
@@ -9723,6 +9884,7 @@ static int cmd_commit(struct args *a)
 	}
 	tm.text = text.buf;
 	tm.len = text.len;
+	o.prefixes = uses_prefix(&tm);
 	if ((r = prepare(&o, &st, &p, &ow, repo.top)) != EXIT_DONE)
 		goto out;
 	r = EXIT_FAIL;
@@ -9944,6 +10106,9 @@ static int cmd_split(struct args *a)
 		r = nothing_to_commit();
 		goto out;
 	}
+	/* history, where the diff is of a repository's tree */
+	if (uses_prefix(&tm))
+		learn_prefixes(&p, &src, "HEAD");
 	msgs = group_messages(&p, &tm);
 	if (o.commit) {
 		r = split_commit(&o, &src, &p, msgs, author);
@@ -10228,6 +10393,8 @@ static int cmd_regroup(struct args *a)
 		r = nothing_to_commit();
 		goto out;
 	}
+	if (uses_prefix(&(struct template){ text.buf, text.len, NULL }))
+		learn_prefixes(&p, &src, rgn.base);
 	if (!(t.author = ident("GIT_AUTHOR_IDENT")) ||
 	    !(t.committer = ident("GIT_COMMITTER_IDENT")))
 		goto out;

@@ -204,6 +204,7 @@ struct group {
 	size_t *member;
 	size_t nr;
 	char *section;
+	char *prefix;       /* learned from history (learn_prefixes), or NULL */
 };
 struct plan {
 	struct group *g;
@@ -223,9 +224,14 @@ void plan_release(struct plan *p);
 /* ---- commit messages -------------------------------------------------- */
 /* Appends tmpl with its placeholders filled, every other byte as it is:
  * SEDME by g's name; %(section) by g's section (its name where it has
- * none); %(prefix) by the name and ": " (until history gives one). */
+ * none); %(prefix) by g's prefix, else the name and ": ". */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		     const struct group *g);
+/* Fills each group's prefix from the subjects of the commits before rev
+ * that touch its files (see series.c): the cut after the last ": " that
+ * more than half of its last 50 share, else NULL.  One git log for all;
+ * no history is no prefix.  Returns 0. */
+int learn_prefixes(struct plan *p, const struct source *src, const char *rev);
 /* git stripspace without comment removal: trailing white space off each
  * line, blank lines at both ends dropped, runs of blank lines squeezed to
  * one, a final newline. */

@@ -24,25 +24,25 @@ header_addrs() {
 
 t_format_headers() {
 	fseries f-head
-	run format -o "$scratch/fh" "$FB..$FT"
+	run format -o "$scratch/fmt-h" "$FB..$FT"
 	eq "format: exit" "$rc" 0
-	eq "format: the mails" "$(ls "$scratch/fh" | wc -l)" 11
-	has "format: says how to send" "$err" "git send-email --dry-run $scratch/fh/*.patch"
+	eq "format: the mails" "$(ls "$scratch/fmt-h" | wc -l)" 11
+	has "format: says how to send" "$err" "git send-email --dry-run $scratch/fmt-h/*.patch"
 	local m want got all_lists=""
-	for m in "$scratch"/fh/00[01]*-*.patch; do
+	for m in "$scratch"/fmt-h/00[01]*-*.patch; do
 		case $m in *0000-cover*) continue;; esac
 		want=$("$SERIES" cc "$m")
 		got=$( { header_addrs "$m" To; header_addrs "$m" Cc; } )
 		eq "${m##*/}: To: and Cc: are what series cc says" "$got" "$want"
 	done
 	# people in To:, lists in Cc:
-	m=$scratch/fh/0006-drivers-i2c-busses-do-it.patch
+	m=$scratch/fmt-h/0006-drivers-i2c-busses-do-it.patch
 	eq "i2c bcm: To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
 Wolfram Sang <wsa@example.org>"
 	eq "i2c bcm: Cc:" "$(header_addrs "$m" Cc)" "linux-i2c@vger.kernel.org
 linux-kernel@vger.kernel.org"
 	# the cover letter: every list of the series, nobody else
-	m=$scratch/fh/0000-cover-letter.patch
+	m=$scratch/fmt-h/0000-cover-letter.patch
 	eq "cover: no To:" "$(header_addrs "$m" To)" ""
 	eq "cover: every list" "$(header_addrs "$m" Cc | sort)" "linux-gpio@vger.kernel.org
 linux-i2c@vger.kernel.org
@@ -59,7 +59,7 @@ netdev@vger.kernel.org"
 	has "cover: base-commit" "$(cat "$m")" "base-commit: $FB"
 	has "cover: the diffstat" "$(cat "$m")" " 13 files changed, 13 insertions(+)"
 	# headers are RFC 5322: no line over 78 where a fold can help
-	eq "no long header lines" "$(sed '/^$/q' "$scratch"/fh/*.patch | awk 'length > 78' | wc -l)" 0
+	eq "no long header lines" "$(sed '/^$/q' "$scratch"/fmt-h/*.patch | awk 'length > 78' | wc -l)" 0
 }
 
 # git am of the mails gives the same commits: tree, subjects, authors.
@@ -69,11 +69,11 @@ t_format_am() {
 	# from git format-patch's mails too)
 	git -c user.name="Zoë, the Tester" commit -q --amend --no-edit --reset-author
 	FT=$(git rev-parse HEAD)
-	run format -o "$scratch/fa" "$FB..$FT"
+	run format -o "$scratch/fmt-a" "$FB..$FT"
 	eq "am: format" "$rc" 0
-	has "am: an encoded name" "$(grep '^From: ' "$scratch"/fa/0010-*.patch)" "From: =?UTF-8?q?"
+	has "am: an encoded name" "$(grep '^From: ' "$scratch"/fmt-a/0010-*.patch)" "From: =?UTF-8?q?"
 	git checkout -q -b am "$FB"
-	git am -q $(ls "$scratch"/fa/*.patch | grep -v cover-letter) 2>&1 | grep -v '^$'
+	git am -q $(ls "$scratch"/fmt-a/*.patch | grep -v cover-letter) 2>&1 | grep -v '^$'
 	eq "am: the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse "$FT^{tree}")"
 	eq "am: the subjects" "$(git log --format=%s "$FB..HEAD")" "$(git log --format=%s "$FB..$FT")"
 	eq "am: the authors" "$(git log --format='%an <%ae>' "$FB..HEAD")" "$(git log --format='%an <%ae>' "$FB..$FT")"
@@ -83,31 +83,31 @@ t_format_am() {
 t_format_options() {
 	fseries f-opt
 	run format --rfc -v 2 --to 'Ann Box <ann@example.org>' --cc 'list@example.org' \
-		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fo" "$FB..$FT"
+		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fmt-o" "$FB..$FT"
 	eq "options: exit" "$rc" 0
-	eq "-v 2: names" "$(ls "$scratch/fo" | head -2)" "v2-0000-cover-letter.patch
+	eq "-v 2: names" "$(ls "$scratch/fmt-o" | head -2)" "v2-0000-cover-letter.patch
 v2-0001-do-it.patch"
-	local m=$scratch/fo/v2-0006-drivers-i2c-busses-do-it.patch
+	local m=$scratch/fmt-o/v2-0006-drivers-i2c-busses-do-it.patch
 	has "--rfc -v 2: the tag" "$(cat "$m")" "Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
 	eq "--to joins To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
 Wolfram Sang <wsa@example.org>
 Ann Box <ann@example.org>"
 	eq "--cc joins Cc:, a comma name quoted" "$(header_addrs "$m" Cc | tail -n 2)" "list@example.org
 \"Comma, Carl\" <carl@example.org>"
-	eq "cover: --to" "$(header_addrs "$scratch/fo/v2-0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
-	has "-v 2: the command names v2" "$err" "$scratch/fo/v2-*.patch"
+	eq "cover: --to" "$(header_addrs "$scratch/fmt-o/v2-0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
+	has "-v 2: the command names v2" "$err" "$scratch/fmt-o/v2-*.patch"
 	# --all-cc: nobody in To:
-	run format --all-cc -o "$scratch/fc" "$FB..$FT"
-	m=$scratch/fc/0006-drivers-i2c-busses-do-it.patch
+	run format --all-cc -o "$scratch/fmt-c" "$FB..$FT"
+	m=$scratch/fmt-c/0006-drivers-i2c-busses-do-it.patch
 	eq "--all-cc: no To:" "$(header_addrs "$m" To)" ""
 	eq "--all-cc: all in Cc:" "$(header_addrs "$m" Cc)" "$("$SERIES" cc "$m")"
 	# --individual: no cover letter, no numbering
-	run format --individual -o "$scratch/fi" "$FB..$FT"
-	eq "--individual: no cover" "$(ls "$scratch/fi" | grep -c cover)" 0
-	has "--individual: no n/m" "$(cat "$scratch/fi/0006-drivers-i2c-busses-do-it.patch")" "Subject: [PATCH] drivers/i2c/busses: do it"
+	run format --individual -o "$scratch/fmt-i" "$FB..$FT"
+	eq "--individual: no cover" "$(ls "$scratch/fmt-i" | grep -c cover)" 0
+	has "--individual: no n/m" "$(cat "$scratch/fmt-i/0006-drivers-i2c-busses-do-it.patch")" "Subject: [PATCH] drivers/i2c/busses: do it"
 	# one commit: no cover letter
-	run format -o "$scratch/f1" "$FT~1..$FT"
-	eq "one commit: one mail" "$(ls "$scratch/f1")" "0001-fs-do-it.patch"
+	run format -o "$scratch/fmt-1" "$FT~1..$FT"
+	eq "one commit: one mail" "$(ls "$scratch/fmt-1")" "0001-fs-do-it.patch"
 	# usage errors and refusals
 	run format --prev "$FB..$FT" "$FB..$FT"
 	eq "--prev without -v: usage" "$rc" 2
@@ -118,23 +118,23 @@ Ann Box <ann@example.org>"
 	has "no upstream: said" "$err" "has no upstream: give BASE..TIP"
 	git branch -q --set-upstream-to "$(git rev-parse --abbrev-ref HEAD)" 2>/dev/null
 	git branch -q up "$FB" && git branch -q -u up
-	run format -o "$scratch/fu"
-	eq "upstream..HEAD by default" "$(ls "$scratch/fu" | wc -l)" 11
+	run format -o "$scratch/fmt-u"
+	eq "upstream..HEAD by default" "$(ls "$scratch/fmt-u" | wc -l)" 11
 }
 
 # Edits are never lost: a re-run is refused without --force; with it the
 # cover letter's subject and aim stay as the user wrote them.
 t_format_rerun() {
 	fseries f-rerun
-	"$SERIES" format -o "$scratch/fr" "$FB..$FT" > /dev/null 2>&1
-	local c=$scratch/fr/0000-cover-letter.patch before
+	"$SERIES" format -o "$scratch/fmt-r" "$FB..$FT" > /dev/null 2>&1
+	local c=$scratch/fmt-r/0000-cover-letter.patch before
 	sed -i 's/\*\*\* SUBJECT HERE \*\*\*/drop the frob/; s/^\*\*\* BLURB HERE.*/The frob is gone.\n\nSecond paragraph./' "$c"
 	before=$(cat "$c")
-	run format -o "$scratch/fr" "$FB..$FT"
+	run format -o "$scratch/fmt-r" "$FB..$FT"
 	eq "re-run: refused" "$rc" 3
 	has "re-run: says --force" "$err" "--force replaces it"
 	eq "re-run: the edited letter is as it was" "$(cat "$c")" "$before"
-	run format --force -o "$scratch/fr" "$FB..$FT"
+	run format --force -o "$scratch/fmt-r" "$FB..$FT"
 	eq "--force: exit" "$rc" 0
 	has "--force: the subject kept" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob"
 	has "--force: the aim kept" "$(cat "$c")" "
@@ -145,7 +145,7 @@ Second paragraph.
 This series is organised"
 	# --cover FILE
 	printf 'drop the frob everywhere\n\nWhy: it is gone.\n' > "$scratch/aim"
-	run format --force --cover "$scratch/aim" -o "$scratch/fr" "$FB..$FT"
+	run format --force --cover "$scratch/aim" -o "$scratch/fmt-r" "$FB..$FT"
 	has "--cover: subject" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob everywhere"
 	has "--cover: aim" "$(cat "$c")" "Why: it is gone."
 }
@@ -158,7 +158,7 @@ t_format_warnings() {
 	local i
 	mkdir -p drivers/i2c/many
 	for i in $(seq 16); do echo "$i" > drivers/i2c/many/f$i.c; git add drivers/i2c/many/f$i.c; git commit -qm "i2c: f$i"; done
-	run format --max-recipients 3 -o "$scratch/fw" "$FB..HEAD"
+	run format --max-recipients 3 -o "$scratch/fmt-w" "$FB..HEAD"
 	eq "warnings: exit" "$rc" 0
 	has "more than 15 to a list" "$err" "series: warning: linux-i2c@vger.kernel.org gets 18 patches of this series; send no more than 15 at once"
 	has "moderated" "$err" "series: warning: linux-widget@example.org is moderated"
@@ -168,14 +168,13 @@ t_format_warnings() {
 # git send-email sends each mail to exactly its headers (and the --to and
 # the sender git adds), with no --cc-cmd.
 t_format_send_email() {
-	if [ ! -e "$(git --exec-path)/git-send-email" ] ||
-	   ! git send-email --help >/dev/null 2>&1 && ! perl -MMail::Address -e 1 2>/dev/null; then
-		echo "SKIP t_format_send_email: git send-email cannot run here"; return
+	if [ ! -e "$(git --exec-path)/git-send-email" ] || ! perl -MMail::Address -e 1 2>/dev/null; then
+		echo "SKIP t_format_send_email: git send-email cannot run here (git-email, libmailtools-perl)"; return
 	fi
 	fseries f-send
-	"$SERIES" format -o "$scratch/fs" "$FB..$FT" > /dev/null 2>&1
+	"$SERIES" format -o "$scratch/fmt-s" "$FB..$FT" > /dev/null 2>&1
 	local m got want
-	for m in "$scratch"/fs/0006-*.patch "$scratch"/fs/0008-*.patch; do
+	for m in "$scratch"/fmt-s/0006-*.patch "$scratch"/fmt-s/0008-*.patch; do
 		got=$(git send-email --dry-run --confirm=never --suppress-cc=self \
 			--to=x@example.org "$m" 2>/dev/null | sed -n 's/^RCPT TO:<\(.*\)>$/\1/p' | sort)
 		want=$( { echo x@example.org; "$SERIES" cc "$m" | sed 's/.*<\(.*\)>$/\1/'; } | sort)
@@ -201,9 +200,9 @@ t_format_respin() {
 	"$SERIES" commit -u --by subsystem -m '%(prefix)do it
 
 Because.' > /dev/null
-	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fv" "upstream..v2"
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v" "upstream..v2"
 	eq "respin: exit" "$rc" 0
-	local c=$scratch/fv/v2-0000-cover-letter.patch
+	local c=$scratch/fmt-v/v2-0000-cover-letter.patch
 	has "respin: applied upstream, named" "$(cat "$c")" "- applied upstream as ${up:0:12}: drivers/gadget: do it"
 	has "respin: unchanged" "$(cat "$c")" "- unchanged: drivers/i2c: do it"
 	has "respin: changed" "$(cat "$c")" "- changed: fs: do it"
@@ -216,8 +215,8 @@ Because.' > /dev/null
 	"$SERIES" commit --by subsystem -m '%(prefix)do it
 
 Because.' > /dev/null
-	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fv2" "upstream..v2b"
-	has "respin: gone" "$(cat "$scratch/fv2/v2-0000-cover-letter.patch")" "- gone (the change no longer touches its files): fs: do it"
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v2" "upstream..v2b"
+	has "respin: gone" "$(cat "$scratch/fmt-v2/v2-0000-cover-letter.patch")" "- gone (the change no longer touches its files): fs: do it"
 }
 
 # Where the base is not on the upstream branch: base-commit is where they
@@ -230,12 +229,73 @@ t_format_base() {
 	local pre; pre=$(git rev-parse HEAD)
 	git branch -q -u up
 	echo x >> README; git commit -qam 'README: x'
-	run format -o "$scratch/fb" "$pre..HEAD"
-	eq "base: one patch, no cover" "$(ls "$scratch/fb" | wc -l)" 1
-	run format -o "$scratch/fb2" "$pre~0..HEAD" 
+	run format -o "$scratch/fmt-b" "$pre..HEAD"
+	eq "base: one patch, no cover" "$(ls "$scratch/fmt-b" | wc -l)" 1
+	run format -o "$scratch/fmt-b2" "$pre~0..HEAD" 
 	echo y >> README; git commit -qam 'README: y'
-	run format -o "$scratch/fb3" "$pre..HEAD"
+	run format -o "$scratch/fmt-b3" "$pre..HEAD"
 	local want; want=$(git show "$pre" | git patch-id --stable | cut -d' ' -f1)
-	has "base: the meeting point" "$(cat "$scratch/fb3/0000-cover-letter.patch")" "base-commit: $FB
+	has "base: the meeting point" "$(cat "$scratch/fmt-b3/0000-cover-letter.patch")" "base-commit: $FB
 prerequisite-patch-id: $want"
+}
+
+# %(prefix) from the subjects of the history of each group's files:
+# agreement, disagreement, merges (not counted), no history.
+t_prefix_from_history() {
+	newrepo prefix
+	mkdir -p drivers/i2c/busses drivers/net/stmmac drivers/gpio drivers/misc
+	local f
+	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
+		echo 0 > "$f"
+	done
+	commit_all "Initial commit"
+	for f in a b c; do echo $f >> drivers/i2c/busses/bcm.c; git commit -qam "i2c: bcm2835: fix $f"; done
+	echo x >> drivers/i2c/busses/bcm.c; git commit -qam "treewide: one that disagrees"
+	echo a >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: a"
+	echo b >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: b"
+	echo c >> drivers/net/stmmac/main.c; git commit -qam "stmmac: c"
+	echo d >> drivers/net/stmmac/main.c; git commit -qam "stmmac: d"
+	# gpio: one commit on a side branch, merged twice over with subjects
+	# that would outvote it if merges counted
+	git checkout -q -b side
+	echo s >> drivers/gpio/a.c; git commit -qam "gpio: a: side fix"
+	git checkout -q main
+	echo m > m.txt; git add m.txt; git commit -qm "top: unrelated"
+	git merge -q --no-ff -m "Merge: gpio fixes" side
+	git checkout -q side; echo t >> drivers/gpio/a.c; git commit -qam "x"
+	git checkout -q main; git merge -q --no-ff -m "Merge: more gpio" side
+	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
+		echo change >> "$f"
+	done
+	echo new > drivers/misc/new.c
+	run plan -u -m '%(prefix)do it'
+	eq "prefix: exit" "$rc" 0
+	eq "prefix: the plan" "$out" "drivers/gpio (1 file)
+    prefix: \"gpio: a: \"
+    subject: gpio: a: do it
+    M drivers/gpio/a.c
+drivers/i2c/busses (1 file)
+    prefix: \"i2c: bcm2835: \"
+    subject: i2c: bcm2835: do it
+    M drivers/i2c/busses/bcm.c
+drivers/misc (1 file)
+    subject: drivers/misc: do it
+    A drivers/misc/new.c
+drivers/net/stmmac (1 file)
+    subject: drivers/net/stmmac: do it
+    M drivers/net/stmmac/main.c
+4 groups, 4 files"
+	run commit -u -m '%(prefix)do it'
+	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "drivers/misc: do it
+drivers/net/stmmac: do it
+gpio: a: do it
+i2c: bcm2835: do it"
+	# plan of a range looks at the history before its base
+	run plan -m '%(prefix)x' HEAD~4..HEAD
+	has "prefix: a range's base" "$out" "subject: i2c: bcm2835: x"
+	# no history at all: an unborn branch
+	newrepo prefix-unborn
+	echo a > a.c
+	run plan -u -m '%(prefix)x'
+	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
