@@ -400,11 +400,11 @@ static size_t rarest_byte(const char *s, size_t n)
 	return k;
 }
 
-static const char *find_bytes(const char *h, size_t hn, const char *needle,
-			      size_t nn)
+/* find_bytes() with the needle's byte to hunt for, k, chosen already:
+ * for a needle sought in many places. */
+static const char *find_bytes_at(const char *h, size_t hn, const char *needle,
+				 size_t nn, size_t k)
 {
-	size_t k = rarest_byte(needle, nn);
-
 	if (!nn)
 		return h;
 	if (hn < nn)
@@ -418,6 +418,12 @@ static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			return p - k;
 	}
 	return NULL;
+}
+
+static const char *find_bytes(const char *h, size_t hn, const char *needle,
+			      size_t nn)
+{
+	return find_bytes_at(h, hn, needle, nn, rarest_byte(needle, nn));
 }
 
 /* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
@@ -7030,10 +7036,11 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 		     size_t lineno, struct sbuf *err)
 {
 	size_t at, n = re_literal(v, vlen, 1, &at);
+	size_t k = rarest_byte(v + at, n);
 	struct regex *re = NULL;
 
 	for (size_t f = 0; f < s->nfile; f++) {
-		if (n && !find_bytes(s->file[f], s->flen[f], v + at, n))
+		if (n && !find_bytes_at(s->file[f], s->flen[f], v + at, n, k))
 			continue;
 		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
 			return -1;
@@ -11463,15 +11470,14 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 }
 
 /* How a list's L: line in MAINTAINERS marks it: "moderated",
- * "subscribers-only", or NULL. */
-static const char *list_status(const struct maintainers *m, const char *addr)
+ * "subscribers-only", or NULL.  llines: the L: lines, from l_lines(). */
+static const char *list_status(const struct sbuf *llines, const char *addr)
 {
-	const char *pos = m->text, *end = m->text + m->len;
-	size_t n = strlen(addr);
+	const char *pos = llines->buf, *end = llines->buf + llines->len;
+	size_t n = strlen(addr), k = rarest_byte(addr, n);
 
 	for (struct span l; next_line(&pos, end, &l);) {
-		if (l.len < 2 || l.p[0] != 'L' || l.p[1] != ':' ||
-		    !find_bytes(l.p, l.len, addr, n))
+		if (!find_bytes_at(l.p, l.len, addr, n, k))
 			continue;
 		if (find_bytes(l.p, l.len, "moderated", 9))
 			return "moderated";
@@ -11481,15 +11487,29 @@ static const char *list_status(const struct maintainers *m, const char *addr)
 	return NULL;
 }
 
+/* Every L: line of MAINTAINERS, one a line. */
+static void l_lines(const struct maintainers *m, struct sbuf *out)
+{
+	const char *pos = m->text, *end = m->text + m->len;
+
+	for (struct span l; next_line(&pos, end, &l);)
+		if (l.len >= 2 && l.p[0] == 'L' && l.p[1] == ':') {
+			sb_add(out, l.p, l.len);
+			sb_addc(out, '\n');
+		}
+}
+
 /* The warnings due before anything is sent: a list given more than 15
  * patches, a moderated or subscribers-only list, too many recipients. */
 static void sending_warnings(const struct series_mails *sm,
 			     const struct owners *ow,
 			     const struct format_opts *o)
 {
-	struct sbuf lists = SBUF_INIT;
+	struct sbuf lists = SBUF_INIT, llines = SBUF_INIT;
 
 	series_lists(sm, &lists);
+	if (ow->m)
+		l_lines(ow->m, &llines);
 	const char *pos = lists.buf, *end = lists.buf + lists.len;
 	for (struct span l; next_line(&pos, end, &l);) {
 		char *addr = xstrndup(l.p, l.len);
@@ -11507,7 +11527,7 @@ static void sending_warnings(const struct series_mails *sm,
 				"than 15 at once to a vger list "
 				"(submitting-patches.rst): send it in batches, "
 				"or group it otherwise (plan --compare)", addr, count);
-		const char *st = ow->m ? list_status(ow->m, addr) : NULL;
+		const char *st = ow->m ? list_status(&llines, addr) : NULL;
 		if (st)
 			warning("%s is %s: a mail from a non-member waits for a "
 				"moderator, or bounces", addr, st);
@@ -11525,6 +11545,7 @@ static void sending_warnings(const struct series_mails *sm,
 				sm->name[i + (size_t)sm->cover], k, o->max_rcpt);
 	}
 	sb_release(&lists);
+	sb_release(&llines);
 }
 
 /* The user's part of an existing cover letter in dir: its subject (less
@@ -11791,6 +11812,10 @@ static const char *organisation_of(const struct source *src,
 	for (size_t k = 1; k < sizeof org / sizeof *org; k++) {
 		if (org[k].by >= BY_SUBSYSTEM && !ow->m)
 			break;
+		/* each file's recipients: a pass of their own, so only now */
+		if (org[k].by == BY_MAINTAINERS && !ow->khit &&
+		    file_recipients(ow, src, ow->rcpt) < 0)
+			break;
 		int fits = 1;
 		struct selection sel = { .by = org[k].by };
 		select_keys(&sel, ow);
@@ -11984,15 +12009,19 @@ static int write_format_cover(struct series_mails *sm, struct owners *ow,
 			}
 		sb_addc(m, '\n');
 	}
-	/* the diffstat of the whole range: its files once, as git diff */
+	/* the diffstat of the whole range, as git diff BASE TIP: where no
+	 * file is in two commits, their files' own; else git's diff */
 	struct source all = SOURCE_INIT;
-	if ((r = source_from_range(&all, rg)) < 0)
+	const struct source *from = src;
+	if (shared && (r = source_from_range(&all, rg)) < 0)
 		goto out;
-	size_t *v = xcalloc(all.nr + 1, sizeof *v);
-	for (size_t i = 0; i < all.nr; i++)
+	if (shared)
+		from = &all;
+	size_t *v = xcalloc(from->nr + 1, sizeof *v);
+	for (size_t i = 0; i < from->nr; i++)
 		v[i] = i;
-	sort_members(v, all.nr, &all);
-	add_diffstat(m, &all, v, all.nr);
+	sort_members(v, from->nr, from);
+	add_diffstat(m, from, v, from->nr);
 	free(v);
 	source_release(&all);
 	sb_addc(m, '\n');
@@ -12076,7 +12105,7 @@ static int cmd_format(struct args *a)
 	}
 	if (source_from_commits(&src, &p, &rc, rg.spec) < 0 ||
 	    load_owners(&ow, repo.top, NULL) < 0 ||
-	    owner_facts(&ow, &src, 1) < 0)
+	    owner_facts(&ow, &src, 0) < 0)
 		goto out;
 	/* the cover letter's text: --cover, else the old one's, else
 	 * the placeholders */
