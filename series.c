@@ -4943,46 +4943,256 @@ out:
 	return r;
 }
 
-/* The mail sink: the plan's groups as a numbered series in mo->outdir.
- * msgs[i] is group i's cleaned-up message. */
-static int write_mails(const struct mail_opts *mo, const struct source *src,
-		       const struct plan *p, const struct sbuf *msgs)
+/* The mails' texts and names, and what each patch's headers hold. */
+struct series_mails {
+	size_t n;               /* patches; the cover letter is extra */
+	int cover;              /* there is one: text[0] */
+	char **name;
+	struct sbuf *text;
+	struct recipients *rcpt;   /* per patch, as series cc gives them */
+};
+
+static void series_mails_release(struct series_mails *sm)
 {
-	size_t n = p->nr, nf = n + (n > 1);
-	char **names = xcalloc(nf, sizeof *names);
-	struct sbuf *data = xcalloc(nf, sizeof *data), tag = SBUF_INIT;
+	size_t nf = sm->n + (size_t)sm->cover;
+
+	for (size_t i = 0; i < nf; i++) {
+		free(sm->name[i]);
+		sb_release(&sm->text[i]);
+	}
+	free(sm->name);
+	free(sm->text);
+	free_recipients(sm->rcpt, sm->n);
+	memset(sm, 0, sizeof *sm);
+}
+
+/* Appends to *dst the lines of add that *dst does not hold yet. */
+static void add_new_lines(struct sbuf *dst, const char *add)
+{
+	const char *pos = add, *end = add + strlen(add);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		l = trim_span(l);
+		int seen = 0;
+		const char *q = dst->buf, *qe = dst->buf + dst->len;
+		for (struct span m; !seen && next_line(&q, qe, &m);)
+			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
+		if (l.len && !seen) {
+			sb_add(dst, l.p, l.len);
+			sb_addc(dst, '\n');
+		}
+	}
+}
+
+/* Who gets every mail besides its own recipients, and how: --to, --cc,
+ * --all-cc of format; split has none of them. */
+struct addressing {
+	int all_cc;
+	const char *const *to, *const *cc;
+	size_t nto, ncc;
+};
+
+/* To: and Cc: of a patch: its people and lists (all in Cc: with
+ * all_cc), then the extra addresses. */
+static void patch_addresses(const struct addressing *ad,
+			    const struct recipients *r, struct sbuf *to,
+			    struct sbuf *cc)
+{
+	const char *pos = r->lines.buf, *end = pos + r->lines.len;
 	size_t k = 0;
 
-	if (n > 1) {
-		names[k] = xstrdup("0000-cover-letter.patch");
-		sb_init(&data[k]);
-		write_cover_mail(&data[k++], mo, src, p, msgs, n);
+	for (struct span l; next_line(&pos, end, &l); k++) {
+		struct sbuf *dst = k < r->people && !ad->all_cc ? to : cc;
+		sb_add(dst, l.p, l.len);
+		sb_addc(dst, '\n');
 	}
-	for (size_t i = 0; i < n; i++, k++) {
+	for (size_t i = 0; i < ad->nto; i++)
+		add_new_lines(to, ad->to[i]);
+	for (size_t i = 0; i < ad->ncc; i++)
+		add_new_lines(cc, ad->cc[i]);
+}
+
+/* What series cc answers for each of the n mail texts: the same scan of
+ * the same bytes, and one pass over MAINTAINERS for all of them. */
+static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
+			   const struct sbuf *text, size_t n,
+			   struct recipients *out)
+{
+	struct cc_query *q = xcalloc(n + 1, sizeof *q);
+	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
+	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
+	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
+	size_t *people = xcalloc(n + 1, sizeof *people);
+
+	for (size_t i = 0; i < n; i++) {
+		kw[i] = (struct kwtext)KWTEXT_INIT;
+		sb_init(&lines[i]);
+		scan_patch(text[i].buf, text[i].len, &pf[i],
+			   co->keywords ? &kw[i] : NULL);
+		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
+					  .kw = &kw[i], .fixes = pf[i].fixes,
+					  .nfixes = pf[i].nfixes,
+					  .people = &people[i] };
+	}
+	int r = maintainers_query(m, co, q, n, lines, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (struct recipients){ lines[i], people[i] };
+		patch_files_release(&pf[i]);
+		kwtext_release(&kw[i]);
+	}
+	free(q);
+	free(pf);
+	free(kw);
+	free(lines);
+	free(people);
+	sb_release(&err);
+	return r;
+}
+
+static int same_recipients(const struct recipients *a,
+			   const struct recipients *b)
+{
+	return a->people == b->people && a->lines.len == b->lines.len &&
+	       !memcmp(a->lines.buf, b->lines.buf, a->lines.len);
+}
+
+/* Writes mail i (of the patches) with the given To: and Cc:. */
+typedef void write_mail_fn(const void *ctx, size_t i, const char *to,
+			   const char *cc, struct sbuf *out);
+
+/*
+ * Writes each patch's mail with the recipients it has, and asks again what
+ * series cc answers for the bytes written: a K: pattern can match an
+ * address in the new To: or Cc: (as it would for the script), so the
+ * headers are rewritten until the answer holds still.  m NULL: no
+ * MAINTAINERS, only the extra addresses.
+ */
+static int address_mails(struct series_mails *sm, struct maintainers *m,
+			 const struct cc_opts *co, const struct addressing *ad,
+			 write_mail_fn *write, const void *ctx)
+{
+	size_t n = sm->n, base = (size_t)sm->cover;
+	int r = 0;
+
+	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
+	for (size_t i = 0; i < n; i++)
+		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
+	for (int round = 0; round < 4; round++) {
+		for (size_t i = 0; i < n; i++) {
+			struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
+			patch_addresses(ad, &sm->rcpt[i], &to, &cc);
+			sb_setlen(&sm->text[base + i], 0);
+			write(ctx, i, to.buf, cc.buf, &sm->text[base + i]);
+			sb_release(&to);
+			sb_release(&cc);
+		}
+		if (!m)
+			break;
+		struct recipients *now = xcalloc(n + 1, sizeof *now);
+		if ((r = mail_recipients(m, co, sm->text + base, n, now)) < 0) {
+			free_recipients(now, n);
+			break;
+		}
+		int still = 1;
+		for (size_t i = 0; i < n; i++)
+			still &= same_recipients(&now[i], &sm->rcpt[i]);
+		free_recipients(sm->rcpt, n);
+		sm->rcpt = now;
+		if (still)
+			break;
+		if (round == 3)
+			r = error("the recipients do not settle (a K: line keeps "
+				  "matching the new headers)");
+	}
+	return r;
+}
+
+/* The lists of the whole series, each once, in the order they first come. */
+static void series_lists(const struct series_mails *sm, struct sbuf *lists)
+{
+	for (size_t i = 0; i < sm->n; i++) {
+		const struct recipients *r = &sm->rcpt[i];
+		const char *pos = r->lines.buf, *end = pos + r->lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++)
+			if (k >= r->people) {
+				struct sbuf one = SBUF_INIT;
+				sb_add(&one, l.p, l.len);
+				add_new_lines(lists, one.buf);
+				sb_release(&one);
+			}
+	}
+}
+
+/* split's mail i: group i with its message. */
+struct group_mails {
+	const struct mail_opts *mo;
+	const struct source *src;
+	const struct plan *p;
+	const struct sbuf *msgs;
+};
+
+static void write_group_mail(const void *ctx, size_t i, const char *to,
+			     const char *cc, struct sbuf *out)
+{
+	const struct group_mails *x = ctx;
+	struct mail_opts mo = *x->mo;
+	struct sbuf tag = SBUF_INIT;
+
+	mo.to = to;
+	mo.cc = cc;
+	if (x->p->nr > 1)
+		sb_addf(&tag, "[PATCH %zu/%zu]", i + 1, x->p->nr);
+	else
+		sb_adds(&tag, "[PATCH]");
+	write_patch_mail(out, &mo, x->src, &x->p->g[i], &x->msgs[i], tag.buf);
+	sb_release(&tag);
+}
+
+/* The mail sink: the plan's groups as a numbered series in mo->outdir,
+ * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
+ * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
+ * message. */
+static int write_mails(const struct mail_opts *mo, const struct source *src,
+		       const struct plan *p, const struct sbuf *msgs,
+		       struct maintainers *m, const struct cc_opts *co)
+{
+	struct series_mails sm = { .n = p->nr, .cover = p->nr > 1 };
+	size_t nf = sm.n + (size_t)sm.cover;
+	struct addressing none = { 0 };
+	struct group_mails gm = { mo, src, p, msgs };
+	int r;
+
+	sm.name = xcalloc(nf + 1, sizeof *sm.name);
+	sm.text = xcalloc(nf + 1, sizeof *sm.text);
+	for (size_t i = 0; i < nf; i++)
+		sb_init(&sm.text[i]);
+	if (sm.cover)
+		sm.name[0] = xstrdup("0000-cover-letter.patch");
+	for (size_t i = 0; i < p->nr; i++) {
 		const char *body;
 		char *subject = message_subject(&msgs[i], &body);
 		struct sbuf nm = SBUF_INIT;
 		sb_addf(&nm, "%04zu-", i + 1);
 		add_slug(&nm, subject);
 		sb_adds(&nm, ".patch");
-		names[k] = sb_detach(&nm, NULL);
+		sm.name[i + (size_t)sm.cover] = sb_detach(&nm, NULL);
 		free(subject);
-		sb_setlen(&tag, 0);
-		if (n > 1)
-			sb_addf(&tag, "[PATCH %zu/%zu]", i + 1, n);
-		else
-			sb_adds(&tag, "[PATCH]");
-		sb_init(&data[k]);
-		write_patch_mail(&data[k], mo, src, &p->g[i], &msgs[i], tag.buf);
 	}
-	int r = write_series(mo, names, data, nf);
-	for (size_t i = 0; i < nf; i++) {
-		free(names[i]);
-		sb_release(&data[i]);
+	r = address_mails(&sm, m, co, &none, write_group_mail, &gm);
+	if (!r && sm.cover) {
+		struct sbuf lists = SBUF_INIT;
+		struct mail_opts cmo = *mo;
+		series_lists(&sm, &lists);
+		cmo.cc = lists.buf;
+		write_cover_mail(&sm.text[0], &cmo, src, p, msgs, p->nr);
+		sb_release(&lists);
 	}
-	free(names);
-	free(data);
-	sb_release(&tag);
+	if (!r)
+		r = write_series(mo, sm.name, sm.text, nf);
+	series_mails_release(&sm);
 	return r;
 }
 
@@ -10124,7 +10334,8 @@ static int cmd_split(struct args *a)
 					.outdir = o.outdir ? o.outdir : ".",
 					.force = o.force };
 		split_date(&mo);
-		r = write_mails(&mo, &src, &p, msgs) < 0 ? EXIT_FAIL : EXIT_DONE;
+		r = write_mails(&mo, &src, &p, msgs, ow.m, &ow.o) < 0 ?
+		    EXIT_FAIL : EXIT_DONE;
 	}
 out:
 	free_messages(msgs, p.nr);
@@ -11276,29 +11487,6 @@ static int source_from_commits(struct source *src, struct plan *p,
 	return r;
 }
 
-/* The mails' texts and names, and what each patch's headers hold. */
-struct series_mails {
-	size_t n;               /* patches; the cover letter is extra */
-	int cover;              /* there is one: text[0] */
-	char **name;
-	struct sbuf *text;
-	struct recipients *rcpt;   /* per patch, as series cc gives them */
-};
-
-static void series_mails_release(struct series_mails *sm)
-{
-	size_t nf = sm->n + (size_t)sm->cover;
-
-	for (size_t i = 0; i < nf; i++) {
-		free(sm->name[i]);
-		sb_release(&sm->text[i]);
-	}
-	free(sm->name);
-	free(sm->text);
-	free_recipients(sm->rcpt, sm->n);
-	memset(sm, 0, sizeof *sm);
-}
-
 /* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover. */
 static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
 		    size_t n)
@@ -11311,162 +11499,28 @@ static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
 	sb_addc(sb, ']');
 }
 
-/* Appends to *dst the lines of add that *dst does not hold yet. */
-static void add_new_lines(struct sbuf *dst, const char *add)
+/* format's mail i: commit i of the range, as the mail writer writes it. */
+struct commit_mails {
+	const struct format_opts *o;
+	const struct rcommits *rc;
+	const struct source *src;
+	const struct plan *p;
+};
+
+static void write_commit_mail(const void *ctx, size_t i, const char *to,
+			      const char *cc, struct sbuf *out)
 {
-	const char *pos = add, *end = add + strlen(add);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		l = trim_span(l);
-		int seen = 0;
-		const char *q = dst->buf, *qe = dst->buf + dst->len;
-		for (struct span m; !seen && next_line(&q, qe, &m);)
-			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
-		if (l.len && !seen) {
-			sb_add(dst, l.p, l.len);
-			sb_addc(dst, '\n');
-		}
-	}
-}
-
-/* To: and Cc: of a patch: its people and lists (all in Cc: with
- * --all-cc), then --to and --cc. */
-static void patch_addresses(const struct format_opts *o,
-			    const struct recipients *r, struct sbuf *to,
-			    struct sbuf *cc)
-{
-	const char *pos = r->lines.buf, *end = pos + r->lines.len;
-	size_t k = 0;
-
-	for (struct span l; next_line(&pos, end, &l); k++) {
-		struct sbuf *dst = k < r->people && !o->all_cc ? to : cc;
-		sb_add(dst, l.p, l.len);
-		sb_addc(dst, '\n');
-	}
-	for (size_t i = 0; i < o->to.n; i++)
-		add_new_lines(to, o->to.v[i]);
-	for (size_t i = 0; i < o->cc.n; i++)
-		add_new_lines(cc, o->cc.v[i]);
-}
-
-/* What series cc answers for each of the n mail texts: the same scan of
- * the same bytes, and one pass over MAINTAINERS for all of them. */
-static int mail_recipients(struct owners *ow, const struct sbuf *text,
-			   size_t n, struct recipients *out)
-{
-	struct cc_query *q = xcalloc(n + 1, sizeof *q);
-	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
-	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
-	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
-	size_t *people = xcalloc(n + 1, sizeof *people);
-
-	for (size_t i = 0; i < n; i++) {
-		kw[i] = (struct kwtext)KWTEXT_INIT;
-		sb_init(&lines[i]);
-		scan_patch(text[i].buf, text[i].len, &pf[i],
-			   ow->o.keywords ? &kw[i] : NULL);
-		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
-					  .kw = &kw[i], .fixes = pf[i].fixes,
-					  .nfixes = pf[i].nfixes,
-					  .people = &people[i] };
-	}
-	int r = maintainers_query(ow->m, &ow->o, q, n, lines, &err);
-	if (r < 0)
-		error("%s", err.buf);
-	for (size_t i = 0; i < n; i++) {
-		out[i] = (struct recipients){ lines[i], people[i] };
-		patch_files_release(&pf[i]);
-		kwtext_release(&kw[i]);
-	}
-	free(q);
-	free(pf);
-	free(kw);
-	free(lines);
-	free(people);
-	sb_release(&err);
-	return r;
-}
-
-static int same_recipients(const struct recipients *a,
-			   const struct recipients *b)
-{
-	return a->people == b->people && a->lines.len == b->lines.len &&
-	       !memcmp(a->lines.buf, b->lines.buf, a->lines.len);
-}
-
-/*
- * Writes patch i's mail with the recipients it has, and asks again what
- * series cc answers for the bytes written: a K: pattern can match an
- * address in the new To: or Cc: (as it would for the script), so the
- * headers are rewritten until the answer holds still.
- */
-static int write_patch_mails(struct series_mails *sm, struct owners *ow,
-			     const struct format_opts *o,
-			     const struct rcommits *rc, const struct source *src,
-			     const struct plan *p)
-{
-	size_t n = sm->n, base = (size_t)sm->cover;
+	const struct commit_mails *x = ctx;
+	const struct rcommit *c = &x->rc->c[i];
 	struct sbuf tag = SBUF_INIT, msg = SBUF_INIT;
-	int r = 0;
+	struct mail_opts mo = { .author = c->author, .when = c->when,
+				.tz = c->tz, .id = c->id, .to = to, .cc = cc };
 
-	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
-	for (size_t i = 0; i < n; i++)
-		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
-	for (int round = 0; round < 4; round++) {
-		for (size_t i = 0; i < n; i++) {
-			struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
-			patch_addresses(o, &sm->rcpt[i], &to, &cc);
-			struct mail_opts mo = { .author = rc->c[i].author,
-				.when = rc->c[i].when, .tz = rc->c[i].tz,
-				.id = rc->c[i].id, .to = to.buf, .cc = cc.buf };
-			sb_setlen(&tag, 0);
-			add_tag(&tag, o, i + 1, n);
-			sb_setlen(&msg, 0);
-			sb_adds(&msg, rc->c[i].msg);
-			sb_setlen(&sm->text[base + i], 0);
-			write_patch_mail(&sm->text[base + i], &mo, src, &p->g[i],
-					 &msg, tag.buf);
-			sb_release(&to);
-			sb_release(&cc);
-		}
-		if (!ow->m)
-			break;
-		struct recipients *now = xcalloc(n + 1, sizeof *now);
-		if ((r = mail_recipients(ow, sm->text + base, n, now)) < 0) {
-			free_recipients(now, n);
-			break;
-		}
-		int still = 1;
-		for (size_t i = 0; i < n; i++)
-			still &= same_recipients(&now[i], &sm->rcpt[i]);
-		free_recipients(sm->rcpt, n);
-		sm->rcpt = now;
-		if (still)
-			break;
-		if (round == 3)
-			r = error("format: the recipients do not settle (a K: "
-				  "line keeps matching the new headers)");
-	}
+	add_tag(&tag, x->o, i + 1, x->rc->nr);
+	sb_adds(&msg, c->msg);
+	write_patch_mail(out, &mo, x->src, &x->p->g[i], &msg, tag.buf);
 	sb_release(&tag);
 	sb_release(&msg);
-	return r;
-}
-
-/* The lists of the whole series, each once, in the order they first come. */
-static void series_lists(const struct series_mails *sm, struct sbuf *lists)
-{
-	for (size_t i = 0; i < sm->n; i++) {
-		const struct recipients *r = &sm->rcpt[i];
-		const char *pos = r->lines.buf, *end = pos + r->lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++)
-			if (k >= r->people) {
-				struct sbuf one = SBUF_INIT;
-				sb_add(&one, l.p, l.len);
-				add_new_lines(lists, one.buf);
-				sb_release(&one);
-			}
-	}
 }
 
 /* How a list's L: line in MAINTAINERS marks it: "moderated",
@@ -12153,7 +12207,9 @@ static int cmd_format(struct args *a)
 		sb_adds(&nm, ".patch");
 		sm.name[i] = sb_detach(&nm, NULL);
 	}
-	if (write_patch_mails(&sm, &ow, &o, &rc, &src, &p) < 0 ||
+	struct addressing ad = { o.all_cc, o.to.v, o.cc.v, o.to.n, o.cc.n };
+	struct commit_mails cm = { &o, &rc, &src, &p };
+	if (address_mails(&sm, ow.m, &ow.o, &ad, write_commit_mail, &cm) < 0 ||
 	    (sm.cover && write_format_cover(&sm, &ow, &o, &repo, &rg, &rc, &src,
 					    &p, subject.buf, aim.buf) < 0))
 		goto out;

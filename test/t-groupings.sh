@@ -352,6 +352,13 @@ t_split_by_owner() {
 		"$(grep '^diff --git' "$scratch/gsplit/r/0005-drivers-i2c-y.patch" | cut -d' ' -f3 | tr '\n' ' ')" \
 		"a/drivers/i2c/busses/i2c-bcm2835.c a/drivers/i2c/busses/i2c-foo.c a/drivers/i2c/i2c-core.c "
 	eq "split: nothing in the repository changed" "$(snapshot)" "$before"
+	# the mails carry their recipients, as format's do
+	local m=$scratch/gsplit/r/0005-drivers-i2c-y.patch
+	eq "split: To: and Cc: are what series cc says" \
+		"$( { header_addrs "$m" To; header_addrs "$m" Cc; } )" "$("$SERIES" cc "$m")"
+	eq "split: the cover letter to every list" \
+		"$(header_addrs "$scratch/gsplit/r/0000-cover-letter.patch" Cc | sort | tr '\n' ' ')" \
+		"linux-gpio@vger.kernel.org linux-i2c@vger.kernel.org linux-kernel@vger.kernel.org linux-widget@example.org netdev@vger.kernel.org "
 	mkdir -p "$scratch/gsplit/none" && cd "$scratch/gsplit/none"
 	run split --by subsystem -m x --author 'A U <a@u.org>' -o out "$scratch/g.diff"
 	eq "split, no MAINTAINERS: exit" "$rc" 3
