@@ -299,3 +299,25 @@ i2c: bcm2835: do it"
 	run plan -u -m '%(prefix)x'
 	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
+
+# Names from MAINTAINERS as headers: UTF-8 encoded, specials quoted, a
+# long one folded; git send-email reads them back to the same addresses.
+t_format_hostile_names() {
+	fseries f-names
+	sed -i 's/^M:\tBea Cem <bea@example.org>$/M:\tBéa Çem-Ünïcode <bea@example.org>\nR:\t"Quoted, Name (the) Reviewer" <qr@example.org>\nR:\tA Very Long Name Indeed Of Someone Who Reviews Many Drivers <long@example.org>/' MAINTAINERS
+	git commit -qam 'names'
+	run format -o "$scratch/fmt-n" "$FB..$FT"
+	eq "names: exit" "$rc" 0
+	local m=$scratch/fmt-n/0006-drivers-i2c-busses-do-it.patch
+	has "names: UTF-8 encoded" "$(cat "$m")" "To: =?UTF-8?q?B=C3=A9a_=C3=87em-=C3=9Cn=C3=AFcode?= <bea@example.org>,"
+	has "names: specials quoted" "$(cat "$m")" " \"Quoted, Name (the) Reviewer\" <qr@example.org>,"
+	eq "names: no header line over 78" "$(sed '/^$/q' "$m" | awk 'length > 78' | wc -l)" 0
+	eq "names: 8-bit only in the body" "$(sed '/^$/q' "$m" | LC_ALL=C grep -c '[^ -~]')" 0
+	if [ -e "$(git --exec-path)/git-send-email" ] && perl -MMail::Address -e 1 2>/dev/null; then
+		local got want
+		got=$(git send-email --dry-run --confirm=never --suppress-cc=self --to=x@example.org "$m" 2>/dev/null |
+			sed -n 's/^RCPT TO:<\(.*\)>$/\1/p' | sort)
+		want=$( { echo x@example.org; "$SERIES" cc "$m" | sed 's/.*<\(.*\)>$/\1/'; } | sort)
+		eq "names: send-email reads the addresses back" "$got" "$want"
+	fi
+}
