@@ -2243,7 +2243,8 @@ static int cmp_keyed(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-/* A path of the change and the keyed entry it comes from. */
+/* A path and what it belongs to: the keyed entry it comes from (here),
+ * the group it is in (learn_prefixes). */
 struct owned {
 	const char *path;
 	size_t k;
@@ -2545,17 +2546,6 @@ void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 #define PREFIX_COMMITS 50
 #define PREFIX_LOG_MAX 10000
 
-struct path_group {
-	const char *path;
-	size_t group;
-};
-
-static int cmp_path_group(const void *a, const void *b)
-{
-	return strcmp(((const struct path_group *)a)->path,
-		      ((const struct path_group *)b)->path);
-}
-
 /* The most common of the n cuts, when more than half of them are it. */
 static char *majority(char **cut, size_t n)
 {
@@ -2576,7 +2566,7 @@ static char *majority(char **cut, size_t n)
 
 int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 {
-	struct path_group *pg = NULL;
+	struct owned *pg = NULL;
 	size_t npg = 0, apg = 0;
 	struct sbuf max = SBUF_INIT, out = SBUF_INIT;
 
@@ -2584,13 +2574,13 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 		for (size_t j = 0; j < p->g[i].nr; j++) {
 			const struct sfile *f = &src->f[p->g[i].member[j]];
 			GROW(pg, npg + 2, apg);
-			pg[npg++] = (struct path_group){ f->path, i };
+			pg[npg++] = (struct owned){ f->path, i };
 			if (f->orig)
-				pg[npg++] = (struct path_group){ f->orig, i };
+				pg[npg++] = (struct owned){ f->orig, i };
 		}
 	if (!npg)
 		return 0;
-	sort_n(pg, npg, sizeof *pg, cmp_path_group);
+	sort_n(pg, npg, sizeof *pg, cmp_owned);
 	size_t limit = p->nr * PREFIX_COMMITS;
 	sb_addf(&max, "--max-count=%zu", limit < PREFIX_LOG_MAX ? limit : PREFIX_LOG_MAX);
 	const char **words = xcalloc(npg + 12, sizeof *words);
@@ -2627,17 +2617,17 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 			memset(seen, 0, p->nr);
 		} else if (subject) {
 			const char *path = pos + (*pos == '\n');
-			struct path_group key = { .path = NULL };
+			struct owned key = { .path = NULL };
 			char *pz = xstrndup(path, (size_t)(nul - path));
 			key.path = pz;
-			struct path_group *hit = bsearch(&key, pg, npg, sizeof *pg,
-							 cmp_path_group);
+			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg,
+							 cmp_owned);
 			/* equal paths sit together: take every group of it */
-			for (struct path_group *h = hit; h && h > pg &&
+			for (struct owned *h = hit; h && h > pg &&
 			     !strcmp(h[-1].path, pz); h--)
 				hit = h - 1;
 			for (; hit && hit < pg + npg && !strcmp(hit->path, pz); hit++) {
-				size_t g = hit->group;
+				size_t g = hit->k;
 				if (seen[g] || ncut[g] >= PREFIX_COMMITS)
 					continue;
 				seen[g] = 1;
@@ -5058,9 +5048,22 @@ static int same_recipients(const struct recipients *a,
 	       !memcmp(a->lines.buf, b->lines.buf, a->lines.len);
 }
 
-/* Writes mail i (of the patches) with the given To: and Cc:. */
-typedef void write_mail_fn(const void *ctx, size_t i, const char *to,
-			   const char *cc, struct sbuf *out);
+/* One patch mail to write: its head (author, date, id), its group of
+ * the source, its message and its tag ("[PATCH 3/7]"). */
+struct mail_item {
+	struct mail_opts mo;
+	const struct group *g;
+	struct sbuf msg, tag;
+};
+
+static void mail_items_release(struct mail_item *it, size_t n)
+{
+	for (size_t i = 0; it && i < n; i++) {
+		sb_release(&it[i].msg);
+		sb_release(&it[i].tag);
+	}
+	free(it);
+}
 
 /*
  * Writes each patch's mail with the recipients it has, and asks again what
@@ -5071,7 +5074,7 @@ typedef void write_mail_fn(const void *ctx, size_t i, const char *to,
  */
 static int address_mails(struct series_mails *sm, struct maintainers *m,
 			 const struct cc_opts *co, const struct addressing *ad,
-			 write_mail_fn *write, const void *ctx)
+			 const struct source *src, const struct mail_item *it)
 {
 	size_t n = sm->n, base = (size_t)sm->cover;
 	int r = 0;
@@ -5083,8 +5086,12 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 		for (size_t i = 0; i < n; i++) {
 			struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
 			patch_addresses(ad, &sm->rcpt[i], &to, &cc);
+			struct mail_opts mo = it[i].mo;
+			mo.to = to.buf;
+			mo.cc = cc.buf;
 			sb_setlen(&sm->text[base + i], 0);
-			write(ctx, i, to.buf, cc.buf, &sm->text[base + i]);
+			write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
+					 &it[i].msg, it[i].tag.buf);
 			sb_release(&to);
 			sb_release(&cc);
 		}
@@ -5126,31 +5133,6 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 	}
 }
 
-/* split's mail i: group i with its message. */
-struct group_mails {
-	const struct mail_opts *mo;
-	const struct source *src;
-	const struct plan *p;
-	const struct sbuf *msgs;
-};
-
-static void write_group_mail(const void *ctx, size_t i, const char *to,
-			     const char *cc, struct sbuf *out)
-{
-	const struct group_mails *x = ctx;
-	struct mail_opts mo = *x->mo;
-	struct sbuf tag = SBUF_INIT;
-
-	mo.to = to;
-	mo.cc = cc;
-	if (x->p->nr > 1)
-		sb_addf(&tag, "[PATCH %zu/%zu]", i + 1, x->p->nr);
-	else
-		sb_adds(&tag, "[PATCH]");
-	write_patch_mail(out, &mo, x->src, &x->p->g[i], &x->msgs[i], tag.buf);
-	sb_release(&tag);
-}
-
 /* The mail sink: the plan's groups as a numbered series in mo->outdir,
  * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
  * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
@@ -5162,7 +5144,7 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 	struct series_mails sm = { .n = p->nr, .cover = p->nr > 1 };
 	size_t nf = sm.n + (size_t)sm.cover;
 	struct addressing none = { 0 };
-	struct group_mails gm = { mo, src, p, msgs };
+	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
 	int r;
 
 	sm.name = xcalloc(nf + 1, sizeof *sm.name);
@@ -5180,8 +5162,15 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 		sb_adds(&nm, ".patch");
 		sm.name[i + (size_t)sm.cover] = sb_detach(&nm, NULL);
 		free(subject);
+		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
+		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
+		if (p->nr > 1)
+			sb_addf(&it[i].tag, "[PATCH %zu/%zu]", i + 1, p->nr);
+		else
+			sb_adds(&it[i].tag, "[PATCH]");
 	}
-	r = address_mails(&sm, m, co, &none, write_group_mail, &gm);
+	r = address_mails(&sm, m, co, &none, src, it);
+	mail_items_release(it, p->nr);
 	if (!r && sm.cover) {
 		struct sbuf lists = SBUF_INIT;
 		struct mail_opts cmo = *mo;
@@ -11499,28 +11488,22 @@ static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
 	sb_addc(sb, ']');
 }
 
-/* format's mail i: commit i of the range, as the mail writer writes it. */
-struct commit_mails {
-	const struct format_opts *o;
-	const struct rcommits *rc;
-	const struct source *src;
-	const struct plan *p;
-};
-
-static void write_commit_mail(const void *ctx, size_t i, const char *to,
-			      const char *cc, struct sbuf *out)
+/* format's mails: commit i of the range is item i. */
+static struct mail_item *commit_items(const struct format_opts *o,
+				      const struct rcommits *rc,
+				      const struct plan *p)
 {
-	const struct commit_mails *x = ctx;
-	const struct rcommit *c = &x->rc->c[i];
-	struct sbuf tag = SBUF_INIT, msg = SBUF_INIT;
-	struct mail_opts mo = { .author = c->author, .when = c->when,
-				.tz = c->tz, .id = c->id, .to = to, .cc = cc };
+	struct mail_item *it = xcalloc(rc->nr + 1, sizeof *it);
 
-	add_tag(&tag, x->o, i + 1, x->rc->nr);
-	sb_adds(&msg, c->msg);
-	write_patch_mail(out, &mo, x->src, &x->p->g[i], &msg, tag.buf);
-	sb_release(&tag);
-	sb_release(&msg);
+	for (size_t i = 0; i < rc->nr; i++) {
+		const struct rcommit *c = &rc->c[i];
+		it[i] = (struct mail_item){ { .author = c->author, .when = c->when,
+					      .tz = c->tz, .id = c->id },
+					    &p->g[i], SBUF_INIT, SBUF_INIT };
+		sb_adds(&it[i].msg, c->msg);
+		add_tag(&it[i].tag, o, i + 1, rc->nr);
+	}
+	return it;
 }
 
 /* How a list's L: line in MAINTAINERS marks it: "moderated",
@@ -12208,8 +12191,10 @@ static int cmd_format(struct args *a)
 		sm.name[i] = sb_detach(&nm, NULL);
 	}
 	struct addressing ad = { o.all_cc, o.to.v, o.cc.v, o.to.n, o.cc.n };
-	struct commit_mails cm = { &o, &rc, &src, &p };
-	if (address_mails(&sm, ow.m, &ow.o, &ad, write_commit_mail, &cm) < 0 ||
+	struct mail_item *it = commit_items(&o, &rc, &p);
+	int failed = address_mails(&sm, ow.m, &ow.o, &ad, &src, it) < 0;
+	mail_items_release(it, rc.nr);
+	if (failed ||
 	    (sm.cover && write_format_cover(&sm, &ow, &o, &repo, &rg, &rc, &src,
 					    &p, subject.buf, aim.buf) < 0))
 		goto out;

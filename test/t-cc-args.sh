@@ -91,11 +91,7 @@ t_cc_cover_letter_siblings() {
 }
 
 t_cc_args_vs_script() {
-	local gm; gm=$(gm_script)
-	if [ -z "$gm" ]; then
-		echo "t_cc_args_vs_script: SKIPPED: needs linux-source-6.1 and perl"
-		return
-	fi
+	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
 	histtree
 	cp "$gm" scripts/get_maintainer.pl
 	mkpatch p/a.patch "" drivers/foo/foo.c

@@ -265,11 +265,7 @@ file               13                5            5              13            8
 # is the first section get_maintainer.pl --sections lists for it, THE REST
 # aside; each file's recipients are the script's.
 t_groupings_vs_script() {
-	local gm; gm=$(gm_script)
-	if [ -z "$gm" ]; then
-		echo "t_groupings_vs_script: SKIPPED: needs linux-source-6.1 and perl"
-		return
-	fi
+	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
 	gtree g-script
 	mkdir -p Documentation arch include init ipc kernel lib scripts
 	touch COPYING CREDITS Kbuild Makefile

@@ -15,6 +15,11 @@ gm_script() {
 	[ -f "$s" ] && command -v perl >/dev/null && echo "$s"
 }
 
+# Says that the calling test is skipped for want of the script.
+skip_no_script() {
+	echo "${FUNCNAME[1]}: SKIPPED: needs linux-source-6.1 and perl"
+}
+
 # commit AUTHOR MESSAGE: commits all changes as AUTHOR ("Name <mail>").
 hcommit() {
 	local name=${1% <*} mail=${1#*<}
@@ -142,11 +147,7 @@ foo-list@example.org"
 # The same tree, series against the script: same recipients, and the same
 # lines in order where the script's order is stable (no ties).
 t_cc_history_vs_script() {
-	local gm; gm=$(gm_script)
-	if [ -z "$gm" ]; then
-		echo "t_cc_history_vs_script: SKIPPED: needs linux-source-6.1 and perl"
-		return
-	fi
+	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
 	histtree
 	cp "$gm" scripts/get_maintainer.pl
 	local args mine theirs
