@@ -5355,6 +5355,428 @@ out:
 	return r;
 }
 
+/* ---- conversions that need hardware ----------------------------------------
+ * A sink that reads each file's diff and reports the changes a reviewer
+ * would want tested on the board before they are applied: moving a driver
+ * to the managed-resources API (devm_*) changes when things are torn down,
+ * and with a shared interrupt the handler can run after remove() (the
+ * i2c-bcm2835 review of 2013).  The rules are one table; each fires on the
+ * lines a hunk adds or removes (a call: the name right after a byte that
+ * cannot be in an identifier), and some need facts from the whole file
+ * (IRQF_SHARED, a remove() callback, what remove() does), read from the
+ * file as the tree has it.  A rule reports once per file, at its first
+ * line.  The hunk walker's grammar: "@@ -a[,b] +c[,d] @@ CONTEXT", then
+ * ' ', '+', '-' and '\' lines; c is the new file's line of the first ' '
+ * or '+', a missing ,d means 1; CONTEXT is git's (and spatch -p's)
+ * function name, which tells remove() from an error path.
+ */
+enum { NEEDS_SHARED = 1, NEEDS_REMOVE = 2, NEEDS_REMOVE_KEEPS_IRQ = 4,
+       NEEDS_CLEANUP_SITE = 8, NEEDS_NOT_READDED = 16 };
+
+static const char *const irq_devm[] = { "devm_request_irq(",
+	"devm_request_threaded_irq(", "devm_request_any_context_irq(", NULL };
+static const char *const irq_plain[] = { "request_irq(",
+	"request_threaded_irq(", "request_any_context_irq(", NULL };
+static const char *const res_devm[] = { "devm_clk_get", "devm_clk_bulk_get",
+	"devm_regulator_get", "devm_regulator_bulk_get", "dmam_",
+	"devm_dma_request_chan(", "devm_gpiod_get", "devm_gpio_request",
+	"devm_reset_control_get", "devm_pm_runtime_enable(",
+	"devm_add_action_or_reset(", NULL };
+static const char *const res_plain[] = { "clk_get(", "clk_bulk_get(",
+	"clk_prepare_enable(", "regulator_get(", "regulator_bulk_get(",
+	"regulator_enable(", "dma_alloc_coherent(", "dma_request_chan(",
+	"gpiod_get(", "gpio_request(", "reset_control_get(",
+	"reset_control_deassert(", "pm_runtime_enable(", NULL };
+static const char *const cleanups[] = { "free_irq(", "clk_disable_unprepare(",
+	"clk_disable(", "clk_unprepare(", "clk_put(", "clk_bulk_disable_unprepare(",
+	"regulator_disable(", "regulator_put(", "regulator_bulk_disable(",
+	"dma_free_coherent(", "dma_release_channel(", "gpiod_put(", "gpio_free(",
+	"reset_control_assert(", "iounmap(", "pm_runtime_disable(", NULL };
+
+static const struct check_rule {
+	const char *name;
+	const char *const *added;     /* a '+' line calls one of these */
+	const char *const *removed;   /* a '-' line calls one of these */
+	int needs;
+	const char *why;
+} check_rules[] = {
+	{ "devm-irq-shared", irq_devm, irq_plain, NEEDS_SHARED,
+	  "a shared interrupt (IRQF_SHARED) becomes devm-managed: another "
+	  "device on the line can run the handler after remove(), with the "
+	  "driver's data gone" },
+	{ "devm-irq-remove", irq_devm, irq_plain,
+	  NEEDS_REMOVE | NEEDS_REMOVE_KEEPS_IRQ,
+	  "the interrupt becomes devm-managed, but remove() does not disable "
+	  "it: it stays live until after remove() returns" },
+	{ "devm-teardown-order", res_devm, res_plain, NEEDS_REMOVE,
+	  "a resource becomes devm-managed in a driver with a remove() "
+	  "callback: it is now released after remove() returns, in another "
+	  "order" },
+	{ "cleanup-removed", NULL, cleanups,
+	  NEEDS_CLEANUP_SITE | NEEDS_NOT_READDED,
+	  "an explicit cleanup call leaves remove() or an error path: "
+	  "something else must now do it, at the right time" },
+};
+#define NRULES (sizeof check_rules / sizeof *check_rules)
+
+/* The first name of names that line[0..len) calls, or NULL. */
+static const char *calls(const char *line, size_t len,
+			 const char *const *names)
+{
+	for (; names && *names; names++) {
+		size_t n = strlen(*names);
+		const char *p = line, *end = line + len, *q;
+		while ((q = find_bytes(p, (size_t)(end - p), *names, n))) {
+			unsigned char before = q > line ? (unsigned char)q[-1] : ' ';
+			if (!isalnum(before) && before != '_')
+				return *names;
+			p = q + 1;
+		}
+	}
+	return NULL;
+}
+
+/* One line a hunk adds or removes, where it stands in the new file, and
+ * the function git named in its hunk header. */
+struct hline {
+	char op;              /* '+' or '-' */
+	struct span text;     /* without the op */
+	size_t line;          /* in the new file */
+	struct span func;     /* the hunk header's context */
+	int label;            /* the hunk has a "label:" line (an error path) */
+};
+
+/* The lines a file's diff adds and removes, as the walker reads them. */
+static size_t hunk_lines(const char *t, size_t len, struct hline **out)
+{
+	const char *pos = t, *end = t + len;
+	size_t n = 0, alloc = 0, nline = 0, first = 0;
+	struct span func = { "", 0 };
+	int in_hunk = 0;
+
+	*out = NULL;
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (l.len >= 2 && !memcmp(l.p, "@@", 2)) {
+			const char *plus = memchr(l.p, '+', l.len);
+			const char *close = l.len > 2 ?
+				find_bytes(l.p + 2, l.len - 2, "@@", 2) : NULL;
+			nline = plus ? strtoul(plus + 1, NULL, 10) : 0;
+			func = close ? trim_span((struct span){ close + 2,
+				(size_t)(l.p + l.len - close - 2) }) :
+				(struct span){ "", 0 };
+			in_hunk = 1;
+			first = n;
+			continue;
+		}
+		if (!in_hunk || !l.len || !strchr(" +-\\", l.p[0])) {
+			in_hunk = in_hunk && l.len == 0;
+			continue;
+		}
+		struct span body = { l.p + 1, l.len - 1 };
+		/* a label line (err_free_irq:) anywhere in the hunk marks its
+		 * lines as an error path's */
+		struct span tb = trim_span(body);
+		if (tb.len > 1 && tb.p[tb.len - 1] == ':' &&
+		    strspn(tb.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_") == tb.len - 1)
+			for (size_t k = first; k < n; k++)
+				(*out)[k].label = 1;
+		if (l.p[0] == '+' || l.p[0] == '-') {
+			GROW(*out, n + 1, alloc);
+			(*out)[n++] = (struct hline){ l.p[0], body, nline, func,
+				n > first && (*out)[first].label };
+		}
+		if (l.p[0] != '-' && l.p[0] != '\\')
+			nline++;
+	}
+	return n;
+}
+
+/* The body of the file's remove() callback: the function named in
+ * ".remove = NAME" (or .remove_new), from its line to the next line that
+ * is a lone '}'.  Empty where there is none. */
+static struct span remove_body(const char *t, size_t len)
+{
+	const char *pos = t, *end = t + len;
+	struct span name = { NULL, 0 };
+
+	for (struct span l; !name.p && next_line(&pos, end, &l);) {
+		struct span s = trim_span(l);
+		if ((s.len > 8 && !memcmp(s.p, ".remove", 7)) &&
+		    (s.p[7] == ' ' || s.p[7] == '\t' || s.p[7] == '=' ||
+		     !memcmp(s.p + 7, "_new", 4))) {
+			const char *eq = memchr(s.p, '=', s.len);
+			if (!eq)
+				continue;
+			struct span v = trim_span((struct span){ eq + 1,
+				(size_t)(s.p + s.len - eq - 1) });
+			while (v.len && (v.p[v.len - 1] == ',' || is_space(v.p[v.len - 1])))
+				v.len--;
+			if (v.len)
+				name = v;
+		}
+	}
+	if (!name.p)
+		return (struct span){ NULL, 0 };
+	/* its definition: NAME( at the start of a line's text, not a call
+	 * ending in ';' */
+	pos = t;
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *q = find_bytes(l.p, l.len, name.p, name.len);
+		if (!q || q + name.len >= l.p + l.len || q[name.len] != '(' ||
+		    memchr(l.p, ';', l.len) || is_space(l.p[0]))
+			continue;
+		const char *from = l.p, *stop = end;
+		for (struct span b; next_line(&pos, end, &b);)
+			if (b.len && b.p[0] == '}') {
+				stop = b.p + b.len;
+				break;
+			}
+		return (struct span){ from, (size_t)(stop - from) };
+	}
+	return (struct span){ NULL, 0 };
+}
+
+/* What a rule needs to know of the file it looks at. */
+struct file_facts {
+	int shared;           /* IRQF_SHARED in the file or the hunk */
+	struct span remove;   /* remove()'s body, or { NULL, 0 } */
+};
+
+static int rule_fires(const struct check_rule *r, const struct hline *h,
+		      size_t n, const struct file_facts *ff, size_t *at)
+{
+	const struct hline *hit = NULL;
+
+	for (size_t i = 0; i < n && !hit; i++) {
+		const char *const *want = r->added ? r->added : r->removed;
+		char op = r->added ? '+' : '-';
+		if (h[i].op != op || !calls(h[i].text.p, h[i].text.len, want))
+			continue;
+		if (r->needs & NEEDS_CLEANUP_SITE) {
+			int in_remove = h[i].func.len &&
+				find_bytes(h[i].func.p, h[i].func.len, "remove", 6);
+			if (!in_remove && !h[i].label)
+				continue;
+		}
+		if (r->needs & NEEDS_NOT_READDED) {
+			const char *c = calls(h[i].text.p, h[i].text.len, want);
+			int again = 0;
+			for (size_t j = 0; j < n && !again; j++)
+				again = h[j].op == '+' &&
+					calls(h[j].text.p, h[j].text.len,
+					      (const char *const[]){ c, NULL });
+			if (again)
+				continue;
+		}
+		hit = &h[i];
+	}
+	if (!hit)
+		return 0;
+	/* a conversion: the plain call goes where the managed one comes */
+	if (r->added) {
+		int gone = 0;
+		for (size_t i = 0; i < n && !gone; i++)
+			gone = h[i].op == '-' &&
+			       calls(h[i].text.p, h[i].text.len, r->removed);
+		if (!gone)
+			return 0;
+	}
+	if ((r->needs & NEEDS_SHARED) && !ff->shared)
+		return 0;
+	if ((r->needs & NEEDS_REMOVE) && !ff->remove.p)
+		return 0;
+	if ((r->needs & NEEDS_REMOVE_KEEPS_IRQ) &&
+	    (ff->shared || calls(ff->remove.p, ff->remove.len,
+				 (const char *const[]){ "disable_irq(",
+				   "disable_irq_nosync(", "free_irq(",
+				   "devm_free_irq(", NULL })))
+		return 0;
+	*at = hit->line;
+	return 1;
+}
+
+/* A finding: FILE:LINE: why [rule]. */
+struct finding {
+	size_t patch;         /* the group (patch) it is in */
+	const char *path;
+	size_t line;
+	const struct check_rule *rule;
+};
+struct findings {
+	struct finding *v;
+	size_t n, alloc;
+};
+
+/*
+ * Runs every rule on every file of every group of p: the hunks from the
+ * source's diff text, the file's facts from text[i] (file i as the tree
+ * has it; empty where unknown, then the hunks alone tell).  Appends to
+ * *f; returns how many.
+ */
+static size_t check_groups(const struct source *src, const struct plan *p,
+			   const struct sbuf *text, struct findings *f)
+{
+	size_t before = f->n;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t fi = p->g[g].member[j];
+			const struct sfile *e = &src->f[fi];
+			struct hline *h;
+			size_t n = hunk_lines(src->text.buf + e->off, e->len, &h);
+			struct file_facts ff = { 0 };
+			const struct sbuf *t = &text[fi];
+			ff.shared = t->len && find_bytes(t->buf, t->len, "IRQF_SHARED", 11);
+			for (size_t i = 0; i < n && !ff.shared; i++)
+				ff.shared = find_bytes(h[i].text.p, h[i].text.len,
+						       "IRQF_SHARED", 11) != NULL;
+			ff.remove = remove_body(t->buf, t->len);
+			int irq_said = 0;
+			for (size_t r = 0; r < NRULES; r++) {
+				size_t at = 0;
+				/* one interrupt finding per file */
+				if (irq_said && check_rules[r].added == irq_devm)
+					continue;
+				if (!rule_fires(&check_rules[r], h, n, &ff, &at))
+					continue;
+				irq_said |= check_rules[r].added == irq_devm;
+				GROW(f->v, f->n + 1, f->alloc);
+				f->v[f->n++] = (struct finding){ g, e->path, at,
+								 &check_rules[r] };
+			}
+			free(h);
+		}
+	return f->n - before;
+}
+
+/*
+ * Each file of the groups as the tree has it after its commit: one
+ * `git cat-file --batch` for all.  Its grammar: per request "OID TYPE
+ * SIZE" LF, SIZE bytes, LF; or "NAME missing" LF (a deleted file).
+ * rev[g] is group g's commit, or NULL for the work tree (then the file is
+ * read from top).  text[i] gets file i.
+ */
+static int tree_texts(const struct source *src, const struct plan *p,
+		      char *const *rev, const char *top, struct sbuf *text)
+{
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, path = SBUF_INIT;
+	size_t *order = xcalloc(src->nr + 1, sizeof *order), no = 0;
+	int r = 0;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t fi = p->g[g].member[j];
+			if (!src->f[fi].new_mode)
+				continue;       /* deleted: no text after */
+			if (!rev || !rev[g]) {
+				sb_setlen(&path, 0);
+				sb_addf(&path, "%s/%s", top, src->f[fi].path);
+				sb_read_file(&text[fi], path.buf);  /* none: unknown */
+				continue;
+			}
+			sb_addf(&in, "%s:%s\n", rev[g], src->f[fi].path);
+			order[no++] = fi;
+		}
+	const char *words[] = { "cat-file", "--batch", NULL };
+	if (no && (r = git_ok("git cat-file", &(struct git_run){ .words = words,
+			.input = in.buf, .inlen = in.len, .out = &out })) < 0)
+		goto out;
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (size_t k = 0; k < no && pos < end; k++) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		if (!nl)
+			break;
+		const char *sp = memrchr_bytes(pos, (size_t)(nl - pos), ' ');
+		if (!sp || ((size_t)(nl - sp) == 8 && !memcmp(sp, " missing", 8))) {
+			pos = nl + 1;
+			continue;
+		}
+		size_t size = strtoul(sp + 1, NULL, 10);
+		if (size > (size_t)(end - nl - 1)) {
+			r = error("git cat-file: a short object");
+			break;
+		}
+		sb_add(&text[order[k]], nl + 1, size);
+		pos = nl + 1 + size + 1;
+	}
+out:
+	free(order);
+	sb_release(&in);
+	sb_release(&out);
+	sb_release(&path);
+	return r;
+}
+
+/* Who tested changes to these files before: the Tested-by: lines of the
+ * last CHECK_LOG commits that touch them, most recent first, each person
+ * once, at most five.  Appended one a line. */
+#define CHECK_LOG 500
+static void past_testers(char *const *path, size_t n, struct sbuf *out)
+{
+	struct sbuf log = SBUF_INIT, max = SBUF_INIT;
+	const char **words = xcalloc(n + 8, sizeof *words);
+	size_t w = 0, found = 0;
+
+	sb_addf(&max, "--max-count=%d", CHECK_LOG);
+	words[w++] = "--literal-pathspecs";
+	words[w++] = "log";
+	words[w++] = "--format=%B";
+	words[w++] = max.buf;
+	words[w++] = "--";
+	for (size_t i = 0; i < n; i++)
+		words[w++] = path[i];
+	if (!run_git(&(struct git_run){ .words = words, .out = &log, .quiet = 1 })) {
+		const char *pos = log.buf, *end = log.buf + log.len;
+		for (struct span l; found < 5 && next_line(&pos, end, &l);) {
+			struct span t = trim_span(l);
+			if (t.len <= 10 || strncasecmp(t.p, "Tested-by:", 10))
+				continue;
+			struct span who = trim_span((struct span){ t.p + 10, t.len - 10 });
+			struct sbuf one = SBUF_INIT;
+			sb_add(&one, who.p, who.len);
+			size_t before = out->len;
+			add_new_lines(out, one.buf);
+			found += out->len > before;
+			sb_release(&one);
+		}
+	}
+	free(words);
+	sb_release(&log);
+	sb_release(&max);
+}
+
+/* The findings of a plan's groups over src; rev as for tree_texts().  0,
+ * or -1 after error(). */
+static int check_plan_groups(const struct source *src, const struct plan *p,
+			     char *const *rev, const char *top,
+			     struct findings *f)
+{
+	struct sbuf *text = xcalloc(src->nr + 1, sizeof *text);
+	int r;
+
+	for (size_t i = 0; i < src->nr; i++)
+		sb_init(&text[i]);
+	if (!(r = tree_texts(src, p, rev, top, text)))
+		check_groups(src, p, text, f);
+	free_messages(text, src->nr);
+	return r;
+}
+
+/* The warning plan and format give for a patch that needs the hardware. */
+static void warn_hardware(const struct findings *f, size_t g, const char *what)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].patch == g) {
+			warning("%s needs testing on the hardware (%s at %s:%zu; "
+				"series check says more): send such patches one by "
+				"one (series format --individual) and ask for "
+				"Tested-by:", what, f->v[i].rule->name,
+				f->v[i].path, f->v[i].line);
+			return;
+		}
+}
+
 /* ---- diff parser -------------------------------------------------------------
  * What a patch touches, read line by line the way get_maintainer.pl reads it,
  * so that both name the same files (a line matching an earlier rule is not
@@ -9869,6 +10291,62 @@ static int prepare(struct commit_opts *o, struct status *st, struct plan *p,
 	return p->nr ? EXIT_DONE : nothing_to_commit();
 }
 
+/* plan of the work tree: its change has no diff text, so git diff HEAD of
+ * the plan's files gives the hunks the hardware rules read. */
+static void worktree_hardware_warnings(const struct plan *p,
+				       const struct source *src, const char *top)
+{
+	struct owned *pg = NULL;
+	size_t npg = 0, apg = 0;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			GROW(pg, npg + 1, apg);
+			pg[npg++] = (struct owned){ src->f[p->g[g].member[j]].path, g };
+		}
+	if (!npg)
+		return;
+	sort_n(pg, npg, sizeof *pg, cmp_owned);
+	const char **words = xcalloc(npg + 10, sizeof *words);
+	size_t w = 0;
+	words[w++] = "--literal-pathspecs";
+	words[w++] = "diff";
+	words[w++] = "--no-color";
+	words[w++] = "--no-ext-diff";
+	words[w++] = "--no-textconv";
+	words[w++] = "--no-renames";
+	words[w++] = "HEAD";
+	words[w++] = "--";
+	for (size_t i = 0; i < npg; i++)
+		words[w++] = pg[i].path;
+	struct source d = SOURCE_INIT;
+	struct plan dp = { xcalloc(p->nr + 1, sizeof *dp.g), p->nr };
+	struct diff_opts o = { 1, NULL };
+	struct findings f = { 0 };
+	if (!run_git(&(struct git_run){ .words = words, .out = &d.text,
+					.quiet = 1 }) &&
+	    d.text.len && !parse_diff(&d, "git diff HEAD", &o)) {
+		for (size_t g = 0; g < p->nr; g++)
+			dp.g[g].member = xcalloc(d.nr + 1, sizeof *dp.g[g].member);
+		for (size_t i = 0; i < d.nr; i++) {
+			struct owned key = { d.f[i].path, 0 };
+			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg, cmp_owned);
+			if (hit)
+				dp.g[hit->k].member[dp.g[hit->k].nr++] = i;
+		}
+		if (!check_plan_groups(&d, &dp, NULL, top, &f))
+			for (size_t g = 0; g < p->nr; g++)
+				warn_hardware(&f, g, p->g[g].name);
+	}
+	for (size_t g = 0; g < p->nr; g++)
+		free(dp.g[g].member);
+	free(dp.g);
+	free(f.v);
+	free(words);
+	free(pg);
+	source_release(&d);
+}
+
 /* Marks the source's files that the settled plan p left out as no change,
  * so that other groupings of it leave them out too. */
 static void settled_source(struct source *src, const struct plan *p)
@@ -9916,6 +10394,7 @@ static int show_plan(const struct repo *repo, struct plan *p,
 			struct sbuf *msgs = t ? group_messages(p, t) : NULL;
 			struct recipients *rcpt = plan_recipients(ow, &src, p);
 			print_plan(p, &src, letter, msgs, messages, rcpt);
+			worktree_hardware_warnings(p, &src, repo->top);
 			free_messages(msgs, p->nr);
 			free_recipients(rcpt, p->nr);
 			free(letter);
@@ -9966,6 +10445,17 @@ static int plan_range(struct commit_opts *o, const char *spec,
 	struct sbuf *msgs = t ? group_messages(&p, t) : NULL;
 	struct recipients *rcpt = plan_recipients(&ow, &src, &p);
 	print_plan(&p, &src, letter, msgs, 0, rcpt);
+	{
+		struct findings f = { 0 };
+		char **rev = xcalloc(p.nr + 1, sizeof *rev);
+		for (size_t g = 0; g < p.nr; g++)
+			rev[g] = rg.tip;
+		if (!check_plan_groups(&src, &p, rev, top, &f))
+			for (size_t g = 0; g < p.nr; g++)
+				warn_hardware(&f, g, p.g[g].name);
+		free(rev);
+		free(f.v);
+	}
 	free_messages(msgs, p.nr);
 	free_recipients(rcpt, p.nr);
 	free(letter);
@@ -12199,6 +12689,17 @@ static int cmd_format(struct args *a)
 					    &p, subject.buf, aim.buf) < 0))
 		goto out;
 	sending_warnings(&sm, &ow, &o);
+	{
+		struct findings f = { 0 };
+		char **rev = xcalloc(rc.nr + 1, sizeof *rev);
+		for (size_t i = 0; i < rc.nr; i++)
+			rev[i] = rc.c[i].id;
+		if (!check_plan_groups(&src, &p, rev, repo.top, &f))
+			for (size_t g = 0; g < p.nr; g++)
+				warn_hardware(&f, g, sm.name[g + (size_t)sm.cover]);
+		free(rev);
+		free(f.v);
+	}
 	struct mail_opts mo = { .outdir = outdir, .force = o.force };
 	if (write_series(&mo, sm.name, sm.text, nf) < 0)
 		goto out;
@@ -12230,6 +12731,170 @@ out:
 	return r;
 }
 
+/*
+ * series check: the patches (mails, or the commits of a range) whose
+ * conversions need testing on the hardware, each finding as FILE:LINE:
+ * why [rule], then for each such patch who could test it.  Exit 1 when
+ * something is flagged, so scripts can stop.
+ */
+static const struct opt *const check_tables[] = { NULL };
+
+/* The source of check: each patch file a group, its files' texts from the
+ * work tree (the tree the patches apply to) where there is one. */
+static int source_from_patches(struct source *src, struct plan *p,
+			       const char *const *word, size_t n)
+{
+	p->g = xcalloc(n + 1, sizeof *p->g);
+	for (size_t i = 0; i < n; i++) {
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { -1, NULL };
+		if (read_diff(&one, word[i]) < 0 || parse_diff(&one, word[i], &d) < 0) {
+			source_release(&one);
+			return -1;
+		}
+		struct group *g = &p->g[p->nr++];
+		g->name = xstrdup(word[i]);
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
+	}
+	return 0;
+}
+
+/* Prints the findings of group g and who could test it. */
+static void report_patch(const struct findings *f, size_t g,
+			 const struct source *src, const struct plan *p,
+			 const char *what, struct owners *ow)
+{
+	char **path = NULL;
+	size_t np = 0, ap = 0;
+	struct sbuf testers = SBUF_INIT;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->v[i].patch != g)
+			continue;
+		printf("%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
+		       f->v[i].rule->why, f->v[i].rule->name);
+		GROW(path, np + 1, ap);
+		path[np++] = (char *)f->v[i].path;
+	}
+	printf("    in %s\n", what);
+	past_testers(path, np, &testers);
+	if (testers.len) {
+		printf("    tested these files before:\n");
+		const char *pos = testers.buf, *end = pos + testers.len;
+		for (struct span l; next_line(&pos, end, &l);)
+			printf("        %.*s\n", (int)l.len, l.p);
+	}
+	if (ow->m) {
+		struct recipients r = { SBUF_INIT, 0 };
+		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
+			printf("    maintainers:\n");
+			const char *pos = r.lines.buf, *end = pos + r.lines.len;
+			size_t k = 0;
+			for (struct span l; k < r.people && next_line(&pos, end, &l); k++)
+				printf("        %.*s\n", (int)l.len, l.p);
+		}
+		sb_release(&r.lines);
+	}
+	free(path);
+	sb_release(&testers);
+}
+
+static int cmd_check(struct args *a)
+{
+	struct repo repo = { 0 };
+	struct range rg = { "", "", NULL };
+	struct rcommits rc = { 0 };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
+	struct findings f = { 0 };
+	char **rev = NULL, *top = NULL;
+	int r = parse_opts(a, NULL);
+
+	if (!r && a->nword > 1)
+		for (size_t i = 0; i < a->nword && !r; i++)
+			if (is_range(a->word[i]))
+				r = cmd_usage(a->cmd, "a range goes alone ('%s')",
+					      a->word[i]);
+	if (r) {
+		free(a->word);
+		return opts_exit(r);
+	}
+	catch_signals();
+	r = EXIT_FAIL;
+	int range = !a->nword || is_range(a->word[0]);
+	if (range) {
+		char up[72];
+		if (repo_open(&repo) < 0)
+			goto out;
+		if (!a->nword && resolve_commit_quietly("@{upstream}", up) < 0) {
+			error("no patch or range given, and %s has no upstream: "
+			      "give PATCH... or BASE..TIP",
+			      repo.ref ? repo.ref : "HEAD");
+			goto out;
+		}
+		if (resolve_range(a->nword ? a->word[0] : "@{upstream}..HEAD", &rg) < 0 ||
+		    read_range_commits(&rg, &rc, "checked") < 0 ||
+		    source_from_commits(&src, &p, &rc, rg.spec) < 0)
+			goto out;
+		rev = xcalloc(rc.nr + 1, sizeof *rev);
+		for (size_t i = 0; i < rc.nr; i++)
+			rev[i] = rc.c[i].id;
+		top = xstrdup(repo.top);
+	} else {
+		if (source_from_patches(&src, &p, a->word, a->nword) < 0)
+			goto out;
+		/* the tree they apply to, where at hand: its top */
+		top = find_up(".");
+		if (!top)
+			top = xstrdup(".");
+	}
+	if (check_plan_groups(&src, &p, rev, top, &f) < 0 ||
+	    load_owners(&ow, top, NULL) < 0 || owner_facts(&ow, &src, 0) < 0)
+		goto out;
+	size_t flagged = 0;
+	for (size_t g = 0; g < p.nr; g++) {
+		int any = 0;
+		for (size_t i = 0; i < f.n && !any; i++)
+			any = f.v[i].patch == g;
+		if (!any)
+			continue;
+		flagged++;
+		struct sbuf what = SBUF_INIT;
+		if (range) {
+			char *s = subject_of(rc.c[g].msg);
+			sb_addf(&what, "%.12s %s", rc.c[g].id, s);
+			free(s);
+		} else
+			sb_adds(&what, p.g[g].name);
+		report_patch(&f, g, &src, &p, what.buf, &ow);
+		sb_release(&what);
+	}
+	if (flagged)
+		fprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
+			"hardware: send %s one by one (series format --individual) "
+			"and ask for Tested-by:\n", flagged, p.nr,
+			p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
+			flagged == 1 ? "it" : "them");
+	r = flagged ? EXIT_NOTHING : EXIT_DONE;
+out:
+	free(f.v);
+	free(rev);
+	free(top);
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	rcommits_release(&rc);
+	free(rg.spec);
+	repo_release(&repo);
+	free(a->word);
+	reraise_stop();
+	return r;
+}
+
 /* ---- main --------------------------------------------------------------- */
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */
@@ -12254,6 +12919,8 @@ const struct command commands[] = {
 	  "format [BASE..TIP] [-o DIR] [--to ADDR]... [--cc ADDR]... "
 	  "[--all-cc] [--rfc] [-v N [--prev OLD-BASE..OLD-TIP]] [--individual] "
 	  "[--cover FILE] [--max-recipients N] [--force]", format_tables, 1 },
+	{ "check", cmd_check,
+	  "check [PATCH... | BASE..TIP]", check_tables, 1 },
 	{ "commit", cmd_commit,
 	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
 	  "[--by ORG] [--depth N] [--include GLOB]... [--untracked] "
