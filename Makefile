@@ -90,7 +90,7 @@ clean:
 # Fuzzing (clang with libFuzzer): each harness for FUZZ_SECONDS, seeded from
 # test/corpus/NAME; what it finds goes to test/fuzz-out/NAME/.
 FUZZ_SECONDS ?= 60
-FUZZERS  = status patch maintainers regex diff
+FUZZERS  = status patch maintainers regex diff mbox
 FUZZFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -DSERIES_NO_MAIN -I.
 test/fuzz-%: test/fuzz-%.c series.c series.h
 	clang $(FUZZFLAGS) -o $@ $< series.c

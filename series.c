@@ -623,6 +623,12 @@ static char *path_token(const char *s, const char *lim, const char **end)
 	return xstrndup(s, (size_t)(e - s));
 }
 
+/* A hex digit's value, or -1. */
+static int hexval(int c)
+{
+	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
+}
+
 /* Frees the n strings of v, and v. */
 static void free_strings(char **v, size_t n)
 {
@@ -1468,7 +1474,9 @@ static char *header_name(const char *s, const char *lim)
 {
 	const char *e;
 
-	if (s < lim && *s == '"')
+	if (s >= lim)
+		return NULL;
+	if (*s == '"')
 		return unquote_c(s, lim, &e);
 	const char *tab = memchr(s, '\t', (size_t)(lim - s));
 	e = tab ? tab : lim;
@@ -5482,9 +5490,10 @@ static size_t hunk_lines(const char *t, size_t len, struct hline **out)
 			for (size_t k = first; k < n; k++)
 				(*out)[k].label = 1;
 		if (l.p[0] == '+' || l.p[0] == '-') {
+			int label = n > first && (*out)[first].label;
 			GROW(*out, n + 1, alloc);
-			(*out)[n++] = (struct hline){ l.p[0], body, nline, func,
-				n > first && (*out)[first].label };
+			(*out)[n] = (struct hline){ l.p[0], body, nline, func, label };
+			n++;
 		}
 		if (l.p[0] != '-' && l.p[0] != '\\')
 			nline++;
@@ -5775,6 +5784,257 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what)
 				f->v[i].path, f->v[i].line);
 			return;
 		}
+}
+
+/* ---- replies: the mbox parser -----------------------------------------------
+ * Replies come as mbox files, as a mail client or a list archive saves
+ * them.  Grammar: a message starts at a line "From " at the top of the file
+ * or after an empty line; its header lines run to the first empty line,
+ * a line starting with a space or a tab continuing the one before (its
+ * fold undone: the line break goes, the white space stays); the body runs
+ * to the next message.  Of the headers, Message-ID, In-Reply-To,
+ * References, Subject and From are kept, RFC 2047 encoded words (Q or B,
+ * UTF-8, US-ASCII or ISO-8859-1) decoded.  Of the body, the trailer lines:
+ * "Tag: value" at a line's start with Tag one of trailer_tags (any case);
+ * a quoted line ("> Tested-by: ...") never counts.
+ */
+static const char *const trailer_tags[] = { "Reported-by", "Suggested-by",
+	"Tested-by", "Reviewed-by", "Acked-by", NULL };
+
+void mbox_release(struct mbox *mb)
+{
+	for (size_t i = 0; i < mb->n; i++) {
+		struct mbox_msg *m = &mb->m[i];
+		free(m->id);
+		free(m->in_reply_to);
+		free(m->subject);
+		free(m->from);
+		free_strings(m->refs, m->nrefs);
+		free_strings(m->trailer, m->ntrailer);
+	}
+	free(mb->m);
+	memset(mb, 0, sizeof *mb);
+}
+
+static int b64val(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 :
+	       c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* One encoded word's text "CHARSET?E?TEXT" decoded onto out; 0, or -1
+ * where it is not one we read (then it stays as it was). */
+static int decode_word(struct sbuf *out, const char *w, size_t n)
+{
+	const char *q1 = memchr(w, '?', n);
+	if (!q1 || (size_t)(q1 - w) + 3 > n || q1[2] != '?')
+		return -1;
+	size_t cl = (size_t)(q1 - w);
+	int latin1 = cl == 10 && !strncasecmp(w, "iso-8859-1", 10);
+	if (!latin1 && !(cl == 5 && !strncasecmp(w, "utf-8", 5)) &&
+	    !(cl == 8 && !strncasecmp(w, "us-ascii", 8)))
+		return -1;
+	char enc = (char)toupper((unsigned char)q1[1]);
+	const char *t = q1 + 3, *end = w + n;
+	struct sbuf raw = SBUF_INIT;
+	if (enc == 'Q') {
+		for (; t < end; t++) {
+			if (*t == '_')
+				sb_addc(&raw, ' ');
+			else if (*t == '=' && end - t >= 3 && hexval(t[1]) >= 0 &&
+				 hexval(t[2]) >= 0) {
+				sb_addc(&raw, (char)(hexval(t[1]) * 16 + hexval(t[2])));
+				t += 2;
+			} else
+				sb_addc(&raw, *t);
+		}
+	} else if (enc == 'B') {
+		unsigned acc = 0;
+		int bits = 0;
+		for (; t < end && *t != '='; t++) {
+			int v = b64val((unsigned char)*t);
+			if (v < 0) {
+				sb_release(&raw);
+				return -1;
+			}
+			acc = (acc << 6) | (unsigned)v;
+			bits += 6;
+			if (bits >= 8) {
+				bits -= 8;
+				sb_addc(&raw, (char)((acc >> bits) & 0xff));
+			}
+		}
+	} else {
+		sb_release(&raw);
+		return -1;
+	}
+	for (size_t i = 0; i < raw.len; i++) {
+		unsigned char c = (unsigned char)raw.buf[i];
+		if (latin1 && c >= 0x80) {
+			sb_addc(out, (char)(0xc0 | (c >> 6)));
+			sb_addc(out, (char)(0x80 | (c & 0x3f)));
+		} else
+			sb_addc(out, (char)c);
+	}
+	sb_release(&raw);
+	return 0;
+}
+
+/* A header's value with its encoded words decoded; white space between
+ * two encoded words goes, as RFC 2047 says. */
+static char *decode_header(const char *v, size_t n)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *p = v, *end = v + n;
+	int after_word = 0;
+
+	while (p < end) {
+		const char *open = find_bytes(p, (size_t)(end - p), "=?", 2);
+		const char *close = open ? find_bytes(open + 2, (size_t)(end - open - 2),
+						      "?=", 2) : NULL;
+		/* "?=" inside "?Q?" is not the close: charset?E?text */
+		while (close && open && close < open + 4) {
+			const char *again = find_bytes(close + 1, (size_t)(end - close - 1),
+						       "?=", 2);
+			close = again;
+		}
+		if (!open || !close) {
+			sb_add(&out, p, (size_t)(end - p));
+			break;
+		}
+		struct span gap = { p, (size_t)(open - p) };
+		if (!(after_word && !trim_span(gap).len))
+			sb_add(&out, gap.p, gap.len);
+		size_t before = out.len;
+		if (decode_word(&out, open + 2, (size_t)(close - open - 2)) < 0) {
+			sb_setlen(&out, before);
+			sb_add(&out, open, (size_t)(close + 2 - open));
+			after_word = 0;
+		} else
+			after_word = 1;
+		p = close + 2;
+	}
+	return sb_detach(&out, NULL);
+}
+
+/* The message ids ("<...>") in v, in order. */
+static void message_ids(const char *v, char ***ids, size_t *n)
+{
+	size_t a = *n;
+
+	for (const char *p = v; (p = strchr(p, '<'));) {
+		const char *gt = strchr(p, '>');
+		if (!gt)
+			break;
+		GROW(*ids, *n + 1, a);
+		(*ids)[(*n)++] = xstrndup(p, (size_t)(gt + 1 - p));
+		p = gt + 1;
+	}
+}
+
+/* The tag of a trailer line, or NULL. */
+static const char *trailer_tag(const char *s, size_t n)
+{
+	for (const char *const *t = trailer_tags; *t; t++) {
+		size_t k = strlen(*t);
+		if (n > k + 1 && !strncasecmp(s, *t, k) && s[k] == ':' &&
+		    (s[k + 1] == ' ' || s[k + 1] == '\t'))
+			return *t;
+	}
+	return NULL;
+}
+
+static void add_header_field(struct mbox_msg *m, const struct sbuf *h)
+{
+	const char *colon = memchr(h->buf, ':', h->len);
+	if (!colon)
+		return;
+	size_t nl = (size_t)(colon - h->buf);
+	struct span v = trim_span((struct span){ colon + 1,
+		h->len - nl - 1 });
+	char *val = decode_header(v.p, v.len);
+#define IS(name) (nl == strlen(name) && !strncasecmp(h->buf, name, nl))
+	if (IS("Message-ID") && !m->id) {
+		char **ids = NULL;
+		size_t n = 0;
+		message_ids(val, &ids, &n);
+		if (n)
+			m->id = xstrdup(ids[0]);
+		free_strings(ids, n);
+	} else if (IS("In-Reply-To") && !m->in_reply_to) {
+		char **ids = NULL;
+		size_t n = 0;
+		message_ids(val, &ids, &n);
+		if (n)
+			m->in_reply_to = xstrdup(ids[n - 1]);
+		free_strings(ids, n);
+	} else if (IS("References"))
+		message_ids(val, &m->refs, &m->nrefs);
+	else if (IS("Subject") && !m->subject) {
+		m->subject = val;
+		val = NULL;
+	} else if (IS("From") && !m->from) {
+		m->from = val;
+		val = NULL;
+	}
+#undef IS
+	free(val);
+}
+
+int mbox_parse(const char *t, size_t len, struct mbox *mb)
+{
+	const char *pos = t, *end = t + len;
+	struct mbox_msg *m = NULL;
+	struct sbuf h = SBUF_INIT;
+	int in_head = 0, prev_blank = 1;
+	size_t at = mb->n;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (l.len && l.p[l.len - 1] == '\r')
+			l.len--;
+		if (prev_blank && l.len >= 5 && !memcmp(l.p, "From ", 5)) {
+			if (m && h.len)
+				add_header_field(m, &h);
+			sb_setlen(&h, 0);
+			GROW(mb->m, mb->n + 1, mb->alloc);
+			m = &mb->m[mb->n++];
+			memset(m, 0, sizeof *m);
+			in_head = 1;
+			prev_blank = 0;
+			continue;
+		}
+		prev_blank = l.len == 0;
+		if (!m)
+			continue;
+		if (in_head) {
+			if (!l.len) {
+				if (h.len)
+					add_header_field(m, &h);
+				sb_setlen(&h, 0);
+				in_head = 0;
+			} else if ((l.p[0] == ' ' || l.p[0] == '\t') && h.len)
+				sb_add(&h, l.p, l.len);
+			else {
+				if (h.len)
+					add_header_field(m, &h);
+				sb_setlen(&h, 0);
+				sb_add(&h, l.p, l.len);
+			}
+			continue;
+		}
+		struct span s = l;
+		if (s.len && s.p[0] == '>')
+			continue;       /* quoted: never counts */
+		if (trailer_tag(s.p, s.len)) {
+			char *v = decode_header(s.p, trim_span(s).len);
+			GROW(m->trailer, m->ntrailer + 1, m->atrailer);
+			m->trailer[m->ntrailer++] = v;
+		}
+	}
+	if (m && in_head && h.len)
+		add_header_field(m, &h);
+	sb_release(&h);
+	return (int)(mb->n - at);
 }
 
 /* ---- diff parser -------------------------------------------------------------
@@ -6154,11 +6414,6 @@ static int perl_class(int e, unsigned char *set)
 	for (int i = 0; i < 32; i++)
 		set[i] |= (unsigned char)(neg ? ~s[i] : s[i]);
 	return 1;
-}
-
-static int hexval(int c)
-{
-	return isdigit(c) ? c - '0' : isxdigit(c) ? tolower(c) - 'a' + 10 : -1;
 }
 
 /* One escaped byte after '\' (not a class escape); -1 on error. */
@@ -12895,6 +13150,487 @@ out:
 	return r;
 }
 
+/*
+ * series trailers: the review tags given in replies (mboxes) onto the
+ * commits they were given for, and those of a previous version's commits
+ * whose patch is the same; then the range is rewritten as regroup writes
+ * it: same trees, the branch moved once, nothing changed on any failure.
+ */
+struct trailers_opts {
+	int dry_run;
+	const char *from;
+};
+#define TO(f) offsetof(struct trailers_opts, f)
+static const struct opt trailers_table[] = {
+	{ "-n", "--dry-run", OPT_FLAG, TO(dry_run), 1, NULL,
+	  "show what would be added, and why; write nothing", NULL, 0, 0 },
+	{ NULL, "--from", OPT_VALUE, TO(from), 0, "OLD-BASE..OLD-TIP",
+	  "carry the trailers of the previous version's commits whose patch "
+	  "is the same", NULL, 0, 0 },
+	{ 0 }
+};
+#undef TO
+static const struct opt *const trailers_tables[] = { trailers_table, NULL };
+
+/* A subject as a patch mail has it: "[RFC PATCH v2 3/7] text" gives 3, 7
+ * and where the text starts; a reply's "Re: " prefixes are skipped.  0
+ * when it has no [..PATCH..] tag (n and m then 0). */
+static int patch_subject(const char *s, size_t *n, size_t *m, const char **text,
+			 int *reply)
+{
+	*n = *m = 0;
+	*reply = 0;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3)) {
+			s += 3;
+			*reply = 1;
+			continue;
+		}
+		break;
+	}
+	int tagged = 0;
+	while (*s == '[') {
+		const char *close = strchr(s, ']');
+		if (!close)
+			break;
+		struct span tag = { s + 1, (size_t)(close - s - 1) };
+		if (find_bytes(tag.p, tag.len, "PATCH", 5)) {
+			tagged = 1;
+			const char *slash = memrchr_bytes(tag.p, tag.len, '/');
+			if (slash) {
+				const char *d = slash;
+				while (d > tag.p && isdigit((unsigned char)d[-1]))
+					d--;
+				*n = strtoul(d, NULL, 10);
+				*m = strtoul(slash + 1, NULL, 10);
+			}
+		}
+		s = close + 1;
+		while (*s == ' ')
+			s++;
+	}
+	*text = s;
+	return tagged;
+}
+
+/* The message of mb an id names, or NULL. */
+static const struct mbox_msg *message_by_id(const struct mbox *mb,
+					    const char *id)
+{
+	for (size_t i = 0; id && i < mb->n; i++)
+		if (mb->m[i].id && !strcmp(mb->m[i].id, id))
+			return &mb->m[i];
+	return NULL;
+}
+
+/* Which commit of rc a reply is for: by the patch mail its In-Reply-To or
+ * References name (nearest first), else by its own subject; its text is
+ * matched against the commits' subjects, then its n/m against the range.
+ * Returns the index, COVER for the cover letter, NOWHERE for none. */
+#define COVER ((size_t)-1)
+#define NOWHERE ((size_t)-2)
+static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
+			   const struct rcommits *rc, char *const *subj)
+{
+	const char *chain[64];
+	size_t nc = 0;
+
+	if (r->in_reply_to)
+		chain[nc++] = r->in_reply_to;
+	for (size_t i = r->nrefs; i-- > 0 && nc < 63;)
+		chain[nc++] = r->refs[i];
+	for (size_t i = 0; i <= nc; i++) {
+		const struct mbox_msg *m = i < nc ? message_by_id(mb, chain[i]) : r;
+		if (!m || !m->subject)
+			continue;
+		size_t n, total;
+		const char *text;
+		int reply;
+		int tagged = patch_subject(m->subject, &n, &total, &text, &reply);
+		if (i < nc && reply)
+			continue;       /* another reply: look further up */
+		if (tagged && n == 0 && total)
+			return COVER;
+		for (size_t c = 0; c < rc->nr; c++)
+			if (!strcmp(subj[c], text))
+				return c;
+		if (tagged && total == rc->nr && n >= 1 && n <= rc->nr)
+			return n - 1;
+	}
+	return NOWHERE;
+}
+
+/* The address of a trailer ("Tested-by: Name <addr>"), lower case. */
+static char *trailer_address(const char *t, size_t n)
+{
+	const char *lt = memrchr_bytes(t, n, '<');
+	const char *gt = lt ? memchr(lt, '>', n - (size_t)(lt - t)) : NULL;
+	const char *colon = memchr(t, ':', n);
+	struct span a = lt && gt ? (struct span){ lt + 1, (size_t)(gt - lt - 1) } :
+			colon ? (struct span){ colon + 1, n - (size_t)(colon + 1 - t) } :
+			(struct span){ t, n };
+	a = trim_span(a);
+	char *r = xstrndup(a.p, a.len);
+	lower_ascii(r);
+	return r;
+}
+
+/* Where b4 puts them: Reported-by, Suggested-by, Tested-by, Reviewed-by,
+ * Acked-by; the order of trailer_tags. */
+static size_t trailer_rank(const char *t)
+{
+	size_t k = 0;
+
+	for (; trailer_tags[k]; k++)
+		if (!strncasecmp(t, trailer_tags[k], strlen(trailer_tags[k])))
+			break;
+	return k;
+}
+
+/* A trailer to add: to commit c, with why, as said on stderr. */
+struct addition {
+	size_t c;
+	char *line, *why;
+};
+struct additions {
+	struct addition *v;
+	size_t n, alloc;
+};
+
+static void add_addition(struct additions *ad, size_t c, const char *line,
+			 const char *why)
+{
+	for (size_t i = 0; i < ad->n; i++)
+		if (ad->v[i].c == c && !strcasecmp(ad->v[i].line, line))
+			return;
+	GROW(ad->v, ad->n + 1, ad->alloc);
+	ad->v[ad->n++] = (struct addition){ c, xstrdup(line), xstrdup(why) };
+}
+
+static int cmp_addition(const void *a, const void *b)
+{
+	const struct addition *x = a, *y = b;
+
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
+	size_t rx = trailer_rank(x->line), ry = trailer_rank(y->line);
+	return rx != ry ? (rx < ry ? -1 : 1) : 0;
+}
+
+/* The replies' trailers onto ad.  A cover letter's go to every commit,
+ * unless their giver is a person MAINTAINERS names for some of the
+ * series' files: then only to the commits that touch those files. */
+static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
+			   char *const *subj, const struct recipients *people,
+			   struct additions *ad, struct sbuf *said)
+{
+	for (size_t i = 0; i < mb->n; i++) {
+		const struct mbox_msg *m = &mb->m[i];
+		if (!m->ntrailer)
+			continue;
+		size_t c = reply_target(mb, m, rc, subj);
+		for (size_t k = 0; k < m->ntrailer; k++) {
+			const char *t = m->trailer[k];
+			if (c == NOWHERE) {
+				warning("'%s' (from %s) answers no patch of the "
+					"series: not added", t,
+					m->subject ? m->subject : "a mail");
+				continue;
+			}
+			if (c != COVER) {
+				add_addition(ad, c, t, "given in reply to the patch");
+				continue;
+			}
+			char *addr = trailer_address(t, strlen(t));
+			size_t mine = 0;
+			char *own = xcalloc(rc->nr + 1, 1);
+			for (size_t j = 0; people && j < rc->nr; j++) {
+				const char *pos = people[j].lines.buf;
+				const char *end = pos + people[j].lines.len;
+				size_t q = 0;
+				for (struct span l; q < people[j].people &&
+				     next_line(&pos, end, &l); q++) {
+					char *a = trailer_address(l.p, l.len);
+					own[j] |= !strcmp(a, addr);
+					free(a);
+				}
+				mine += own[j];
+			}
+			for (size_t j = 0; j < rc->nr; j++)
+				if (!mine || own[j])
+					add_addition(ad, j, t, mine ?
+						"given on the cover letter by a maintainer "
+						"of this patch's files" :
+						"given on the cover letter by someone who "
+						"maintains none of the series' files");
+			if (mine)
+				sb_addf(said, "series: '%s' on the cover letter: %s "
+					"maintains files of %zu of the %zu patches, so "
+					"only those get it\n", t, addr, mine, rc->nr);
+			free(own);
+			free(addr);
+		}
+	}
+}
+
+/* --from: the trailers of the previous version's commits whose patch id
+ * (git patch-id --stable) is a new commit's go to it; those of changed
+ * patches are listed as not carried. */
+static int carried_trailers(const char *from, const struct range *now,
+			    const struct rcommits *rc, struct additions *ad)
+{
+	struct range old = { "", "", NULL };
+	struct rcommits prev = { 0 };
+	struct sbuf oldids = SBUF_INIT, newids = SBUF_INIT, spec = SBUF_INIT;
+	int r = -1;
+
+	sb_addf(&spec, "%s..%s", now->base, now->tip);
+	if (resolve_range(from, &old) < 0 ||
+	    read_range_commits(&old, &prev, "carried from") < 0 ||
+	    patch_ids(from, &oldids) < 0 || patch_ids(spec.buf, &newids) < 0)
+		goto out;
+	for (size_t i = 0; i < prev.nr; i++) {
+		char **t;
+		size_t nt;
+		char pid[72];
+		message_trailers(prev.c[i].msg, &t, &nt);
+		const char *same = patch_of_commit(&oldids, prev.c[i].id, pid) ? NULL :
+				   commit_of_patch(&newids, pid);
+		size_t c = rc->nr;
+		for (size_t j = 0; same && j < rc->nr; j++)
+			if (!strncmp(same, rc->c[j].id, strlen(rc->c[j].id)))
+				c = j;
+		for (size_t k = 0; k < nt; k++) {
+			if (!trailer_tag(t[k], strlen(t[k])))
+				continue;
+			if (c < rc->nr) {
+				add_addition(ad, c, t[k], "carried from the previous "
+					     "version: the same patch");
+				continue;
+			}
+			char *s = subject_of(prev.c[i].msg);
+			warning("'%s' of %.12s (%s) is not carried: the patch "
+				"changed, or is gone", t[k], prev.c[i].id, s);
+			free(s);
+		}
+		free_strings(t, nt);
+	}
+	r = 0;
+out:
+	free(old.spec);
+	rcommits_release(&prev);
+	sb_release(&oldids);
+	sb_release(&newids);
+	sb_release(&spec);
+	return r;
+}
+
+/* The range's commits again, each with its new message, on the same
+ * trees and authors: commit-tree into a quarantine, then HEAD moves once. */
+static int reword_series(struct txn *t, const struct rcommits *rc,
+			 const struct sbuf *msgs, const char *base)
+{
+	struct sbuf parent = SBUF_INIT, tree = SBUF_INIT, who = SBUF_INIT;
+	struct sbuf id[6];
+	int r;
+
+	for (int i = 0; i < 6; i++)
+		sb_init(&id[i]);
+	if ((r = make_quarantine(t)) < 0)
+		goto out;
+	ident_env(id + 3, "COMMITTER", t->committer);
+	sb_adds(&parent, base);
+	for (size_t i = 0; i < rc->nr && !r; i++) {
+		const struct rcommit *c = &rc->c[i];
+		int tz = c->tz < 0 ? -c->tz : c->tz;
+		for (int k = 0; k < 3; k++)
+			sb_setlen(&id[k], 0);
+		sb_setlen(&who, 0);
+		sb_addf(&who, "%s %lld %c%02d%02d", c->author, (long long)c->when,
+			c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
+		ident_env(id, "AUTHOR", who.buf);
+		const char *env[] = { t->env_obj.buf, t->env_alt.buf, id[0].buf,
+				      id[1].buf, id[2].buf, id[3].buf, id[4].buf,
+				      id[5].buf, NULL };
+		sb_setlen(&tree, 0);
+		sb_addf(&tree, "%s^{tree}", c->id);
+		char *prev = xstrdup(parent.buf);
+		sb_setlen(&parent, 0);
+		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
+		if ((r = check_stop("git commit-tree")) == 0)
+			r = git_ok("git commit-tree", &(struct git_run){
+				.words = commit, .env = env, .out = &parent,
+				.input = msgs[i].buf, .inlen = msgs[i].len });
+		free(prev);
+		chomp(&parent);
+	}
+	if (r < 0)
+		goto out;
+	if (parent.len >= sizeof t->tip || !is_oid(parent.buf, parent.len)) {
+		r = error("git commit-tree: unexpected answer");
+		goto out;
+	}
+	memcpy(t->tip, parent.buf, parent.len + 1);
+	if ((r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0)
+		goto out;
+	r = move_head(t);
+out:
+	txn_abort(t);
+	sb_release(&parent);
+	sb_release(&tree);
+	sb_release(&who);
+	for (int i = 0; i < 6; i++)
+		sb_release(&id[i]);
+	return r;
+}
+
+static int cmd_trailers(struct args *a)
+{
+	struct trailers_opts o = { 0 };
+	struct repo repo = { 0 };
+	struct range rg = { "", "", NULL };
+	struct rcommits rc = { 0 };
+	struct mbox mb = { 0 };
+	struct additions ad = { 0 };
+	struct owners ow = { 0 };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct txn t = { 0 };
+	struct sbuf *msgs = NULL, said = SBUF_INIT;
+	char **subj = NULL;
+	struct recipients *people = NULL;
+	int r = parse_opts(a, &o);
+	size_t nmbox = a->nword;
+
+	if (!r && nmbox && is_range(a->word[nmbox - 1]))
+		nmbox--;
+	if (!r && !nmbox && !o.from)
+		r = cmd_usage(a->cmd, "give the mboxes of the replies, or --from "
+			      "the previous version");
+	for (size_t i = 0; !r && i < nmbox; i++)
+		if (is_range(a->word[i]))
+			r = cmd_usage(a->cmd, "the range comes last ('%s')", a->word[i]);
+	if (!r && o.from && !is_range(o.from))
+		r = cmd_usage(a->cmd, "--from: '%s' is no range (BASE..TIP)", o.from);
+	if (r) {
+		free(a->word);
+		return opts_exit(r);
+	}
+	catch_signals();
+	sb_init(&t.env_obj);
+	sb_init(&t.env_alt);
+	r = EXIT_FAIL;
+	const char *spec = nmbox < a->nword ? a->word[nmbox] : "@{upstream}..HEAD";
+	for (size_t i = 0; i < nmbox; i++) {
+		struct sbuf text = SBUF_INIT;
+		if (sb_read_file(&text, a->word[i]) < 0) {
+			error("%s: %s", a->word[i], strerror(errno));
+			sb_release(&text);
+			goto out;
+		}
+		mbox_parse(text.buf, text.len, &mb);
+		sb_release(&text);
+	}
+	if (repo_open(&repo) < 0 || (!o.dry_run && check_idle(&repo) < 0) ||
+	    resolve_range(spec, &rg) < 0 || check_regroup_range(&repo, &rg) < 0 ||
+	    read_range_commits(&rg, &rc, "given trailers") < 0)
+		goto out;
+	subj = xcalloc(rc.nr + 1, sizeof *subj);
+	for (size_t i = 0; i < rc.nr; i++)
+		subj[i] = subject_of(rc.c[i].msg);
+	/* who maintains each commit's files: for a cover letter's tags */
+	if (mb.n && rc.nr &&
+	    (source_from_commits(&src, &p, &rc, rg.spec) < 0 ||
+	     load_owners(&ow, repo.top, NULL) < 0))
+		goto out;
+	if (ow.m) {
+		people = xcalloc(rc.nr + 1, sizeof *people);
+		if (recipients_of(&ow, &src, p.g, p.nr, people, NULL) < 0)
+			goto out;
+	}
+	reply_trailers(&mb, &rc, subj, people, &ad, &said);
+	if (o.from && carried_trailers(o.from, &rg, &rc, &ad) < 0)
+		goto out;
+	/* what each commit lacks of them, in b4's order */
+	sort_n(ad.v, ad.n, sizeof *ad.v, cmp_addition);
+	msgs = xcalloc(rc.nr + 1, sizeof *msgs);
+	size_t added = 0;
+	for (size_t i = 0; i < rc.nr; i++) {
+		char **have;
+		size_t nh, ah;
+		sb_init(&msgs[i]);
+		sb_adds(&msgs[i], rc.c[i].msg);
+		message_trailers(rc.c[i].msg, &have, &nh);
+		ah = nh;
+		for (size_t k = 0; k < ad.n; k++) {
+			if (ad.v[k].c != i)
+				continue;
+			int dup = 0;
+			for (size_t h = 0; h < nh && !dup; h++)
+				dup = !strcasecmp(have[h], ad.v[k].line);
+			if (dup)
+				continue;
+			add_signoff(&msgs[i], ad.v[k].line);
+			GROW(have, nh + 1, ah);
+			have[nh++] = xstrdup(ad.v[k].line);
+			added++;
+			if (o.dry_run)
+				printf("%.12s %s\n    + %s   (%s)\n", rc.c[i].id, subj[i],
+				       ad.v[k].line, ad.v[k].why);
+			else
+				sb_addf(&said, "series: %.12s %s: + %s (%s)\n",
+					rc.c[i].id, subj[i], ad.v[k].line, ad.v[k].why);
+		}
+		free_strings(have, nh);
+	}
+	if (!added) {
+		fprintf(stderr, "series: no trailer to add\n");
+		r = EXIT_NOTHING;
+		goto out;
+	}
+	if (o.dry_run) {
+		fputs(said.buf, stderr);
+		r = EXIT_DONE;
+		goto out;
+	}
+	if (!(t.committer = ident("GIT_COMMITTER_IDENT")))
+		goto out;
+	t.repo = &repo;
+	t.plan = &(struct plan){ NULL, rc.nr };
+	if (reword_series(&t, &rc, msgs, rg.base) < 0)
+		goto out;
+	/* where each went, now that it is there */
+	fputs(said.buf, stderr);
+	printf("%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
+	       added, added == 1 ? "" : "s", rc.nr, rc.nr == 1 ? "" : "s",
+	       repo.ref, repo.old, t.tip);
+	r = EXIT_DONE;
+out:
+	txn_release(&t);
+	sb_release(&said);
+	free_messages(msgs, rc.nr);
+	free_strings(subj, rc.nr);
+	free_recipients(people, rc.nr);
+	for (size_t i = 0; i < ad.n; i++) {
+		free(ad.v[i].line);
+		free(ad.v[i].why);
+	}
+	free(ad.v);
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	mbox_release(&mb);
+	rcommits_release(&rc);
+	free(rg.spec);
+	repo_release(&repo);
+	free(a->word);
+	reraise_stop();
+	return r;
+}
+
 /* ---- main --------------------------------------------------------------- */
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */
@@ -12919,6 +13655,9 @@ const struct command commands[] = {
 	  "format [BASE..TIP] [-o DIR] [--to ADDR]... [--cc ADDR]... "
 	  "[--all-cc] [--rfc] [-v N [--prev OLD-BASE..OLD-TIP]] [--individual] "
 	  "[--cover FILE] [--max-recipients N] [--force]", format_tables, 1 },
+	{ "trailers", cmd_trailers,
+	  "trailers [-n] [--from OLD-BASE..OLD-TIP] [MBOX...] [BASE..HEAD]",
+	  trailers_tables, 1 },
 	{ "check", cmd_check,
 	  "check [PATCH... | BASE..TIP]", check_tables, 1 },
 	{ "commit", cmd_commit,

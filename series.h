@@ -375,4 +375,24 @@ struct file_owner {
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err);
 
+/* ---- replies: the mbox parser ------------------------------------------ */
+/* One message of an mbox: its headers as decoded strings (NULL where it
+ * has none), References in order, and the trailer lines of its body
+ * (Tested-by: and the like, never a quoted one), each decoded. */
+struct mbox_msg {
+	char *id, *in_reply_to, *subject, *from;
+	char **refs;
+	size_t nrefs;
+	char **trailer;
+	size_t ntrailer, atrailer;
+};
+struct mbox {
+	struct mbox_msg *m;
+	size_t n, alloc;
+};
+/* Appends the messages of t (len bytes, an mbox) to mb; returns how many.
+ * Never fails: what is not a message is skipped.  mbox_release() frees. */
+int mbox_parse(const char *t, size_t len, struct mbox *mb);
+void mbox_release(struct mbox *mb);
+
 #endif

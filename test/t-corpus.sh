@@ -3,7 +3,7 @@
 
 t_fuzz_corpus() {
 	local f n
-	for f in status patch maintainers regex diff; do
+	for f in status patch maintainers regex diff mbox; do
 		[ -x "$here/corpus-$f" ] || { bad "no test/corpus-$f (make test builds it)"; continue; }
 		n=$(ls "$here/corpus/$f" | wc -l)
 		[ "$n" -gt 0 ] || { bad "empty corpus $f"; continue; }

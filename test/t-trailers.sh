@@ -1,0 +1,239 @@
+# t-trailers.sh - series trailers: review tags from replies in mboxes onto
+# the commits they were given for, scoped acks on the cover letter, tags
+# carried from the previous version by patch id; the range rewritten with
+# its trees unchanged, the branch moved once, nothing changed on failure.
+
+# tr_series NAME: a base and three commits (a/x, a/y, b/z), a MAINTAINERS
+# whose A section Ann maintains.
+tr_series() {
+	newrepo "$1"
+	mkdir -p a b
+	printf '1\n' > a/x; printf '1\n' > a/y; printf '1\n' > b/z
+	cat > MAINTAINERS <<'M'
+A DRIVERS
+M:	Ann Maint <ann@example.org>
+S:	Maintained
+F:	a/
+
+B DRIVERS
+M:	Bob Maint <bob@example.org>
+S:	Maintained
+F:	b/
+M
+	commit_all
+	TR_BASE=$(git rev-parse HEAD)
+	local f
+	for f in a/x a/y b/z; do
+		echo 2 >> "$f"
+		git commit -qam "$f: fix
+
+Signed-off-by: Tess Ter <tess@example.org>"
+	done
+	TR_TREE=$(git rev-parse HEAD^{tree})
+}
+
+# The mbox of the replies: to patch 1 (by In-Reply-To, a folded header,
+# an encoded name, a quoted tag), to patch 3 by subject alone, and to the
+# cover letter from Ann (who maintains a/) and from Carl (who maintains
+# nothing).
+tr_mbox() {
+	cat <<'M'
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Tess Ter <tess@example.org>
+Subject: [PATCH 0/3] fix things
+Message-ID: <cover@example.org>
+
+The cover.
+
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Tess Ter <tess@example.org>
+Subject: [PATCH 1/3] a/x: fix
+Message-ID: <p1@example.org>
+In-Reply-To: <cover@example.org>
+
+The patch.
+
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: =?UTF-8?q?Ren=C3=A9e_Rev?= <renee@example.org>
+Subject: Re: [PATCH 1/3]
+ a/x: fix
+Message-ID: <r1@example.org>
+In-Reply-To: <p1@example.org>
+References: <cover@example.org>
+ <p1@example.org>
+
+> Tested-by: Quoted Person <quoted@example.org>
+> Looks fine to me.
+
+Tested-by: Tim Board <tim@example.org>
+Reviewed-by: =?UTF-8?q?Ren=C3=A9e_Rev?= <renee@example.org>
+
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Bob Maint <bob@example.org>
+Subject: Re: [PATCH 3/3] b/z: fix
+Message-ID: <r3@example.org>
+
+Acked-by: Bob Maint <bob@example.org>
+
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Ann Maint <ann@example.org>
+Subject: Re: [PATCH 0/3] fix things
+Message-ID: <r0a@example.org>
+In-Reply-To: <cover@example.org>
+
+For the a/ part:
+Acked-by: Ann Maint <ann@example.org>
+
+From mboxrd@z Thu Jan  1 00:00:00 1970
+From: Carl Tester <carl@example.org>
+Subject: Re: [PATCH 0/3] fix things
+Message-ID: <r0c@example.org>
+In-Reply-To: <cover@example.org>
+
+Tested-by: Carl Tester <carl@example.org>
+M
+}
+
+t_trailers_from_replies() {
+	tr_series tr-replies
+	tr_mbox > "$scratch/tr.mbox"
+	echo local >> a/x
+	local before; before=$(snapshot)
+	run trailers -n "$scratch/tr.mbox" "$TR_BASE..HEAD"
+	eq "-n: exit" "$rc" 0
+	eq "-n: nothing written" "$(snapshot)" "$before"
+	has "-n: what and why" "$out" "    + Tested-by: Tim Board <tim@example.org>   (given in reply to the patch)"
+	local idx wt; idx=$(git ls-files -s); wt=$(git status --porcelain)
+	run trailers "$scratch/tr.mbox" "$TR_BASE..HEAD"
+	eq "trailers: exit" "$rc" 0
+	has "trailers: the summary" "$out" "trailers added to 3 commits on refs/heads/main"
+	eq "the trees are the same" "$(git rev-parse HEAD^{tree})" "$TR_TREE"
+	eq "the base stays" "$(git rev-parse HEAD~3)" "$TR_BASE"
+	eq "the branch moved once" "$(git reflog -1 --format=%gs)" "series: 3 commits"
+	eq "the index as it was" "$(git ls-files -s)" "$idx"
+	eq "the work tree as it was" "$(git status --porcelain)" "$wt"
+	eq "a/x: in b4's order, the quoted one not" "$(git log -1 --format=%B HEAD~2)" "a/x: fix
+
+Signed-off-by: Tess Ter <tess@example.org>
+Tested-by: Tim Board <tim@example.org>
+Tested-by: Carl Tester <carl@example.org>
+Reviewed-by: Renée Rev <renee@example.org>
+Acked-by: Ann Maint <ann@example.org>"
+	# Ann maintains a/: her ack on the cover letter is not b/z's
+	eq "a/y: Carl's and Ann's" "$(git log -1 --format=%B HEAD~1)" "a/y: fix
+
+Signed-off-by: Tess Ter <tess@example.org>
+Tested-by: Carl Tester <carl@example.org>
+Acked-by: Ann Maint <ann@example.org>"
+	eq "b/z: by its subject; Carl's, not Ann's" "$(git log -1 --format=%B HEAD)" "b/z: fix
+
+Signed-off-by: Tess Ter <tess@example.org>
+Tested-by: Carl Tester <carl@example.org>
+Acked-by: Bob Maint <bob@example.org>"
+	has "the scope is said" "$err" "'Acked-by: Ann Maint <ann@example.org>' on the cover letter: ann@example.org maintains files of 2 of the 3 patches, so only those get it"
+	eq "authors kept" "$(git log -3 --format='%an %ad' --date=raw | sort -u | wc -l)" 1
+	# again: nothing to add, no duplicates
+	run trailers "$scratch/tr.mbox" "$TR_BASE..HEAD"
+	eq "again: nothing to add" "$rc" 1
+	has "again: said" "$err" "no trailer to add"
+}
+
+t_trailers_refusals() {
+	tr_series tr-refuse
+	tr_mbox > "$scratch/tr.mbox"
+	local before; before=$(snapshot)
+	run trailers
+	eq "no mbox: usage" "$rc" 2
+	run trailers "$TR_BASE..HEAD" "$scratch/tr.mbox"
+	eq "range first: usage" "$rc" 2
+	run trailers "$scratch/nosuch.mbox" "$TR_BASE..HEAD"
+	eq "a missing mbox: exit 3" "$rc" 3
+	run trailers "$scratch/tr.mbox" "$TR_BASE..HEAD~1"
+	eq "not ending at HEAD: exit 3" "$rc" 3
+	printf 'From x\nSubject: Re: [PATCH 9/9] elsewhere\n\nAcked-by: Who <who@example.org>\n' > "$scratch/else.mbox"
+	run trailers "$scratch/else.mbox" "$TR_BASE..HEAD"
+	eq "a reply to another series: nothing to add" "$rc" 1
+	has "a reply to another series: said" "$err" "answers no patch of the series: not added"
+	eq "nothing changed" "$(snapshot)" "$before"
+}
+
+# --from: a v2 whose first patch is v1's (the same patch id) and whose
+# second changed.
+t_trailers_from_previous() {
+	tr_series tr-from
+	local v1base=$TR_BASE f
+	# v1: the same three patches, each reviewed by Rita
+	git checkout -q -b v1t "$v1base"
+	for f in a/x a/y b/z; do
+		echo 2 >> "$f"
+		git commit -qam "$f: fix
+
+Signed-off-by: Tess Ter <tess@example.org>
+Reviewed-by: Rita Rev <rita@example.org>"
+	done
+	# v2: a/x the same patch, a/y changed, b/z gone
+	git checkout -q -b v2 "$v1base"
+	echo 2 >> a/x; git commit -qam "a/x: fix
+
+Signed-off-by: Tess Ter <tess@example.org>"
+	echo 3 >> a/y; git commit -qam "a/y: fix
+
+Signed-off-by: Tess Ter <tess@example.org>"
+	run trailers --from "$v1base..v1t" "$v1base..HEAD"
+	eq "--from: exit" "$rc" 0
+	eq "--from: the same patch gets them" "$(git log -1 --format=%B HEAD~1)" "a/x: fix
+
+Signed-off-by: Tess Ter <tess@example.org>
+Reviewed-by: Rita Rev <rita@example.org>"
+	eq "--from: the changed one does not" "$(git log -1 --format=%B HEAD)" "a/y: fix
+
+Signed-off-by: Tess Ter <tess@example.org>"
+	has "--from: what was not carried is said" "$err" "'Reviewed-by: Rita Rev <rita@example.org>' of "
+	has "--from: ... with its subject" "$err" "(a/y: fix) is not carried: the patch changed, or is gone"
+	has "--from: ... and the gone one" "$err" "(b/z: fix) is not carried"
+}
+
+# The fake git of t-commit.sh failing at every step: nothing changes, or
+# the result is right; and signals mid-run.
+t_trailers_faults() {
+	make_fakegit
+	tr_series trf
+	tr_mbox > "$scratch/trf.mbox"
+	fake_run 0 none trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
+	eq "faults: counting run" "$rc" 0
+	local steps k mode s sub
+	steps=$(wc -l < "$scratch/count.log")
+	for mode in exit signal garbage; do
+		for k in $(seq 1 "$steps"); do
+			tr_series trf
+			s=$(snapshot)
+			fake_run "$k" "$mode" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
+			sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
+			if [ "$rc" = 0 ]; then
+				eq "trailers $mode@$k($sub): the tree" "$(git rev-parse HEAD^{tree})" "$TR_TREE"
+				has "trailers $mode@$k($sub): the tags" "$(git log -1 --format=%B HEAD)" "Acked-by: Bob Maint"
+				continue
+			fi
+			eq "trailers $mode@$k($sub) unchanged" "$(snapshot)" "$s"
+			eq "trailers $mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
+		done
+	done
+	local sig pid i
+	for sig in TERM INT; do
+		k=$(grep ' commit-tree$' "$scratch/count.log" | head -1 | cut -d' ' -f1)
+		[ -n "$k" ] || { bad "no commit-tree step"; continue; }
+		tr_series trf
+		s=$(snapshot)
+		rm -f "$scratch/count" "$scratch/count.sleeping"
+		mv "$scratch/count.log" "$scratch/count.steps"
+		PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
+			"$SERIES" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD" 2>"$scratch/stderr" &
+		pid=$!
+		for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
+		kill -"$sig" "$pid"
+		wait "$pid" 2>/dev/null; rc=$?
+		[ "$rc" -gt 128 ] && ok || bad "$sig: exit $rc, not 128+N"
+		eq "trailers $sig unchanged" "$(snapshot)" "$s"
+		mv "$scratch/count.steps" "$scratch/count.log"
+	done
+}
