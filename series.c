@@ -6,35 +6,44 @@
  *   git status --porcelain=v2 -z     (the working tree's change)
  *   unified diffs: git diff, git format-patch mails, diff -u, spatch output
  *     (twice: the structural parser of the diff source, and the script's
- *     line rules for what a patch touches)
- *   git log -z --name-only           (a range's commits, for regroup)
+ *     line rules for what a patch touches), and their hunks for the
+ *     hardware rules of `check`
+ *   git log -z --name-only           (a range's commits; subjects for
+ *                                     %(prefix))
+ *   git diff-tree --stdin -p         (each commit's diff, for format)
+ *   mbox files                       (replies, for trailers)
  *   MAINTAINERS (and .mailmap, .get_maintainer.conf/.ignore) as
  *   get_maintainer.pl, and git log's output for its history
  *   Perl-style regexes of N: and K: lines (a linear-time subset)
  *
  * How it is built.  A source gives one list of changed files (struct
- * source): the work tree through git status, a unified diff, or a commit
- * range through git's own diff of it.  A grouping maps files to groups
- * (dir, depth N, file, tree).  A sink consumes the groups: the plan
- * printer; the commit transaction (one fast-import, one compare-and-swap
- * of HEAD); the apply transaction (git apply --cached per group into a
- * temporary index, one compare-and-swap); the mail writer (format-patch
- * layout).  The recipients engine, maintainers_query(), answers for any
- * set of files and patch text, and is what `series cc` calls.  A command
- * is one source, one grouping and one sink: plan = work tree or range +
- * grouping + plan printer; commit = work tree + grouping + commit
- * transaction; split = diff + grouping + mail writer or apply
- * transaction; regroup = range + grouping + apply transaction; cc =
- * patches (diff parser) + recipients.
+ * source): the work tree through git status, a unified diff, a commit
+ * range through git's own diff of it, or a range one entry per commit.
+ * A grouping maps files to groups (dir, depth N, file, tree; from
+ * MAINTAINERS: subsystem, maintainers, route).  A sink consumes the
+ * groups: the plan printer; the commit transaction (one fast-import, one
+ * compare-and-swap of HEAD); the apply transaction (git apply --cached
+ * per group into a temporary index, one compare-and-swap); the mail
+ * writer (format-patch layout, each mail's recipients in its headers);
+ * the hardware checks.  The recipients engine, maintainers_query(),
+ * answers for any set of files and patch text, and is what `series cc`
+ * calls.  A command is one source, one grouping and one sink: plan = work
+ * tree or range + grouping + plan printer; commit = work tree + grouping
+ * + commit transaction; split = diff + grouping + mail writer or apply
+ * transaction; regroup = range + grouping + apply transaction; format =
+ * range per commit + mail writer; check = patches or range per commit +
+ * hardware checks; trailers = range per commit + mbox replies + a reword
+ * of the commits; cc = patches (diff parser) + recipients.
  *
  * Sections, in the order data flows: shared parts (errors, buffers, the
  * text kit, child processes and the git runner, the repository); sources
  * (the work tree's status parser, the unified diff, a commit range);
- * grouping; messages; sinks (staging, plan printer and commit
- * transaction; the mail writer; the apply transaction); the recipients
- * pipeline (diff parser, regex, MAINTAINERS and its one pass, addresses,
- * .mailmap, .yaml addresses, who gets a patch, history, the answer);
- * commands; main.
+ * grouping; messages (with %(prefix) from history); sinks (staging, plan
+ * printer and commit transaction; the mail writer; the apply
+ * transaction; conversions that need hardware; the mbox parser); the
+ * recipients pipeline (diff parser, regex, MAINTAINERS and its one pass,
+ * addresses, .mailmap, .yaml addresses, who gets a patch, history, the
+ * answer); commands; main.
  *
  * TODO:
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
@@ -42,6 +51,10 @@
  *   - cc: .get_maintainer.conf/.ignore are read at the top only, not $HOME.
  *   - commit: signing (-S, commit.gpgSign) is refused, not done.
  *   - submodule pointer changes are refused, not committed.
+ *   - plan --compare: 0.38 s on the kernel's 809-file change, not yet the
+ *     0.2 s goal (K: lines over each file's whole text, as -f does).
+ *   - check: the rules read C text, not C; a remove() reached through a
+ *     macro or a bus-specific callback name is not found.
  */
 #define _POSIX_C_SOURCE 200809L
 /* 32-bit systems: 64-bit inode numbers and sizes, or readdir() and stat()
