@@ -5457,6 +5457,53 @@ static const char *calls(const char *line, size_t len,
 	return NULL;
 }
 
+/* How many calls of names text holds. */
+static size_t count_calls(const char *text, size_t len, const char *const *names)
+{
+	size_t n = 0;
+
+	for (; names && *names; names++) {
+		size_t k = strlen(*names);
+		for (const char *p = text, *end = text + len, *q;
+		     (q = find_bytes(p, (size_t)(end - p), *names, k)); p = q + 1) {
+			unsigned char before = q > text ? (unsigned char)q[-1] : ' ';
+			n += !isalnum(before) && before != '_';
+		}
+	}
+	return n;
+}
+
+/* Whether a change from old to new text could fire a rule, from counts
+ * alone: a conversion has more managed calls and fewer plain ones after,
+ * a cleanup's removal fewer cleanup calls.  No diff is needed to say no. */
+static int could_fire(const struct sbuf *old, const struct sbuf *new)
+{
+	/* what the two share at both ends, in whole lines, counts alike */
+	size_t pre = 0, suf = 0, min = old->len < new->len ? old->len : new->len;
+	while (pre < min && old->buf[pre] == new->buf[pre])
+		pre++;
+	while (pre && old->buf[pre - 1] != '\n')
+		pre--;
+	while (suf < min - pre && old->buf[old->len - 1 - suf] ==
+				  new->buf[new->len - 1 - suf])
+		suf++;
+	while (suf && old->buf[old->len - suf] != '\n')
+		suf--;
+	const char *o = old->buf + pre, *n = new->buf + pre;
+	size_t ol = old->len - pre - suf, nl = new->len - pre - suf;
+
+	for (size_t r = 0; r < NRULES; r++) {
+		const struct check_rule *c = &check_rules[r];
+		if (c->added && count_calls(n, nl, c->added) <=
+				count_calls(o, ol, c->added))
+			continue;
+		if (count_calls(n, nl, c->removed) >= count_calls(o, ol, c->removed))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
 /* One line a hunk adds or removes, where it stands in the new file, and
  * the function git named in its hunk header. */
 struct hline {
@@ -10566,12 +10613,29 @@ static void worktree_hardware_warnings(const struct plan *p,
 {
 	struct owned *pg = NULL;
 	size_t npg = 0, apg = 0;
+	struct sbuf *old = xcalloc(src->nr + 1, sizeof *old);
+	struct sbuf *now = xcalloc(src->nr + 1, sizeof *now);
+	char **head = xcalloc(p->nr + 1, sizeof *head);
 
+	/* only the files whose counts say a rule could fire get a diff */
+	for (size_t i = 0; i < src->nr; i++) {
+		sb_init(&old[i]);
+		sb_init(&now[i]);
+	}
 	for (size_t g = 0; g < p->nr; g++)
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			GROW(pg, npg + 1, apg);
-			pg[npg++] = (struct owned){ src->f[p->g[g].member[j]].path, g };
-		}
+		head[g] = "HEAD";
+	if (!tree_texts(src, p, head, top, old) && !tree_texts(src, p, NULL, top, now))
+		for (size_t g = 0; g < p->nr; g++)
+			for (size_t j = 0; j < p->g[g].nr; j++) {
+				size_t fi = p->g[g].member[j];
+				if (!could_fire(&old[fi], &now[fi]))
+					continue;
+				GROW(pg, npg + 1, apg);
+				pg[npg++] = (struct owned){ src->f[fi].path, g };
+			}
+	free_messages(old, src->nr);
+	free_messages(now, src->nr);
+	free(head);
 	if (!npg)
 		return;
 	sort_n(pg, npg, sizeof *pg, cmp_owned);
