@@ -10018,8 +10018,9 @@ static void print_help(const struct command *cmd)
 				sb_addf(&line, " %s", o->arg);
 			printf("%-30s %s\n", line.buf, o->help);
 		}
-	printf("\nexit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
-	       "128+N killed by signal N\n");
+	printf("\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
+	       "128+N killed by signal N\n", !strcmp(cmd->name, "check") ?
+	       "something needs the hardware" : "nothing to do");
 	sb_release(&line);
 }
 

@@ -186,6 +186,8 @@ t_check_quiet() {
 	eq "quiet: exit 0" "$rc" 0
 	eq "quiet: nothing said" "$out" ""
 	# usage and bad input
+	run check -h
+	has "-h: what exit 1 means here" "$out" "exit: 0 done, 1 something needs the hardware"
 	run check "$CB..HEAD" x.patch
 	eq "a range goes alone: usage" "$rc" 2
 	run check /nonexistent.patch
