@@ -5288,6 +5288,22 @@ static void ident_env(struct sbuf *e, const char *who, const char *ident)
 	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
 }
 
+/* The commit point of a series that commit-tree wrote into the
+ * quarantine: its last commit, last, becomes the tip; the objects move
+ * in; HEAD moves once.  0, or -1 after error(). */
+static int land_series(struct txn *t, const struct sbuf *last)
+{
+	int r;
+
+	if (last->len >= sizeof t->tip || !is_oid(last->buf, last->len))
+		return error("git commit-tree: unexpected answer");
+	memcpy(t->tip, last->buf, last->len + 1);
+	if ((r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0)
+		return r;
+	return move_head(t);
+}
+
 /* base: the commit the series starts on (NULL: HEAD); want_tree: the tree
  * the last commit must have (NULL: any), checked before HEAD moves. */
 static int apply_series(struct txn *t, const struct source *src,
@@ -5352,20 +5368,12 @@ static int apply_series(struct txn *t, const struct source *src,
 		fputs("\r\033[K", stderr);
 	if (r < 0)
 		goto out;
-	if (parent.len >= sizeof t->tip || !is_oid(parent.buf, parent.len)) {
-		r = error("git commit-tree: unexpected answer");
-		goto out;
-	}
-	memcpy(t->tip, parent.buf, parent.len + 1);
 	if (want_tree && strcmp(tree.buf, want_tree)) {
 		r = error("git apply: the last commit's tree %.12s is not %.12s; "
 			  "nothing was changed", tree.buf, want_tree);
 		goto out;
 	}
-	if ((r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0)
-		goto out;
-	r = move_head(t);
+	r = land_series(t, &parent);
 out:
 	txn_abort(t);
 	sb_release(&ienv);
@@ -13516,8 +13524,7 @@ static int reword_series(struct txn *t, const struct rcommits *rc,
 
 	for (int i = 0; i < 6; i++)
 		sb_init(&id[i]);
-	if ((r = make_quarantine(t)) < 0)
-		goto out;
+	r = make_quarantine(t);
 	ident_env(id + 3, "COMMITTER", t->committer);
 	sb_adds(&parent, base);
 	for (size_t i = 0; i < rc->nr && !r; i++) {
@@ -13544,18 +13551,8 @@ static int reword_series(struct txn *t, const struct rcommits *rc,
 		free(prev);
 		chomp(&parent);
 	}
-	if (r < 0)
-		goto out;
-	if (parent.len >= sizeof t->tip || !is_oid(parent.buf, parent.len)) {
-		r = error("git commit-tree: unexpected answer");
-		goto out;
-	}
-	memcpy(t->tip, parent.buf, parent.len + 1);
-	if ((r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0)
-		goto out;
-	r = move_head(t);
-out:
+	if (r >= 0)
+		r = land_series(t, &parent);
 	txn_abort(t);
 	sb_release(&parent);
 	sb_release(&tree);
