@@ -96,6 +96,17 @@ Ann Box <ann@example.org>"
 \"Comma, Carl\" <carl@example.org>"
 	eq "cover: --to" "$(header_addrs "$scratch/fmt-o/v2-0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
 	has "-v 2: the command names v2" "$err" "$scratch/fmt-o/v2-*.patch"
+	# the public branch, where its remote is known
+	git config branch.main.remote origin
+	git config remote.origin.url git://git.example.org/tess.git
+	run format --force -o "$scratch/fmt-o" "$FB..$FT"
+	has "cover: the public branch" "$(cat "$scratch/fmt-o/0000-cover-letter.patch")" "The branch is at:
+  git://git.example.org/tess.git main"
+	git config remote.origin.pushurl ssh://git.example.org/tess.git
+	git config branch.main.pushRemote origin
+	run format --force -o "$scratch/fmt-o" "$FB..$FT"
+	has "cover: the push URL first" "$(cat "$scratch/fmt-o/0000-cover-letter.patch")" "  ssh://git.example.org/tess.git main"
+	git config --unset branch.main.remote; git config --unset branch.main.pushRemote
 	# --all-cc: nobody in To:
 	run format --all-cc -o "$scratch/fmt-c" "$FB..$FT"
 	m=$scratch/fmt-c/0006-drivers-i2c-busses-do-it.patch
@@ -197,6 +208,7 @@ t_format_respin() {
 	git checkout -q -b v2
 	for f in $(git ls-files | grep -v -e MAINTAINERS -e gadget); do echo 'int y;' >> "$f"; done
 	echo 'int z;' > drivers/widget/new.c
+	mkdir -p lib; echo 'int l;' > lib/newly-hit.c
 	"$SERIES" commit -u --by subsystem -m '%(prefix)do it
 
 Because.' > /dev/null
@@ -207,6 +219,7 @@ Because.' > /dev/null
 	has "respin: unchanged" "$(cat "$c")" "- unchanged: drivers/i2c: do it"
 	has "respin: changed" "$(cat "$c")" "- changed: fs: do it"
 	has "respin: changed too (a new file)" "$(cat "$c")" "- changed: drivers/widget: do it"
+	has "respin: new" "$(cat "$c")" "- new: lib: do it"
 	has "respin: range-diff" "$(cat "$c")" "Range-diff against v1:"
 	has "respin: the base" "$(cat "$c")" "base-commit: $(git rev-parse upstream)"
 	# a patch of v1 whose files the pattern no longer hits is gone
