@@ -929,6 +929,25 @@ static void chomp(struct sbuf *sb)
 		sb_setlen(sb, sb->len - 1);
 }
 
+/* The words of a git command over paths taken as they are: head (NULL-
+ * terminated) after --literal-pathspecs, then "--"; room for n paths and
+ * the NULL after them, from *w on.  The caller frees the array only. */
+static const char **pathspec_words(const char *const *head, size_t n,
+				   size_t *w)
+{
+	size_t nh = 0;
+
+	while (head[nh])
+		nh++;
+	const char **words = xcalloc(xadd(xadd(nh, n), 3), sizeof *words);
+	*w = 0;
+	words[(*w)++] = "--literal-pathspecs";
+	for (size_t i = 0; i < nh; i++)
+		words[(*w)++] = head[i];
+	words[(*w)++] = "--";
+	return words;
+}
+
 /* ---- the repository --------------------------------------------------------
  * Where the work tree, the git directory, the index and the objects are,
  * and what HEAD is, asked of git once (repo_open); the refusals that hold
@@ -2080,6 +2099,19 @@ static int resolve_range(const char *spec, struct range *r)
 	return rc;
 }
 
+/* spec, or where it is NULL @{upstream}..HEAD, resolved; with no
+ * upstream, an error that says to give the range. */
+static int open_range(const char *spec, const struct repo *repo,
+		      struct range *r)
+{
+	char up[72];
+
+	if (!spec && resolve_commit_quietly("@{upstream}", up) < 0)
+		return error("no range given, and %s has no upstream: give "
+			     "BASE..TIP", repo->ref ? repo->ref : "HEAD");
+	return resolve_range(spec ? spec : "@{upstream}..HEAD", r);
+}
+
 static int source_from_range(struct source *src, const struct range *r)
 {
 	const char *words[] = { "diff", "--binary", "--full-index", "--no-renames",
@@ -2604,18 +2636,10 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 	sort_n(pg, npg, sizeof *pg, cmp_owned);
 	size_t limit = p->nr * PREFIX_COMMITS;
 	sb_addf(&max, "--max-count=%zu", limit < PREFIX_LOG_MAX ? limit : PREFIX_LOG_MAX);
-	const char **words = xcalloc(npg + 12, sizeof *words);
-	size_t w = 0;
-	words[w++] = "--literal-pathspecs";
-	words[w++] = "log";
-	words[w++] = "--no-merges";
-	words[w++] = "-z";
-	words[w++] = "--format=%x01%s";
-	words[w++] = "--name-only";
-	words[w++] = "--no-renames";
-	words[w++] = max.buf;
-	words[w++] = rev;
-	words[w++] = "--";
+	const char *head[] = { "log", "--no-merges", "-z", "--format=%x01%s",
+			       "--name-only", "--no-renames", max.buf, rev, NULL };
+	size_t w;
+	const char **words = pathspec_words(head, npg, &w);
 	for (size_t i = 0; i < npg; i++)
 		words[w++] = pg[i].path;
 	int r = run_git(&(struct git_run){ .words = words, .out = &out,
@@ -5792,15 +5816,11 @@ out:
 static void past_testers(char *const *path, size_t n, struct sbuf *out)
 {
 	struct sbuf log = SBUF_INIT, max = SBUF_INIT;
-	const char **words = xcalloc(n + 8, sizeof *words);
-	size_t w = 0, found = 0;
+	size_t w, found = 0;
 
 	sb_addf(&max, "--max-count=%d", CHECK_LOG);
-	words[w++] = "--literal-pathspecs";
-	words[w++] = "log";
-	words[w++] = "--format=%B";
-	words[w++] = max.buf;
-	words[w++] = "--";
+	const char *head[] = { "log", "--format=%B", max.buf, NULL };
+	const char **words = pathspec_words(head, n, &w);
 	for (size_t i = 0; i < n; i++)
 		words[w++] = path[i];
 	if (!run_git(&(struct git_run){ .words = words, .out = &log, .quiet = 1 })) {
@@ -10648,16 +10668,10 @@ static void worktree_hardware_warnings(const struct plan *p,
 	if (!npg)
 		return;
 	sort_n(pg, npg, sizeof *pg, cmp_owned);
-	const char **words = xcalloc(npg + 10, sizeof *words);
-	size_t w = 0;
-	words[w++] = "--literal-pathspecs";
-	words[w++] = "diff";
-	words[w++] = "--no-color";
-	words[w++] = "--no-ext-diff";
-	words[w++] = "--no-textconv";
-	words[w++] = "--no-renames";
-	words[w++] = "HEAD";
-	words[w++] = "--";
+	const char *diff[] = { "diff", "--no-color", "--no-ext-diff",
+			       "--no-textconv", "--no-renames", "HEAD", NULL };
+	size_t w;
+	const char **words = pathspec_words(diff, npg, &w);
 	for (size_t i = 0; i < npg; i++)
 		words[w++] = pg[i].path;
 	struct source d = SOURCE_INIT;
@@ -12955,16 +12969,8 @@ static int cmd_format(struct args *a)
 	}
 	catch_signals();
 	r = EXIT_FAIL;
-	const char *spec = a->nword ? a->word[0] : NULL;
-	char upstream[72];
-	if (repo_open(&repo) < 0)
-		goto out;
-	if (!spec && resolve_commit_quietly("@{upstream}", upstream) < 0) {
-		error("no range given, and %s has no upstream: give BASE..TIP",
-		      repo.ref ? repo.ref : "HEAD");
-		goto out;
-	}
-	if (resolve_range(spec ? spec : "@{upstream}..HEAD", &rg) < 0 ||
+	if (repo_open(&repo) < 0 ||
+	    open_range(a->nword ? a->word[0] : NULL, &repo, &rg) < 0 ||
 	    read_range_commits(&rg, &rc, "formatted") < 0)
 		goto out;
 	if (!rc.nr) {
@@ -13168,16 +13174,8 @@ static int cmd_check(struct args *a)
 	r = EXIT_FAIL;
 	int range = !a->nword || is_range(a->word[0]);
 	if (range) {
-		char up[72];
-		if (repo_open(&repo) < 0)
-			goto out;
-		if (!a->nword && resolve_commit_quietly("@{upstream}", up) < 0) {
-			error("no patch or range given, and %s has no upstream: "
-			      "give PATCH... or BASE..TIP",
-			      repo.ref ? repo.ref : "HEAD");
-			goto out;
-		}
-		if (resolve_range(a->nword ? a->word[0] : "@{upstream}..HEAD", &rg) < 0 ||
+		if (repo_open(&repo) < 0 ||
+		    open_range(a->nword ? a->word[0] : NULL, &repo, &rg) < 0 ||
 		    read_range_commits(&rg, &rc, "checked") < 0 ||
 		    source_from_commits(&src, &p, &rc, rg.spec) < 0)
 			goto out;
@@ -13598,7 +13596,7 @@ static int cmd_trailers(struct args *a)
 	sb_init(&t.env_obj);
 	sb_init(&t.env_alt);
 	r = EXIT_FAIL;
-	const char *spec = nmbox < a->nword ? a->word[nmbox] : "@{upstream}..HEAD";
+	const char *spec = nmbox < a->nword ? a->word[nmbox] : NULL;
 	for (size_t i = 0; i < nmbox; i++) {
 		struct sbuf text = SBUF_INIT;
 		if (sb_read_file(&text, a->word[i]) < 0) {
@@ -13610,7 +13608,7 @@ static int cmd_trailers(struct args *a)
 		sb_release(&text);
 	}
 	if (repo_open(&repo) < 0 || (!o.dry_run && check_idle(&repo) < 0) ||
-	    resolve_range(spec, &rg) < 0 || check_regroup_range(&repo, &rg) < 0 ||
+	    open_range(spec, &repo, &rg) < 0 || check_regroup_range(&repo, &rg) < 0 ||
 	    read_range_commits(&rg, &rc, "given trailers") < 0)
 		goto out;
 	subj = xcalloc(rc.nr + 1, sizeof *subj);
