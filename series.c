@@ -8057,6 +8057,7 @@ static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
 	return 1;
 }
 
+#define KW_PREPASS_BYTES (1 << 20)
 static void find_keyword_literals(struct scan *s)
 {
 	const char *t = s->m->text;
@@ -9816,7 +9817,12 @@ static int scan_queries(struct scan *s_, struct maintainers *m,
 		while (s.file[0][s.common] &&
 		       s.file[0][s.common] == s.file[w - 1][s.common])
 			s.common++;
-	if (keywords)
+	/* worth its compiles only over much text: a plan of a tree-wide
+	 * change, not one patch (cc's call compiles only what can match) */
+	size_t kwbytes = 0;
+	for (size_t i = 0; i < nq; i++)
+		kwbytes += q[i].kw ? q[i].kw->text.len : 0;
+	if (keywords && kwbytes >= KW_PREPASS_BYTES)
 		find_keyword_literals(&s);
 	int r = scan_maintainers(&s, err);
 	if (!r)
