@@ -1279,7 +1279,8 @@ static int parse_changed(struct cursor *c, struct entry *e)
 	    (e->kind == E_UNMERGED && octal_field(c, &m3) < 0) ||
 	    octal_field(c, &e->mode_index) < 0 ||
 	    octal_field(c, &e->mode_wt) < 0 ||
-	    hex_field(c, e->oid_head) < 0 || hex_field(c, NULL) < 0 ||
+	    hex_field(c, e->oid_head) < 0 ||
+	    hex_field(c, e->kind == E_UNMERGED ? NULL : e->oid_index) < 0 ||
 	    (e->kind == E_UNMERGED && hex_field(c, NULL) < 0))
 		return -1;
 	if (e->kind == E_RENAMED) {
@@ -2845,6 +2846,7 @@ struct change {
 	unsigned wt_mode;     /* as streamed to fast-import; 0: deleted */
 	char wt_oid[65];      /* the id fast-import gave it */
 	int have_object;      /* the staged blob is in the object store */
+	int shared;           /* more than one entry names the path */
 	int convert;          /* git stores other bytes than the work tree's */
 	size_t mark;          /* its blob's mark in the fast-import stream */
 };
@@ -2904,6 +2906,7 @@ static void collect_changes(struct changes *cs, const struct plan *p,
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (k && !strcmp(c[k - 1].path, c[i].path)) {
+			c[k - 1].shared = 1;
 			if (!c[k - 1].head_mode) {
 				c[k - 1].head_mode = c[i].head_mode;
 				c[k - 1].head_oid = c[i].head_oid;
@@ -3661,19 +3664,62 @@ static void remove_index_copy(char **tmp)
 	*tmp = NULL;
 }
 
+/* What status says of a change, where that is all there is to know:
+ * returns 1 with c->mode (and c->oid where the index holds the content),
+ * or 0 where only staging tells (both sides changed, renames, untracked,
+ * intent-to-add, a path two entries name). */
+static int status_decides(struct change *c, const struct entry *e)
+{
+	if (c->shared || e->kind != E_CHANGED || strcmp(c->path, e->path))
+		return 0;
+	if (e->y == '.') {      /* the work tree is the index */
+		c->mode = e->mode_index;
+		memcpy(c->oid, e->oid_index, sizeof c->oid);
+		return 1;
+	}
+	if (e->x != '.' || !strchr("MTD", e->y))
+		return 0;
+	/* The index is HEAD's, and git found the work tree's cleaned bytes
+	 * or mode other than the index's: a change, whose id only hashing
+	 * would give, and nothing here needs it. */
+	c->mode = e->y == 'D' ? 0 : e->mode_wt;
+	*c->oid = '\0';
+	return 1;
+}
+
 /*
- * The plan as git would commit it: the selection staged into tmp_index,
- * then what changes nothing dropped.  Returns 0, or -1 after an error.
+ * The plan as git would commit it, then what changes nothing dropped.  What
+ * status decides is taken from it; the rest is staged into a copy of the
+ * index (only hashed, nothing written), so that a tree-wide edit of the work
+ * tree costs no hashing at all.  Returns 0, or -1 after an error.
  */
 static int settle_plan(struct plan *p, const struct status *st,
-		       struct changes *cs, const char *tmp_index,
-		       const char *const *objenv, int write_objects)
+		       struct changes *cs, const char *index)
 {
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp = NULL;
+	int r = 0;
+
 	collect_changes(cs, p, st);
-	if (stage_changes(cs, tmp_index, objenv, write_objects) < 0)
-		return -1;
-	prune_plan(p, cs, st->nr);
-	return 0;
+	struct changes rest = { xcalloc(cs->nr + 1, sizeof *rest.c), 0 };
+	size_t *at = xcalloc(cs->nr + 1, sizeof *at);
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!status_decides(&cs->c[i], &st->e[cs->c[i].entry])) {
+			at[rest.nr] = i;
+			rest.c[rest.nr++] = cs->c[i];
+		}
+	if (rest.nr)
+		r = copy_index(index, tmpdir && *tmpdir ? tmpdir : "/tmp", &tmp);
+	if (!r && rest.nr)
+		r = stage_changes(&rest, tmp, NULL, 0);
+	for (size_t j = 0; !r && j < rest.nr; j++)
+		cs->c[at[j]] = rest.c[j];
+	if (!r)
+		prune_plan(p, cs, st->nr);
+	remove_index_copy(&tmp);
+	free(rest.c);
+	free(at);
+	return r;
 }
 
 static int make_quarantine(struct txn *t)
@@ -7560,13 +7606,11 @@ struct scan {
 	struct msec cur;        /* the section being read */
 	int cur_kept;           /* it is sec[nsec - 1] */
 	struct sbuf value;      /* the tag value being tried, NUL-terminated */
-	/* The K: lines' literals, found before the pass: at[k], where line
-	 * k's value starts in the text (ascending); has[q * nk + k], whether
-	 * query q's keyword text holds literal k.  NULL: not looked for. */
-	size_t *kat;
-	struct regex **kre;     /* each compiled, or NULL where it did not */
+	/* The K: lines' literals, found before the pass (NULL: not looked
+	 * for); khas[q * kx->nk + k], whether query q's keyword text holds
+	 * a literal of line k. */
+	struct kwindex *kx;
 	unsigned char *khas;
-	size_t nk;
 };
 
 static int is_tag(const char *line, size_t len)
@@ -8017,38 +8061,74 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 
 /*
  * Every K: line compiled before the pass, and its prefilter literals (one
- * of which each match must hold) looked for in each query's keyword text
- * in one pass over that text, instead of one search of it per K: line: a
- * byte loop stops only at the literals' rarest bytes (either case, for a
- * (?i) literal).  A line that does not compile, or has no literal, is
- * left to scan_keyword() as before.  Fills s->kat, s->kre, s->khas, s->nk.
+ * of which each match must hold) looked for in a keyword text in one pass
+ * over it, instead of one search of it per K: line.  The pass hashes each
+ * three adjacent bytes into a bitmap of the triples the literals hold (for
+ * each literal its rarest triple, in every case where it matches either
+ * case): a hit is rare (pairs hit 1.5% of the bytes of C, triples far
+ * fewer), and only then are the literals of that hash compared.  A line
+ * that does not compile, or has a literal shorter than three bytes, is
+ * left to the regex (or to its error) as before.
  */
 struct klit {
 	size_t k;               /* the K: line it is a literal of */
 	const char *p;
-	size_t len, rare;       /* its rarest byte, as find_bytes() picks */
+	size_t len, at;         /* its rarest triple starts at p[at] */
 	int icase;              /* p is lower case and matches either case */
+	unsigned hash;          /* of one spelling of that triple */
 };
 
-/* The bytes a literal is bucketed under: its rarest, in both cases where
- * it matches either.  Returns how many (1 or 2). */
-static int klit_bytes(const struct klit *l, unsigned char byte[2])
-{
-	unsigned char c = (unsigned char)l->p[l->rare];
+struct kwindex {
+	size_t nk;              /* K: lines, in the order of the text */
+	size_t *at;             /* where line k's value starts (ascending) */
+	size_t *len, *idx, *lineno; /* its value's length, the script's
+				 * index of the line, its line number */
+	struct regex **re;      /* each compiled, or NULL where it did not */
+	char *paired;           /* every literal of it has a triple */
+	struct klit *kl;        /* sorted by hash */
+	size_t nl;
+	unsigned char *bits;    /* the hashes of kl */
+};
 
-	byte[0] = c;
-	if (l->icase && c >= 'a' && c <= 'z') {
-		byte[1] = (unsigned char)(c - 32);
-		return 2;
+#define TRIPLE_BITS 18
+static unsigned triple_hash(unsigned char a, unsigned char b, unsigned char c)
+{
+	uint32_t w = (uint32_t)a << 16 | (uint32_t)b << 8 | c;
+
+	return (unsigned)((w * UINT32_C(2654435761)) >> (32 - TRIPLE_BITS));
+}
+
+static int cmp_klit_hash(const void *a, const void *b)
+{
+	unsigned x = ((const struct klit *)a)->hash;
+	unsigned y = ((const struct klit *)b)->hash;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Where in p[0..n) (n >= 3) the triple of the rarest bytes starts. */
+static size_t rarest_triple(const char *p, size_t n)
+{
+	size_t k = 0;
+	int best = INT_MAX;
+
+	for (size_t i = 0; i + 2 < n; i++) {
+		int r = byte_rank((unsigned char)p[i]) +
+			byte_rank((unsigned char)p[i + 1]) +
+			byte_rank((unsigned char)p[i + 2]);
+		if (r < best) {
+			best = r;
+			k = i;
+		}
 	}
-	return 1;
+	return k;
 }
 
 static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
 {
-	if (i < l->rare || i - l->rare + l->len > xn)
+	if (i < l->at || i - l->at + l->len > xn)
 		return 0;
-	const char *at = x + i - l->rare;
+	const char *at = x + i - l->at;
 	if (!l->icase)
 		return !memcmp(at, l->p, l->len);
 	for (size_t j = 0; j < l->len; j++)
@@ -8057,92 +8137,205 @@ static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
 	return 1;
 }
 
-#define KW_PREPASS_BYTES (1 << 20)
-static void find_keyword_literals(struct scan *s)
+/* The literal's triple in every spelling its case allows, into x->kl. */
+static void add_triples(struct kwindex *x, size_t *al, size_t k,
+			const char *lit, int icase)
 {
-	const char *t = s->m->text;
-	size_t len = s->m->len, nk = 0, ak = 0, ar = 0, nl = 0, al = 0;
-	struct klit *kl = NULL;
+	size_t ln = strlen(lit), at = rarest_triple(lit, ln);
+	const unsigned char *b = (const unsigned char *)lit + at;
+
+	/* bit j of the spelling: byte j upper case */
+	for (unsigned sp = 0; sp < 8; sp++) {
+		unsigned char c[3];
+		int ok = 1;
+		for (int j = 0; j < 3; j++) {
+			int up = sp >> j & 1;
+			ok &= !up || (icase && b[j] >= 'a' && b[j] <= 'z');
+			c[j] = (unsigned char)(b[j] - 32 * up);
+		}
+		if (!ok)
+			continue;
+		GROW(x->kl, x->nl + 1, *al);
+		x->kl[x->nl++] = (struct klit){ k, lit, ln, at, icase,
+			triple_hash(c[0], c[1], c[2]) };
+	}
+}
+
+/* The K: lines of m, numbered as the pass numbers them (see above). */
+static struct kwindex *kwindex_build(const struct maintainers *m)
+{
+	struct kwindex *x = xcalloc(1, sizeof *x);
+	const char *t = m->text;
+	size_t len = m->len, ak = 0, al = 0, idx = 0, lineno = 0;
 	struct sbuf err = SBUF_INIT;
 
 	for (size_t pos = 0; pos < len;) {
 		const char *p = t + pos;
 		const char *eol = memchr(p, '\n', len - pos);
 		size_t n = eol ? (size_t)(eol - p) : len - pos;
+		lineno++;
 		if (n >= 2 && p[0] == 'K' && p[1] == ':') {
-			size_t v = tag_value(p, n);
+			size_t v = tag_value(p, n), k = x->nk;
 			struct regex *re = re_compile(p + v, n - v, 1, &err);
 			sb_setlen(&err, 0);
-			GROW(s->kat, nk + 1, ak);
-			GROW(s->kre, nk + 1, ar);
-			s->kat[nk] = pos + v;
-			s->kre[nk] = re;
-			for (size_t i = 0; re && i < re->nlits; i++) {
-				GROW(kl, nl + 1, al);
-				size_t ln = strlen(re->lits[i]);
-				kl[nl++] = (struct klit){ nk, re->lits[i], ln,
-					rarest_byte(re->lits[i], ln), re->lit_icase[i] };
+			if (k == ak) {
+				ak = ak ? 2 * ak : 16;
+				x->at = xrealloc(x->at, xmul(ak, sizeof *x->at));
+				x->len = xrealloc(x->len, xmul(ak, sizeof *x->len));
+				x->idx = xrealloc(x->idx, xmul(ak, sizeof *x->idx));
+				x->lineno = xrealloc(x->lineno,
+						     xmul(ak, sizeof *x->lineno));
+				x->re = xrealloc(x->re, xmul(ak, sizeof *x->re));
 			}
-			nk++;
+			x->at[k] = pos + v;
+			x->len[k] = n - v;
+			x->idx[k] = idx;
+			x->lineno[k] = lineno;
+			x->re[k] = re;
+			x->nk++;
 		}
+		if (is_tag(p, n) || !blank_or_comment(p, n))
+			idx++;
 		pos += n + 1;
 	}
 	sb_release(&err);
-	s->nk = nk;
-	s->khas = xcalloc(s->nq * nk + 1, 1);
-	/* the literals by their rarest byte (both cases where icase): the
-	 * runs of one array, bucket[start[c]..start[c + 1]) for byte c */
-	size_t start[257] = { 0 }, fill[256] = { 0 };
-	const struct klit **bucket = xcalloc(2 * nl + 1, sizeof *bucket);
-	unsigned char byte[2];
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < nl; i++) {
-			int nb = klit_bytes(&kl[i], byte);
-			for (int b = 0; b < nb; b++)
-				if (!pass)
-					start[byte[b] + 1]++;
-				else
-					bucket[start[byte[b]] + fill[byte[b]]++] = &kl[i];
-		}
-		for (size_t c = 0; !pass && c < 256; c++)
-			start[c + 1] += start[c];
+	x->paired = xcalloc(x->nk + 1, 1);
+	for (size_t k = 0; k < x->nk; k++) {
+		const struct regex *re = x->re[k];
+		x->paired[k] = re && re->nlits;
+		for (size_t i = 0; x->paired[k] && i < re->nlits; i++)
+			x->paired[k] = strlen(re->lits[i]) >= 3;
+		for (size_t i = 0; x->paired[k] && i < re->nlits; i++)
+			add_triples(x, &al, k, re->lits[i], re->lit_icase[i]);
 	}
-	for (size_t q = 0; q < s->nq; q++) {
-		const struct kwtext *kw = s->q[q].kw;
-		unsigned char *has = s->khas + q * nk;
-		for (size_t k = 0; k < nk; k++)
-			has[k] = !s->kre[k] || !s->kre[k]->nlits;
-		if (!kw || s->q[q].khit)
-			continue;
-		const char *x = kw->text.buf;
-		size_t xn = kw->text.len;
-		for (size_t i = 0; i < xn; i++) {
-			unsigned char c = (unsigned char)x[i];
-			for (size_t b = start[c]; b < start[c + 1]; b++)
-				if (!has[bucket[b]->k] && klit_at(bucket[b], x, xn, i))
-					has[bucket[b]->k] = 1;
-		}
-	}
-	free(bucket);
-	free(kl);
+	sort_n(x->kl, x->nl, sizeof *x->kl, cmp_klit_hash);
+	x->bits = xcalloc((1u << TRIPLE_BITS) / 8, 1);
+	for (size_t i = 0; i < x->nl; i++)
+		x->bits[x->kl[i].hash >> 3] |=
+			(unsigned char)(1u << (x->kl[i].hash & 7));
+	return x;
 }
 
-/* The K: line whose value starts at v (a pointer into the text), as
- * find_keyword_literals() numbered them, or nk where it did not. */
-static size_t keyword_line(const struct scan *s, const char *v)
+static void kwindex_free(struct kwindex *x)
 {
-	size_t off = (size_t)(v - s->m->text), lo = 0, hi = s->nk;
+	if (!x)
+		return;
+	for (size_t k = 0; k < x->nk; k++)
+		re_free(x->re[k]);
+	free(x->at);
+	free(x->len);
+	free(x->idx);
+	free(x->lineno);
+	free(x->re);
+	free(x->paired);
+	free(x->kl);
+	free(x->bits);
+	free(x);
+}
+
+/* Every literal whose triple's hash is h and which is at t[i]: has[]. */
+static void triple_hits(const struct kwindex *x, const char *t, size_t n,
+			size_t i, unsigned h, unsigned char *has)
+{
+	size_t lo = 0, hi = x->nl;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->kat[mid] == off)
-			return mid;
-		if (s->kat[mid] < off)
+		if (x->kl[mid].hash < h)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return s->nk;
+	for (; lo < x->nl && x->kl[lo].hash == h; lo++)
+		if (!has[x->kl[lo].k] && klit_at(&x->kl[lo], t, n, i))
+			has[x->kl[lo].k] = 1;
+}
+
+/* has[k] (x->nk of them): whether line k could match t[0..n): a literal
+ * of it is there, or it has none the pass can look for. */
+static void kwindex_find(const struct kwindex *x, const char *t, size_t n,
+			 unsigned char *has)
+{
+	const unsigned char *u = (const unsigned char *)t;
+
+	for (size_t k = 0; k < x->nk; k++)
+		has[k] = !x->paired[k];
+	for (size_t i = 0; i + 2 < n; i++) {
+		unsigned h = triple_hash(u[i], u[i + 1], u[i + 2]);
+		if (x->bits[h >> 3] & (1u << (h & 7)))
+			triple_hits(x, t, n, i, h, has);
+	}
+}
+
+#define KW_PREPASS_BYTES (1 << 20)
+static void find_keyword_literals(struct scan *s)
+{
+	struct kwindex *x = kwindex_build(s->m);
+
+	s->kx = x;
+	s->khas = xcalloc(s->nq * x->nk + 1, 1);
+	for (size_t q = 0; q < s->nq; q++) {
+		const struct kwtext *kw = s->q[q].kw;
+		unsigned char *has = s->khas + q * x->nk;
+		if (kw && !s->q[q].khit)
+			kwindex_find(x, kw->text.buf, kw->text.len, has);
+		else
+			for (size_t k = 0; k < x->nk; k++)
+				has[k] = !x->paired[k];
+	}
+}
+
+/* The K: lines a whole file's text t[0..n) hits (cc -f reads K: so), as
+ * the script's indices, ascending, appended to out.  0, or -1 with err
+ * filled where a line that could match does not compile. */
+static int file_keyword_hits(const struct kwindex *x, const char *mtext,
+			     const char *t, size_t n, struct indices *out,
+			     struct sbuf *err)
+{
+	unsigned char *has = xcalloc(x->nk + 1, 1);
+	struct kwline whole = { 0, n, 0 };
+	int r = 0;
+
+	kwindex_find(x, t, n, has);
+	for (size_t k = 0; !r && k < x->nk; k++) {
+		const char *v = mtext + x->at[k];
+		size_t at, lit;
+		if (!has[k] || !n)
+			continue;
+		if (!x->re[k]) {
+			/* as scan_keyword(): an error only where it could hit */
+			lit = re_literal(v, x->len[k], 1, &at);
+			if (lit && !find_bytes(t, n, v + at, lit))
+				continue;
+			struct regex *re = compile_line('K', v, x->len[k],
+							x->lineno[k], err);
+			re_free(re);
+			r = -1;
+		} else if (re_search_lines(x->re[k], t, n, &whole, 1)) {
+			GROW(out->v, out->n + 1, out->alloc);
+			out->v[out->n++] = x->idx[k];
+		}
+	}
+	free(has);
+	return r;
+}
+
+/* The K: line whose value starts at v (a pointer into the text), as
+ * kwindex_build() numbered them, or nk where it did not. */
+static size_t keyword_line(const struct scan *s, const char *v)
+{
+	size_t off = (size_t)(v - s->m->text), lo = 0, hi = s->kx->nk;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->kx->at[mid] == off)
+			return mid;
+		if (s->kx->at[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return s->kx->nk;
 }
 
 static int has_index(const size_t *v, size_t n, size_t x)
@@ -8166,10 +8359,11 @@ static int has_index(const size_t *v, size_t n, size_t x)
 static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 			size_t idx, size_t lineno, struct sbuf *err)
 {
-	size_t k = s->nk ? keyword_line(s, v) : s->nk;
-	int known = k < s->nk && s->kre[k];   /* compiled, literals found */
+	size_t nk = s->kx ? s->kx->nk : 0;
+	size_t k = nk ? keyword_line(s, v) : nk;
+	int known = k < nk && s->kx->re[k];   /* compiled, literals found */
 	size_t at, n = known ? 0 : re_literal(v, vlen, 1, &at);
-	struct regex *re = known ? s->kre[k] : NULL;
+	struct regex *re = known ? s->kx->re[k] : NULL;
 
 	for (size_t i = 0; i < s->nq; i++) {
 		const struct cc_query *q = &s->q[i];
@@ -8178,7 +8372,7 @@ static int scan_keyword(struct scan *s, const char *v, size_t vlen,
 		if (q->khit)
 			hit = has_index(q->khit, q->nkhit, idx);
 		else if (!kw || !kw->nline ||
-			 (known && !s->khas[i * s->nk + k]) ||
+			 (known && !s->khas[i * nk + k]) ||
 			 (n && !find_bytes(kw->text.buf, kw->text.len, v + at, n)))
 			continue;
 		else if (!re && !(re = compile_line('K', v, vlen, lineno, err)))
@@ -8919,6 +9113,9 @@ struct query {
 	struct sbuf seen_names, seen_addrs, seen_lists;  /* NUL-separated, lc */
 	struct sbuf dd;      /* dedup pairs: "lcname\0name\0addr\0" ... */
 	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
+	unsigned char *added;   /* per section of the scan: added already,
+				 * and it warned of nothing */
+	int warned;             /* a warning since the last add */
 };
 
 static int has_control(const char *s)
@@ -9020,6 +9217,7 @@ static void push_email_addresses(struct query *q, const char *value,
 		}
 	} else if (!push_email_address(q, value, role)) {
 		warning("invalid MAINTAINERS address: '%s'", value);
+		q->warned = 1;
 	}
 	sb_release(&part);
 }
@@ -9163,6 +9361,18 @@ static void add_categories(struct query *q, const struct msec *sec)
 	sb_release(&mrole);
 	sb_release(&rrole);
 	sb_release(&v);
+}
+
+/* A section the query has added once adds nothing again: every address
+ * and list of it is in the seen sets, which only grow.  So each is added
+ * once, unless it warned (the script warns as often as it adds). */
+static void add_section(struct query *q, const struct scan *s, size_t sec)
+{
+	if (q->added[sec])
+		return;
+	q->warned = 0;
+	add_categories(q, &s->sec[sec]);
+	q->added[sec] = !q->warned;
 }
 
 /* add_role(): appends role to every entry of that name or address. */
@@ -9547,7 +9757,7 @@ static void keyword_sections(struct scan *s, struct query *q, size_t qi)
 	sort_n(k, n, sizeof *k, cmp_kwsec);
 	for (size_t i = 0; i < n; i++)
 		if (!i || strcmp(k[i].idx, k[i - 1].idx))
-			add_categories(q, &s->sec[k[i].sec]);
+			add_section(q, s, k[i].sec);
 	free(k);
 }
 
@@ -9588,6 +9798,7 @@ static void query_release(struct query *q)
 	sb_release(&q->seen_lists);
 	sb_release(&q->dd);
 	sb_release(&q->dda);
+	free(q->added);
 }
 
 /* Reads top/file if it is a regular file; returns 0 or -1. */
@@ -9628,7 +9839,7 @@ static void file_sections(struct scan *s, struct query *q,
 		const char *file = cq->file[i];
 		size_t fi = file_index(s, file);
 		for (size_t h = first_hit(s, fi); h < s->nfh && s->fh[h].file == fi; h++)
-			add_categories(q, &s->sec[s->fh[h].sec]);
+			add_section(q, s, s->fh[h].sec);
 		if (has_suffix(file, ".yaml") && !has_suffix(file, "MAINTAINERS")) {
 			sb_setlen(&text, 0);
 			if (!read_tree_file(s->m, file, &text))
@@ -9741,7 +9952,8 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 	const struct cc_query *cq = &s->q[qi];
 	struct query q = { .m = s->m, .o = o, .seen_names = SBUF_INIT,
 			   .seen_addrs = SBUF_INIT, .seen_lists = SBUF_INIT,
-			   .dd = SBUF_INIT, .dda = SBUF_INIT };
+			   .dd = SBUF_INIT, .dda = SBUF_INIT,
+			   .added = xcalloc(s->nsec + 1, 1) };
 	struct sbuf femails = SBUF_INIT;
 	int history = o->email && has_history(s->m);
 
@@ -9774,10 +9986,7 @@ static void scan_release(struct scan *s)
 	free(s->fh);
 	free(s->fm);
 	free(s->kh);
-	for (size_t k = 0; k < s->nk; k++)
-		re_free(s->kre[k]);
-	free(s->kat);
-	free(s->kre);
+	kwindex_free(s->kx);
 	free(s->khas);
 	sb_release(&s->value);
 }
@@ -10136,6 +10345,7 @@ struct owners {
 	char **title;   /* for %(section): the section, else "THE REST" where
 			 * that covers the file */
 	struct indices *khit;   /* the K: lines each file hits, or NULL */
+	struct recipients *alone; /* with khit: each file's answer alone */
 	size_t n;
 };
 
@@ -10152,6 +10362,7 @@ static void owners_release(struct owners *ow)
 	free_strings(ow->route, ow->n);
 	free_strings(ow->rcpt, ow->n);
 	free_strings(ow->title, ow->n);
+	free_recipients(ow->alone, ow->n);
 	free_indices(ow->khit, ow->n);
 	if (ow->m)
 		maintainers_free(ow->m);
@@ -10201,7 +10412,12 @@ static int recipients_of(struct owners *ow, const struct source *src,
 	struct kwtext *kw = xcalloc(ng + 1, sizeof *kw);
 	struct indices *hit = xcalloc(ng + 1, sizeof *hit);
 	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
+	struct kwindex *kx = NULL;
+	int failed = 0;
 
+	/* A work tree's files are read one at a time and searched for the
+	 * K: lines at once (kwindex): 21 MB of the kernel's drivers is not
+	 * held, nor searched once per K: line. */
 	for (size_t i = 0; i < ng; i++) {
 		kw[i] = (struct kwtext)KWTEXT_INIT;
 		for (size_t j = 0; j < g[i].nr; j++) {
@@ -10221,10 +10437,17 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			else if (f->len)
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
 					   &kw[i]);
-			else if (f->new_mode) {
+			else if (f->new_mode && !failed &&
+				 strcmp(f->path, "MAINTAINERS")) {
+				/* as cc -f: the file of K: lines is not
+				 * searched for them */
 				sb_setlen(&text, 0);
-				if (!read_tree_file(ow->m, f->path, &text))
-					kwtext_add(&kw[i], text.buf, text.len, 0);
+				if (!kx)
+					kx = kwindex_build(ow->m);
+				if (!read_tree_file(ow->m, f->path, &text) &&
+				    file_keyword_hits(kx, ow->m->text, text.buf,
+						      text.len, &hit[i], &err) < 0)
+					failed = 1;
 			}
 			patch_files_release(&scratch);
 		}
@@ -10232,15 +10455,17 @@ static int recipients_of(struct owners *ow, const struct source *src,
 		sort_n(hit[i].v, hit[i].n, sizeof *hit[i].v, cmp_size);
 		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
 					  .kw = &kw[i],
-					  .khit = ow->khit ? hit[i].v : NULL,
+					  .khit = ow->khit || kx ? hit[i].v : NULL,
 					  .nkhit = hit[i].n,
 					  .people = &people[i],
 					  .khit_out = khit_out ? &khit_out[i] : NULL };
 		sb_init(&lines[i]);
 	}
-	int r = maintainers_query(ow->m, &ow->o, q, ng, lines, &err);
+	int r = failed ? -1 : maintainers_query(ow->m, &ow->o, q, ng, lines,
+						&err);
 	if (r < 0)
 		error("%s", err.buf);
+	kwindex_free(kx);
 	for (size_t i = 0; i < ng; i++)
 		out[i] = (struct recipients){ lines[i], people[i] };
 	free(lines);
@@ -10279,12 +10504,14 @@ static int file_recipients(struct owners *ow, const struct source *src,
 	int failed = recipients_of(ow, src, one, n, r, khit) < 0;
 	for (size_t i = 0; !failed && i < n; i++)
 		if (ow->section[i])
-			rcpt[i] = sb_detach(&r[i].lines, NULL);
-	if (!failed)
+			rcpt[i] = xstrdup(r[i].lines.buf);
+	if (!failed) {
 		ow->khit = khit;
-	else
+		ow->alone = r;
+	} else {
 		free_indices(khit, n);
-	free_recipients(r, n);
+		free_recipients(r, n);
+	}
 	free(one);
 	free(idx);
 	return failed ? -1 : 0;
@@ -10573,6 +10800,65 @@ static struct org_figures org_figures(const struct recipients *r, size_t n)
 	return f;
 }
 
+static int cmp_members(const void *a, const void *b)
+{
+	const struct group *x = *(const struct group *const *)a;
+	const struct group *y = *(const struct group *const *)b;
+
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	for (size_t i = 0; i < x->nr; i++)
+		if (x->member[i] != y->member[i])
+			return x->member[i] < y->member[i] ? -1 : 1;
+	return 0;
+}
+
+/* recipients_of() for groups that the organisations share: groups of the
+ * same files have the same answer, so each set is asked once, and a file
+ * alone is what file_recipients() asked already. */
+static int same_files_answers(struct owners *ow, const struct source *src,
+			      const struct group *g, size_t ng,
+			      struct recipients *out)
+{
+	const struct group **by = xcalloc(ng + 1, sizeof *by);
+	struct group *ask = xcalloc(ng + 1, sizeof *ask);
+	size_t *from = xcalloc(ng + 1, sizeof *from); /* by[i]'s answer: */
+	char *alone = xcalloc(ng + 1, 1);    /* in ow->alone, else in ask's */
+	size_t nask = 0;
+
+	for (size_t i = 0; i < ng; i++)
+		by[i] = &g[i];
+	sort_n(by, ng, sizeof *by, cmp_members);
+	for (size_t i = 0; i < ng; i++) {
+		if (i && !cmp_members(&by[i], &by[i - 1])) {
+			from[i] = from[i - 1];
+			alone[i] = alone[i - 1];
+		} else if (by[i]->nr == 1 && ow->alone) {
+			from[i] = by[i]->member[0];
+			alone[i] = 1;
+		} else {
+			from[i] = nask;
+			ask[nask++] = *by[i];
+		}
+	}
+	struct recipients *a = xcalloc(nask + 1, sizeof *a);
+	int r = recipients_of(ow, src, ask, nask, a, NULL);
+	for (size_t i = 0; !r && i < ng; i++) {
+		const struct recipients *x = alone[i] ? &ow->alone[from[i]] :
+						       &a[from[i]];
+		size_t k = (size_t)(by[i] - g);
+		sb_init(&out[k].lines);
+		sb_add(&out[k].lines, x->lines.buf, x->lines.len);
+		out[k].people = x->people;
+	}
+	free_recipients(a, nask);
+	free(alone);
+	free(from);
+	free(ask);
+	free(by);
+	return r;
+}
+
 static int print_compare(const struct commit_opts *o, const struct source *src,
 			 struct owners *ow)
 {
@@ -10592,7 +10878,7 @@ static int print_compare(const struct commit_opts *o, const struct source *src,
 	for (size_t k = 0; k < NORGS; k++)
 		for (size_t i = 0; i < p[k].nr; i++)
 			all[at++] = p[k].g[i];
-	int r = recipients_of(ow, src, all, total, rc, NULL);
+	int r = same_files_answers(ow, src, all, total, rc);
 	if (!r)
 		printf("organisation  patches  most-recipients  cover-lists  "
 		       "most-to-a-list  maintainers\n");
@@ -10724,22 +11010,18 @@ static void settled_source(struct source *src, const struct plan *p)
 }
 
 /*
- * plan, and commit -n: the plan settled in a scratch copy of the index
- * (only hashed, nothing written), so that what it shows is what commit
- * would do: a file put back as HEAD has it is no change.
+ * plan, and commit -n: the plan settled (settle_plan()), so that what it
+ * shows is what commit would do: a file put back as HEAD has it is no
+ * change.
  */
 static int show_plan(const struct repo *repo, struct plan *p,
 		     const struct status *st, const struct template *t,
 		     int messages, struct owners *ow, const struct commit_opts *o)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	struct changes cs = { NULL, 0 };
-	char *tmp = NULL;
 	int r = EXIT_FAIL;
 
-	if (copy_index(repo->index, tmpdir && *tmpdir ? tmpdir : "/tmp",
-		       &tmp) == 0 &&
-	    settle_plan(p, st, &cs, tmp, NULL, 0) == 0) {
+	if (settle_plan(p, st, &cs, repo->index) == 0) {
 		if (!p->nr)
 			r = nothing_to_commit();
 		else if (o->compare) {
@@ -10767,7 +11049,6 @@ static int show_plan(const struct repo *repo, struct plan *p,
 		error("interrupted by signal %d", (int)stop_signal);
 		r = EXIT_FAIL;
 	}
-	remove_index_copy(&tmp);
 	free(cs.c);
 	return r;
 }
@@ -10795,11 +11076,11 @@ static int plan_range(struct commit_opts *o, const char *spec,
 		r = nothing_to_commit();
 		goto out;
 	}
-	learn_prefixes(&p, &src, rg.base);
 	if (o->compare) {
 		r = print_compare(o, &src, &ow);
 		goto out;
 	}
+	learn_prefixes(&p, &src, rg.base);
 	char *letter = xcalloc(src.nr + 1, 1);
 	for (size_t i = 0; i < src.nr; i++)
 		letter[i] = sfile_letter(&src.f[i]);
@@ -10851,7 +11132,7 @@ static int cmd_plan(struct args *a)
 		return opts_exit(r);
 	}
 	o.pathspec = a->word + a->dashdash;
-	o.prefixes = 1;         /* plan shows what history gives */
+	o.prefixes = !o.compare;        /* plan shows what history gives */
 	catch_signals();
 	if ((o.file || o.message) && load_template(&text, &o) < 0)
 		r = EXIT_FAIL;

@@ -166,6 +166,7 @@ struct entry {
 	char sub[5];        /* "N..." or "S<c><m><u>" */
 	unsigned mode_head, mode_index, mode_wt;
 	char oid_head[65];  /* HEAD's object id (of orig for a rename), or "" */
+	char oid_index[65]; /* the index's (stage 0), or "" (unmerged) */
 };
 struct status {
 	struct entry *e;

@@ -196,6 +196,70 @@ drivers/i2c/busses (1 file)
 1 group, 1 file"
 }
 
+# A work tree's files are searched for K: as cc -f searches them, each
+# whole, one file at a time (no text kept): the plan's recipients of every
+# group are cc -f's of its files, with literals of every case and length,
+# and a K: line that cannot run is an error only where its literal is.
+t_plan_keywords() {
+	gtree g-kw
+	cat >> MAINTAINERS <<'M'
+
+CLANG BUILD
+M:	Cee Lang <clang@example.org>
+L:	llvm@example.org
+S:	Maintained
+K:	\b(?i:clang|llvm)\b
+
+BPF
+M:	Bee Pief <bpf@example.org>
+S:	Maintained
+K:	(?:\b|_)bpf(?:\b|_)
+
+SHORT
+M:	Ess Hort <short@example.org>
+S:	Maintained
+K:	\bq7\b
+K:	[0-9]{4}z
+M
+	git add MAINTAINERS
+	echo '/* built with CLANG too */' >> drivers/i2c/i2c-core.c
+	echo 'int x_bpf_y;' >> drivers/gpio/gpio-a.c
+	echo 'int q7;' >> drivers/net/phy/phy.c
+	echo 'long v = 1234z;' >> fs/one.c
+	printf 'int a;\nint b; /* Llvm */\n' >> drivers/widget/w.c
+	run plan --by file
+	eq "K: plan: exit" "$rc" 0
+	local f want g n=0
+	for f in drivers/i2c/i2c-core.c drivers/gpio/gpio-a.c drivers/net/phy/phy.c \
+		 fs/one.c drivers/widget/w.c drivers/gadget/g.c MAINTAINERS; do
+		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+		eq "K: plan of $f is cc -f's" "$g" "$want"
+		n=$((n + 1))
+	done
+	has "K: icase literal" "$(sed -n '/^drivers\/i2c\/i2c-core.c /,/^[^ ]/p' <<<"$out")" "Cee Lang <clang@example.org>"
+	has "K: mixed case literal" "$(sed -n '/^drivers\/widget\/w.c /,/^[^ ]/p' <<<"$out")" "llvm@example.org"
+	has "K: between underscores" "$(sed -n '/^drivers\/gpio\/gpio-a.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: a two-byte literal" "$(sed -n '/^drivers\/net\/phy\/phy.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	has "K: a one-byte literal" "$(sed -n '/^fs\/one.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	hasnt "K: no hit, no recipient" "$(sed -n '/^drivers\/gadget\/g.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	# one group of all: cc -f of all the files
+	run plan --by tree
+	want=$("$SERIES" cc -f $(git diff --name-only) | sed 's/^/x /')
+	g=$(grep -E '^    (to|cc): ' <<<"$out" | sed 's/^    [a-z]*: /x /')
+	eq "K: the tree's recipients are cc -f's of all" "$g" "$want"
+	# a K: line that does not compile: an error where its literal is
+	printf '\nODD\nM:\tOdd <odd@example.org>\nK:\tvendorx++\n' >> MAINTAINERS
+	run plan --compare
+	eq "K: unrunnable, literal absent: exit" "$rc" 0
+	echo 'int vendorx;' >> fs/two.c
+	local before; before=$(snapshot)
+	run plan --compare
+	eq "K: unrunnable, literal there: exit" "$rc" 3
+	has "K: unrunnable: names the line" "$err" "MAINTAINERS:$(grep -c '' MAINTAINERS): K: vendorx++: "
+	eq "K: unrunnable: nothing changed" "$(snapshot)" "$before"
+}
+
 t_by_needs_maintainers() {
 	newrepo g-missing
 	mkdir d; echo a > d/a; commit_all; echo b >> d/a
