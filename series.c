@@ -7555,6 +7555,7 @@ struct maintainers {
 	uint32_t *mmhead;         /* chains by address hash, nmmhead a 2^k */
 	size_t nmmhead;
 	struct sbuf ignore;       /* .get_maintainer.ignore, NUL-separated */
+	struct memo *canon;       /* deduplicate_email()'s pure steps */
 };
 
 /* A section some query hits: offsets into the text. */
@@ -7701,6 +7702,82 @@ static uint32_t fnv_step(uint32_t h, unsigned char c)
 }
 #define FNV_INIT 2166136261u
 
+/*
+ * A memo of a pure function of strings: key to value, each a run of bytes
+ * of its own length (NULs allowed).  Open addressing in a table of 2^k
+ * slots, never more than half full.  The engine asks the same addresses
+ * through .mailmap and its formats once per file of a tree-wide plan;
+ * each is worked out once.
+ */
+struct memo_ent {
+	char *key, *val;          /* NULL key: the slot is free */
+	size_t klen, vlen;
+	uint32_t h;
+};
+struct memo {
+	struct memo_ent *v;
+	size_t cap, n;
+};
+
+static void memo_free(struct memo *mo)
+{
+	for (size_t i = 0; mo && i < mo->cap; i++) {
+		free(mo->v[i].key);
+		free(mo->v[i].val);
+	}
+	if (mo)
+		free(mo->v);
+	free(mo);
+}
+
+static struct memo_ent *memo_slot(const struct memo *mo, const char *k,
+				  size_t kl, uint32_t h)
+{
+	size_t i = h & (mo->cap - 1);
+
+	while (mo->v[i].key && (mo->v[i].h != h || mo->v[i].klen != kl ||
+				memcmp(mo->v[i].key, k, kl)))
+		i = (i + 1) & (mo->cap - 1);
+	return &mo->v[i];
+}
+
+/* The value of key k, or NULL where none was put. */
+static const struct memo_ent *memo_get(const struct memo *mo, const char *k,
+				       size_t kl, uint32_t h)
+{
+	if (!mo || !mo->cap)
+		return NULL;
+	const struct memo_ent *e = memo_slot(mo, k, kl, h);
+	return e->key ? e : NULL;
+}
+
+static void memo_put(struct memo **mop, const char *k, size_t kl, uint32_t h,
+		     const char *v, size_t vl)
+{
+	if (!*mop)
+		*mop = xcalloc(1, sizeof **mop);
+	struct memo *mo = *mop;
+	if (2 * (mo->n + 1) > mo->cap) {
+		struct memo old = *mo;
+		mo->cap = old.cap ? 2 * old.cap : 64;
+		mo->v = xcalloc(mo->cap, sizeof *mo->v);
+		for (size_t i = 0; i < old.cap; i++)
+			if (old.v[i].key)
+				*memo_slot(mo, old.v[i].key, old.v[i].klen,
+					   old.v[i].h) = old.v[i];
+		free(old.v);
+	}
+	struct memo_ent *e = memo_slot(mo, k, kl, h);
+	if (e->key)
+		return;
+	*e = (struct memo_ent){ xmalloc(kl + 1), xmalloc(vl + 1), kl, vl, h };
+	memcpy(e->key, k, kl);
+	e->key[kl] = '\0';
+	memcpy(e->val, v, vl);
+	e->val[vl] = '\0';
+	mo->n++;
+}
+
 void maintainers_free(struct maintainers *m)
 {
 	if (!m)
@@ -7713,6 +7790,7 @@ void maintainers_free(struct maintainers *m)
 	free(m->mml);
 	free(m->mmhead);
 	free(m->top);
+	memo_free(m->canon);
 	free(m);
 }
 
@@ -8073,7 +8151,9 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 struct klit {
 	size_t k;               /* the K: line it is a literal of */
 	const char *p;
-	size_t len, at;         /* its rarest triple starts at p[at] */
+	size_t len;
+	long at;                /* its triple starts at p[at]; -1: the byte
+				 * before p, then p[0], p[1] */
 	int icase;              /* p is lower case and matches either case */
 	unsigned hash;          /* of one spelling of that triple */
 };
@@ -8106,19 +8186,21 @@ static int cmp_klit_hash(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Where in p[0..n) (n >= 3) the triple of the rarest bytes starts. */
-static size_t rarest_triple(const char *p, size_t n)
+/* Where in p[0..n) the triple of the rarest bytes starts, among the
+ * offsets of parity odd (n >= 3 + odd); for odd with n == 3, -1: the
+ * byte before p and p[0], p[1]. */
+static long rarest_triple(const char *p, size_t n, int odd)
 {
-	size_t k = 0;
+	long k = -1;
 	int best = INT_MAX;
 
-	for (size_t i = 0; i + 2 < n; i++) {
+	for (size_t i = (size_t)odd; i + 2 < n; i += 2) {
 		int r = byte_rank((unsigned char)p[i]) +
 			byte_rank((unsigned char)p[i + 1]) +
 			byte_rank((unsigned char)p[i + 2]);
 		if (r < best) {
 			best = r;
-			k = i;
+			k = (long)i;
 		}
 	}
 	return k;
@@ -8126,9 +8208,10 @@ static size_t rarest_triple(const char *p, size_t n)
 
 static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
 {
-	if (i < l->at || i - l->at + l->len > xn)
+	if ((l->at > 0 && i < (size_t)l->at) ||
+	    i - (size_t)l->at + l->len > xn)
 		return 0;
-	const char *at = x + i - l->at;
+	const char *at = x + i - (size_t)l->at;
 	if (!l->icase)
 		return !memcmp(at, l->p, l->len);
 	for (size_t j = 0; j < l->len; j++)
@@ -8137,19 +8220,26 @@ static int klit_at(const struct klit *l, const char *x, size_t xn, size_t i)
 	return 1;
 }
 
-/* The literal's triple in every spelling its case allows, into x->kl. */
+/* The literal's triple at offset at, in every spelling its case allows
+ * (and with at -1, after every byte), into x->kl. */
 static void add_triples(struct kwindex *x, size_t *al, size_t k,
-			const char *lit, int icase)
+			const char *lit, int icase, long at)
 {
-	size_t ln = strlen(lit), at = rarest_triple(lit, ln);
+	size_t ln = strlen(lit);
 	const unsigned char *b = (const unsigned char *)lit + at;
 
-	/* bit j of the spelling: byte j upper case */
-	for (unsigned sp = 0; sp < 8; sp++) {
+	/* bits 0-2 of the spelling: byte j upper case; above, the byte
+	 * before the literal where the triple starts there */
+	for (unsigned sp = 0; sp < (at < 0 ? 8u << 8 : 8u); sp++) {
 		unsigned char c[3];
 		int ok = 1;
 		for (int j = 0; j < 3; j++) {
 			int up = sp >> j & 1;
+			if (at < 0 && !j) {
+				ok &= !up;
+				c[0] = (unsigned char)(sp >> 3);
+				continue;
+			}
 			ok &= !up || (icase && b[j] >= 'a' && b[j] <= 'z');
 			c[j] = (unsigned char)(b[j] - 32 * up);
 		}
@@ -8205,8 +8295,15 @@ static struct kwindex *kwindex_build(const struct maintainers *m)
 		x->paired[k] = re && re->nlits;
 		for (size_t i = 0; x->paired[k] && i < re->nlits; i++)
 			x->paired[k] = strlen(re->lits[i]) >= 3;
-		for (size_t i = 0; x->paired[k] && i < re->nlits; i++)
-			add_triples(x, &al, k, re->lits[i], re->lit_icase[i]);
+		/* the pass looks at every other byte: each literal has a
+		 * triple for starts at even places and one for odd ones */
+		for (size_t i = 0; x->paired[k] && i < re->nlits; i++) {
+			size_t ln = strlen(re->lits[i]);
+			for (int odd = 0; odd < 2; odd++)
+				add_triples(x, &al, k, re->lits[i],
+					    re->lit_icase[i],
+					    rarest_triple(re->lits[i], ln, odd));
+		}
 	}
 	sort_n(x->kl, x->nl, sizeof *x->kl, cmp_klit_hash);
 	x->bits = xcalloc((1u << TRIPLE_BITS) / 8, 1);
@@ -8260,7 +8357,7 @@ static void kwindex_find(const struct kwindex *x, const char *t, size_t n,
 
 	for (size_t k = 0; k < x->nk; k++)
 		has[k] = !x->paired[k];
-	for (size_t i = 0; i + 2 < n; i++) {
+	for (size_t i = 0; i + 2 < n; i += 2) {
 		unsigned h = triple_hash(u[i], u[i + 1], u[i + 2]);
 		if (x->bits[h >> 3] & (1u << (h & 7)))
 			triple_hits(x, t, n, i, h, has);
@@ -9110,13 +9207,33 @@ struct query {
 	const struct cc_opts *o;
 	struct rcpt *to, *lists;
 	size_t nto, ato, nlists, alists;
-	struct sbuf seen_names, seen_addrs, seen_lists;  /* NUL-separated, lc */
-	struct sbuf dd;      /* dedup pairs: "lcname\0name\0addr\0" ... */
-	struct sbuf dda;     /* "lcaddr\0name\0addr\0" ... */
+	/* sets of lower-case names, addresses and lists (values empty);
+	 * dedup pairs, lower-case name (dd[0]) or address (dd[1]) to the
+	 * first "name\0addr" seen for it: memos, for a tree-wide group
+	 * has hundreds */
+	struct memo *seen_names, *seen_addrs, *seen_lists, *dd[2];
 	unsigned char *added;   /* per section of the scan: added already,
 				 * and it warned of nothing */
 	int warned;             /* a warning since the last add */
 };
+
+static int memo_has(const struct memo *mo, const char *k)
+{
+	size_t kl = strlen(k);
+
+	return memo_get(mo, k, kl, hash_bytes(k, kl)) != NULL;
+}
+
+/* Puts s, lower-cased, in the set mo. */
+static void memo_add_lc(struct memo **mo, const char *s)
+{
+	char *lc = xstrdup(s);
+	size_t kl = strlen(lc);
+
+	lower_ascii(lc);
+	memo_put(mo, lc, kl, hash_bytes(lc, kl), "", 0);
+	free(lc);
+}
 
 static int has_control(const char *s)
 {
@@ -9124,14 +9241,6 @@ static int has_control(const char *s)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
 			return 1;
 	return 0;
-}
-
-static void set_add_lc(struct sbuf *set, const char *s)
-{
-	size_t at = set->len;
-
-	sb_add(set, s, strlen(s) + 1);
-	lower_ascii(set->buf + at);
 }
 
 static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
@@ -9143,31 +9252,58 @@ static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
 	(*n)++;
 }
 
+/* parse_email() through the memo (tag 'p'): a section's lines are read
+ * once per file of a tree-wide plan. */
+static void parse_email_memo(struct maintainers *m, const char *line,
+			     struct sbuf *n, struct sbuf *a)
+{
+	struct sbuf key = SBUF_INIT;
+
+	sb_addc(&key, 'p');
+	sb_adds(&key, line);
+	uint32_t h = hash_bytes(key.buf, key.len);
+	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
+	if (e) {
+		sb_setlen(n, 0);
+		sb_adds(n, e->val);
+		sb_setlen(a, 0);
+		sb_adds(a, e->val + n->len + 1);
+	} else {
+		parse_email(line, n, a);
+		struct sbuf v = SBUF_INIT;
+		sb_add(&v, n->buf, n->len + 1);
+		sb_add(&v, a->buf, a->len);
+		memo_put(&m->canon, key.buf, key.len, h, v.buf, v.len);
+		sb_release(&v);
+	}
+	sb_release(&key);
+}
+
 static int push_email_address(struct query *q, const char *line,
 			      const char *role)
 {
 	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT, f = SBUF_INIT;
 	int r = 0;
 
-	parse_email(line, &n, &a);
+	parse_email_memo(q->m, line, &n, &a);
 	if (a.len) {
 		r = 1;
 		int inuse = 0;
 		if (n.len) {
 			sb_adds(&lc, n.buf);
 			lower_ascii(lc.buf);
-			inuse = in_set(&q->seen_names, lc.buf);
+			inuse = memo_has(q->seen_names, lc.buf);
 		}
 		sb_setlen(&lc, 0);
 		sb_adds(&lc, a.buf);
 		lower_ascii(lc.buf);
-		inuse = inuse || in_set(&q->seen_addrs, lc.buf);
+		inuse = inuse || memo_has(q->seen_addrs, lc.buf);
 		if (!inuse) {
 			format_email(&f, n.buf, a.buf, 1);
 			push_rcpt(&q->to, &q->nto, &q->ato, f.buf, role);
 			if (n.len)
-				set_add_lc(&q->seen_names, n.buf);
-			set_add_lc(&q->seen_addrs, a.buf);
+				memo_add_lc(&q->seen_names, n.buf);
+			memo_add_lc(&q->seen_addrs, a.buf);
 		}
 	}
 	sb_release(&n);
@@ -9185,6 +9321,13 @@ static void push_email_addresses(struct query *q, const char *value,
 	struct sbuf part = SBUF_INIT;
 	int all_have_at = 1, parts = 0, quoted = 0;
 
+	if (!strchr(value, ',')) {      /* one part: the common case */
+		if (!push_email_address(q, value, role)) {
+			warning("invalid MAINTAINERS address: '%s'", value);
+			q->warned = 1;
+		}
+		return;
+	}
 	for (const char *p = value;; p++) {
 		if (*p == '"')
 			quoted = !quoted;
@@ -9323,8 +9466,8 @@ static void add_list(struct query *q, const char *sub, const char *v)
 		"open list";
 	sb_add(&lc, addr.buf, addr.len);
 	lower_ascii(lc.buf);
-	if (kind && !in_set(&q->seen_lists, lc.buf)) {
-		set_add_lc(&q->seen_lists, addr.buf);
+	if (kind && !memo_has(q->seen_lists, lc.buf)) {
+		memo_add_lc(&q->seen_lists, addr.buf);
 		struct sbuf r = SBUF_INIT;
 		sb_addf(&r, "%s%s%s", kind, rest ? "" : ":", rest ? "" : sub);
 		push_rcpt(&q->lists, &q->nlists, &q->alists, addr.buf, r.buf);
@@ -9400,59 +9543,101 @@ static void add_role(struct query *q, const char *email, const char *role)
 
 /* deduplicate_email(): the first (name, address) seen for a name or an
  * address stands for every later one. */
+/* The memo's steps of deduplicate_email(): tag 'c', an address to its
+ * name and address after .mailmap ("name\0addr"); tag 'f', a name and an
+ * address to the line .mailmap makes of them. */
+static void canon_email(struct maintainers *m, const char *email,
+			struct sbuf *n, struct sbuf *a)
+{
+	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
+
+	sb_addc(&key, 'c');
+	sb_adds(&key, email);
+	uint32_t h = hash_bytes(key.buf, key.len);
+	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
+	sb_setlen(n, 0);
+	sb_setlen(a, 0);
+	if (e) {
+		sb_adds(n, e->val);
+		sb_adds(a, e->val + n->len + 1);
+	} else {
+		parse_email(email, n, a);
+		format_email(&f, n->buf, a->buf, 1);
+		mailmap_email(m, &mm, f.buf);
+		parse_email(mm.buf, n, a);
+		sb_setlen(&f, 0);
+		sb_add(&f, n->buf, n->len + 1);
+		sb_add(&f, a->buf, a->len);
+		memo_put(&m->canon, key.buf, key.len, h, f.buf, f.len);
+	}
+	sb_release(&key);
+	sb_release(&f);
+	sb_release(&mm);
+}
+
+static char *final_email(struct maintainers *m, const struct sbuf *n,
+			 const struct sbuf *a)
+{
+	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
+
+	sb_addc(&key, 'f');
+	sb_add(&key, n->buf, n->len + 1);
+	sb_add(&key, a->buf, a->len);
+	uint32_t h = hash_bytes(key.buf, key.len);
+	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
+	if (e) {
+		sb_add(&mm, e->val, e->vlen);
+	} else {
+		format_email(&f, n->buf, a->buf, 1);
+		mailmap_email(m, &mm, f.buf);
+		memo_put(&m->canon, key.buf, key.len, h, mm.buf, mm.len);
+	}
+	sb_release(&key);
+	sb_release(&f);
+	return sb_detach(&mm, NULL);
+}
+
 static void deduplicate_email(struct query *q, char **email)
 {
-	struct sbuf n = SBUF_INIT, a = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT,
-		    lc = SBUF_INIT;
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT;
 	int matched = 0;
 
-	parse_email(*email, &n, &a);
-	format_email(&f, n.buf, a.buf, 1);
-	mailmap_email(q->m, &mm, f.buf);
-	parse_email(mm.buf, &n, &a);
-	struct sbuf *tables[2] = { &q->dd, &q->dda };
+	canon_email(q->m, *email, &n, &a);
 	for (int t = 0; t < 2 && !matched; t++) {
 		if (t == 0 && !n.len)
 			continue;
 		sb_setlen(&lc, 0);
 		sb_adds(&lc, t ? a.buf : n.buf);
 		lower_ascii(lc.buf);
-		for (const char *p = tables[t]->buf, *e = p + tables[t]->len;
-		     p < e;) {
-			const char *pn = p + strlen(p) + 1, *pa = pn + strlen(pn) + 1;
-			if (!strcmp(p, lc.buf)) {
-				/* The script reads the address back through the
-				 * name it just replaced: same entry here. */
-				char *nn = xstrdup(pn), *na = xstrdup(pa);
-				sb_setlen(&n, 0);
-				sb_adds(&n, nn);
-				sb_setlen(&a, 0);
-				sb_adds(&a, na);
-				free(nn);
-				free(na);
-				matched = 1;
-				break;
-			}
-			p = pa + strlen(pa) + 1;
+		const struct memo_ent *e = memo_get(q->dd[t], lc.buf, lc.len,
+						    hash_bytes(lc.buf, lc.len));
+		if (e) {
+			/* The script reads the address back through the name
+			 * it just replaced: same entry here. */
+			sb_setlen(&n, 0);
+			sb_adds(&n, e->val);
+			sb_setlen(&a, 0);
+			sb_adds(&a, e->val + n.len + 1);
+			matched = 1;
 		}
 	}
 	if (!matched) {
+		struct sbuf v = SBUF_INIT;
+		sb_add(&v, n.buf, n.len + 1);
+		sb_add(&v, a.buf, a.len);
 		for (int t = 0; t < 2; t++) {
-			size_t at = tables[t]->len;
-			sb_adds(tables[t], t ? a.buf : n.buf);
-			lower_ascii(tables[t]->buf + at);
-			sb_add(tables[t], "", 1);
-			sb_add(tables[t], n.buf, n.len + 1);
-			sb_add(tables[t], a.buf, a.len + 1);
+			sb_setlen(&lc, 0);
+			sb_adds(&lc, t ? a.buf : n.buf);
+			lower_ascii(lc.buf);
+			memo_put(&q->dd[t], lc.buf, lc.len,
+				 hash_bytes(lc.buf, lc.len), v.buf, v.len);
 		}
+		sb_release(&v);
 	}
-	format_email(&f, n.buf, a.buf, 1);
-	mailmap_email(q->m, &mm, f.buf);
 	free(*email);
-	*email = sb_detach(&mm, NULL);
+	*email = final_email(q->m, &n, &a);
 	sb_release(&n);
 	sb_release(&a);
-	sb_release(&f);
 	sb_release(&lc);
 }
 
@@ -9793,11 +9978,11 @@ static void query_release(struct query *q)
 	}
 	free(q->to);
 	free(q->lists);
-	sb_release(&q->seen_names);
-	sb_release(&q->seen_addrs);
-	sb_release(&q->seen_lists);
-	sb_release(&q->dd);
-	sb_release(&q->dda);
+	memo_free(q->seen_names);
+	memo_free(q->seen_addrs);
+	memo_free(q->seen_lists);
+	memo_free(q->dd[0]);
+	memo_free(q->dd[1]);
 	free(q->added);
 }
 
@@ -9950,9 +10135,7 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 		   struct sbuf *out)
 {
 	const struct cc_query *cq = &s->q[qi];
-	struct query q = { .m = s->m, .o = o, .seen_names = SBUF_INIT,
-			   .seen_addrs = SBUF_INIT, .seen_lists = SBUF_INIT,
-			   .dd = SBUF_INIT, .dda = SBUF_INIT,
+	struct query q = { .m = s->m, .o = o,
 			   .added = xcalloc(s->nsec + 1, 1) };
 	struct sbuf femails = SBUF_INIT;
 	int history = o->email && has_history(s->m);

@@ -243,6 +243,28 @@ M
 	has "K: a two-byte literal" "$(sed -n '/^drivers\/net\/phy\/phy.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
 	has "K: a one-byte literal" "$(sed -n '/^fs\/one.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
 	hasnt "K: no hit, no recipient" "$(sed -n '/^drivers\/gadget\/g.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	# a literal at every offset of the pass's stride, at a file's start
+	# and end, and as the whole file
+	local k pad=
+	for k in 0 1 2 3; do
+		printf '%sbpf%s' "$pad" "$( ((k % 2)) && echo ' x')" > fs/bpf$k.c
+		pad="$pad-"
+	done
+	printf 'bpf' > fs/bpfonly.c
+	printf -- '-bpf' > fs/bpfoddend.c
+	printf 'int a;\n_Bpf' > fs/bpfcase.c
+	run plan --by file -u
+	for f in fs/bpf0.c fs/bpf1.c fs/bpf2.c fs/bpf3.c fs/bpfonly.c fs/bpfoddend.c fs/bpfcase.c; do
+		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+		eq "K: plan of $f is cc -f's" "$g" "$want"
+	done
+	has "K: literal at odd offset" "$(sed -n '/^fs\/bpf1.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal at the end" "$(sed -n '/^fs\/bpf2.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal alone" "$(sed -n '/^fs\/bpfonly.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal at odd offset at the end" "$(sed -n '/^fs\/bpfoddend.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	hasnt "K: case matters where the line says so" "$(sed -n '/^fs\/bpfcase.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	rm fs/bpf*.c
 	# one group of all: cc -f of all the files
 	run plan --by tree
 	want=$("$SERIES" cc -f $(git diff --name-only) | sed 's/^/x /')
