@@ -7612,6 +7612,7 @@ struct scan {
 	 * a literal of line k. */
 	struct kwindex *kx;
 	unsigned char *khas;
+	size_t *added;          /* for answer(): see struct query */
 };
 
 static int is_tag(const char *line, size_t len)
@@ -7759,7 +7760,7 @@ static void memo_put(struct memo **mop, const char *k, size_t kl, uint32_t h,
 	struct memo *mo = *mop;
 	if (2 * (mo->n + 1) > mo->cap) {
 		struct memo old = *mo;
-		mo->cap = old.cap ? 2 * old.cap : 64;
+		mo->cap = old.cap ? 2 * old.cap : 16;
 		mo->v = xcalloc(mo->cap, sizeof *mo->v);
 		for (size_t i = 0; i < old.cap; i++)
 			if (old.v[i].key)
@@ -9212,8 +9213,9 @@ struct query {
 	 * first "name\0addr" seen for it: memos, for a tree-wide group
 	 * has hundreds */
 	struct memo *seen_names, *seen_addrs, *seen_lists, *dd[2];
-	unsigned char *added;   /* per section of the scan: added already,
-				 * and it warned of nothing */
+	size_t *added, stamp;   /* per section of the scan: stamp where
+				 * this query added it and it warned of
+				 * nothing (the scan's, reused by each) */
 	int warned;             /* a warning since the last add */
 };
 
@@ -9511,11 +9513,11 @@ static void add_categories(struct query *q, const struct msec *sec)
  * once, unless it warned (the script warns as often as it adds). */
 static void add_section(struct query *q, const struct scan *s, size_t sec)
 {
-	if (q->added[sec])
+	if (q->added[sec] == q->stamp)
 		return;
 	q->warned = 0;
 	add_categories(q, &s->sec[sec]);
-	q->added[sec] = !q->warned;
+	q->added[sec] = q->warned ? 0 : q->stamp;
 }
 
 /* add_role(): appends role to every entry of that name or address. */
@@ -9983,7 +9985,6 @@ static void query_release(struct query *q)
 	memo_free(q->seen_lists);
 	memo_free(q->dd[0]);
 	memo_free(q->dd[1]);
-	free(q->added);
 }
 
 /* Reads top/file if it is a regular file; returns 0 or -1. */
@@ -10136,7 +10137,7 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 {
 	const struct cc_query *cq = &s->q[qi];
 	struct query q = { .m = s->m, .o = o,
-			   .added = xcalloc(s->nsec + 1, 1) };
+			   .added = s->added, .stamp = qi + 1 };
 	struct sbuf femails = SBUF_INIT;
 	int history = o->email && has_history(s->m);
 
@@ -10171,6 +10172,7 @@ static void scan_release(struct scan *s)
 	free(s->kh);
 	kwindex_free(s->kx);
 	free(s->khas);
+	free(s->added);
 	sb_release(&s->value);
 }
 
@@ -10219,6 +10221,7 @@ static int scan_queries(struct scan *s_, struct maintainers *m,
 	int r = scan_maintainers(&s, err);
 	if (!r)
 		sort_n(s.fh, s.nfh, sizeof *s.fh, cmp_fhit);
+	s.added = xcalloc(s.nsec + 1, sizeof *s.added);
 	*s_ = s;
 	return r;
 }
