@@ -7703,6 +7703,15 @@ static uint32_t fnv_step(uint32_t h, unsigned char c)
 }
 #define FNV_INIT 2166136261u
 
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = FNV_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		h = fnv_step(h, (unsigned char)s[i]);
+	return h;
+}
+
 /*
  * A memo of a pure function of strings: key to value, each a run of bytes
  * of its own length (NULs allowed).  Open addressing in a table of 2^k
@@ -7731,6 +7740,7 @@ static void memo_free(struct memo *mo)
 	free(mo);
 }
 
+/* The slot of key k (hash h), or the free one where it would go. */
 static struct memo_ent *memo_slot(const struct memo *mo, const char *k,
 				  size_t kl, uint32_t h)
 {
@@ -7744,17 +7754,20 @@ static struct memo_ent *memo_slot(const struct memo *mo, const char *k,
 
 /* The value of key k, or NULL where none was put. */
 static const struct memo_ent *memo_get(const struct memo *mo, const char *k,
-				       size_t kl, uint32_t h)
+				       size_t kl)
 {
 	if (!mo || !mo->cap)
 		return NULL;
-	const struct memo_ent *e = memo_slot(mo, k, kl, h);
+	const struct memo_ent *e = memo_slot(mo, k, kl, hash_bytes(k, kl));
 	return e->key ? e : NULL;
 }
 
-static void memo_put(struct memo **mop, const char *k, size_t kl, uint32_t h,
+/* Puts k's value v, where k has none yet; *mop is made on first use. */
+static void memo_put(struct memo **mop, const char *k, size_t kl,
 		     const char *v, size_t vl)
 {
+	uint32_t h = hash_bytes(k, kl);
+
 	if (!*mop)
 		*mop = xcalloc(1, sizeof **mop);
 	struct memo *mo = *mop;
@@ -8837,15 +8850,6 @@ static int mm_parse_line(const char *l, struct mm_entry *e)
 	return form != 0;
 }
 
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = FNV_INIT;
-
-	for (size_t i = 0; i < n; i++)
-		h = fnv_step(h, (unsigned char)s[i]);
-	return h;
-}
-
 /* Whether <s..e> holds an '@' after its first byte: then parse_email()
  * gives back exactly its trimmed text as the address. */
 static int plain_address(const char *s, const char *e)
@@ -9223,7 +9227,7 @@ static int memo_has(const struct memo *mo, const char *k)
 {
 	size_t kl = strlen(k);
 
-	return memo_get(mo, k, kl, hash_bytes(k, kl)) != NULL;
+	return memo_get(mo, k, kl) != NULL;
 }
 
 /* Puts s, lower-cased, in the set mo. */
@@ -9233,7 +9237,7 @@ static void memo_add_lc(struct memo **mo, const char *s)
 	size_t kl = strlen(lc);
 
 	lower_ascii(lc);
-	memo_put(mo, lc, kl, hash_bytes(lc, kl), "", 0);
+	memo_put(mo, lc, kl, "", 0);
 	free(lc);
 }
 
@@ -9254,6 +9258,41 @@ static void push_rcpt(struct rcpt **v, size_t *n, size_t *alloc,
 	(*n)++;
 }
 
+/* A name and an address as one memo value, "name\0addr": pair_get()
+ * fills n and a from key's, and says whether there was one. */
+static int pair_get(const struct memo *mo, const struct sbuf *key,
+		    struct sbuf *n, struct sbuf *a)
+{
+	const struct memo_ent *e = memo_get(mo, key->buf, key->len);
+
+	if (!e)
+		return 0;
+	sb_setlen(n, 0);
+	sb_adds(n, e->val);
+	sb_setlen(a, 0);
+	sb_adds(a, e->val + n->len + 1);
+	return 1;
+}
+
+static void pair_put(struct memo **mo, const struct sbuf *key,
+		     const struct sbuf *n, const struct sbuf *a)
+{
+	struct sbuf v = SBUF_INIT;
+
+	sb_add(&v, n->buf, n->len + 1);
+	sb_add(&v, a->buf, a->len);
+	memo_put(mo, key->buf, key->len, v.buf, v.len);
+	sb_release(&v);
+}
+
+/* The memo's key of a step: its tag, then its input. */
+static void memo_key(struct sbuf *key, char tag, const char *in, size_t len)
+{
+	sb_setlen(key, 0);
+	sb_addc(key, tag);
+	sb_add(key, in, len);
+}
+
 /* parse_email() through the memo (tag 'p'): a section's lines are read
  * once per file of a tree-wide plan. */
 static void parse_email_memo(struct maintainers *m, const char *line,
@@ -9261,22 +9300,10 @@ static void parse_email_memo(struct maintainers *m, const char *line,
 {
 	struct sbuf key = SBUF_INIT;
 
-	sb_addc(&key, 'p');
-	sb_adds(&key, line);
-	uint32_t h = hash_bytes(key.buf, key.len);
-	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
-	if (e) {
-		sb_setlen(n, 0);
-		sb_adds(n, e->val);
-		sb_setlen(a, 0);
-		sb_adds(a, e->val + n->len + 1);
-	} else {
+	memo_key(&key, 'p', line, strlen(line));
+	if (!pair_get(m->canon, &key, n, a)) {
 		parse_email(line, n, a);
-		struct sbuf v = SBUF_INIT;
-		sb_add(&v, n->buf, n->len + 1);
-		sb_add(&v, a->buf, a->len);
-		memo_put(&m->canon, key.buf, key.len, h, v.buf, v.len);
-		sb_release(&v);
+		pair_put(&m->canon, &key, n, a);
 	}
 	sb_release(&key);
 }
@@ -9315,50 +9342,43 @@ static int push_email_address(struct query *q, const char *line,
 	return r;
 }
 
+/* The next part of an M:/R: value from *pos: up to a comma outside
+ * double quotes.  0 after the last (*pos NULL). */
+static int next_address(const char **pos, struct span *part)
+{
+	const char *p = *pos;
+	int quoted = 0;
+
+	if (!p)
+		return 0;
+	for (part->p = p; *p && (*p != ',' || quoted); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	part->len = (size_t)(p - part->p);
+	*pos = *p ? p + 1 : NULL;
+	return 1;
+}
+
 /* Several addresses on one M:/R: line, comma-separated, each with an '@';
  * anything else is one address (the script's rfc822 checks, in effect). */
 static void push_email_addresses(struct query *q, const char *value,
 				 const char *role)
 {
 	struct sbuf part = SBUF_INIT;
-	int all_have_at = 1, parts = 0, quoted = 0;
+	struct span pt;
+	int all_have_at = 1, parts = 0;
+	const char *pos = value;
 
-	if (!strchr(value, ',')) {      /* one part: the common case */
-		if (!push_email_address(q, value, role)) {
-			warning("invalid MAINTAINERS address: '%s'", value);
-			q->warned = 1;
-		}
-		return;
-	}
-	for (const char *p = value;; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		if (!*p || (*p == ',' && !quoted)) {
-			if (!memchr(part.buf, '@', part.len))
-				all_have_at = 0;
-			parts++;
-			sb_setlen(&part, 0);
-			if (!*p)
-				break;
-		} else {
-			sb_addc(&part, *p);
-		}
+	while (next_address(&pos, &pt)) {
+		all_have_at &= memchr(pt.p, '@', pt.len) != NULL;
+		parts++;
 	}
 	if (parts > 1 && all_have_at) {
-		const char *p = value;
-		quoted = 0;
-		for (;; p++) {
-			if (*p == '"')
-				quoted = !quoted;
-			if (!*p || (*p == ',' && !quoted)) {
-				trim(&part);
-				push_email_address(q, part.buf, role);
-				sb_setlen(&part, 0);
-				if (!*p)
-					break;
-			} else {
-				sb_addc(&part, *p);
-			}
+		for (pos = value; next_address(&pos, &pt);) {
+			sb_setlen(&part, 0);
+			sb_add(&part, pt.p, pt.len);
+			trim(&part);
+			push_email_address(q, part.buf, role);
 		}
 	} else if (!push_email_address(q, value, role)) {
 		warning("invalid MAINTAINERS address: '%s'", value);
@@ -9553,24 +9573,13 @@ static void canon_email(struct maintainers *m, const char *email,
 {
 	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
 
-	sb_addc(&key, 'c');
-	sb_adds(&key, email);
-	uint32_t h = hash_bytes(key.buf, key.len);
-	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
-	sb_setlen(n, 0);
-	sb_setlen(a, 0);
-	if (e) {
-		sb_adds(n, e->val);
-		sb_adds(a, e->val + n->len + 1);
-	} else {
+	memo_key(&key, 'c', email, strlen(email));
+	if (!pair_get(m->canon, &key, n, a)) {
 		parse_email(email, n, a);
 		format_email(&f, n->buf, a->buf, 1);
 		mailmap_email(m, &mm, f.buf);
 		parse_email(mm.buf, n, a);
-		sb_setlen(&f, 0);
-		sb_add(&f, n->buf, n->len + 1);
-		sb_add(&f, a->buf, a->len);
-		memo_put(&m->canon, key.buf, key.len, h, f.buf, f.len);
+		pair_put(&m->canon, &key, n, a);
 	}
 	sb_release(&key);
 	sb_release(&f);
@@ -9582,17 +9591,15 @@ static char *final_email(struct maintainers *m, const struct sbuf *n,
 {
 	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
 
-	sb_addc(&key, 'f');
-	sb_add(&key, n->buf, n->len + 1);
+	memo_key(&key, 'f', n->buf, n->len + 1);
 	sb_add(&key, a->buf, a->len);
-	uint32_t h = hash_bytes(key.buf, key.len);
-	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len, h);
+	const struct memo_ent *e = memo_get(m->canon, key.buf, key.len);
 	if (e) {
 		sb_add(&mm, e->val, e->vlen);
 	} else {
 		format_email(&f, n->buf, a->buf, 1);
 		mailmap_email(m, &mm, f.buf);
-		memo_put(&m->canon, key.buf, key.len, h, mm.buf, mm.len);
+		memo_put(&m->canon, key.buf, key.len, mm.buf, mm.len);
 	}
 	sb_release(&key);
 	sb_release(&f);
@@ -9611,30 +9618,15 @@ static void deduplicate_email(struct query *q, char **email)
 		sb_setlen(&lc, 0);
 		sb_adds(&lc, t ? a.buf : n.buf);
 		lower_ascii(lc.buf);
-		const struct memo_ent *e = memo_get(q->dd[t], lc.buf, lc.len,
-						    hash_bytes(lc.buf, lc.len));
-		if (e) {
-			/* The script reads the address back through the name
-			 * it just replaced: same entry here. */
-			sb_setlen(&n, 0);
-			sb_adds(&n, e->val);
-			sb_setlen(&a, 0);
-			sb_adds(&a, e->val + n.len + 1);
-			matched = 1;
-		}
+		/* The script reads the address back through the name it
+		 * just replaced: same entry here. */
+		matched = pair_get(q->dd[t], &lc, &n, &a);
 	}
-	if (!matched) {
-		struct sbuf v = SBUF_INIT;
-		sb_add(&v, n.buf, n.len + 1);
-		sb_add(&v, a.buf, a.len);
-		for (int t = 0; t < 2; t++) {
-			sb_setlen(&lc, 0);
-			sb_adds(&lc, t ? a.buf : n.buf);
-			lower_ascii(lc.buf);
-			memo_put(&q->dd[t], lc.buf, lc.len,
-				 hash_bytes(lc.buf, lc.len), v.buf, v.len);
-		}
-		sb_release(&v);
+	for (int t = 0; !matched && t < 2; t++) {
+		sb_setlen(&lc, 0);
+		sb_adds(&lc, t ? a.buf : n.buf);
+		lower_ascii(lc.buf);
+		pair_put(&q->dd[t], &lc, &n, &a);
 	}
 	free(*email);
 	*email = final_email(q->m, &n, &a);
@@ -9985,6 +9977,13 @@ static void query_release(struct query *q)
 	memo_free(q->seen_lists);
 	memo_free(q->dd[0]);
 	memo_free(q->dd[1]);
+}
+
+/* Whether a file named whole (cc -f, a work tree's) is searched for K:
+ * lines: the script skips MAINTAINERS, the file of those lines. */
+static int keyword_searched(const char *path)
+{
+	return strcmp(path, "MAINTAINERS") != 0;
 }
 
 /* Reads top/file if it is a regular file; returns 0 or -1. */
@@ -10624,9 +10623,7 @@ static int recipients_of(struct owners *ow, const struct source *src,
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
 					   &kw[i]);
 			else if (f->new_mode && !failed &&
-				 strcmp(f->path, "MAINTAINERS")) {
-				/* as cc -f: the file of K: lines is not
-				 * searched for them */
+				 keyword_searched(f->path)) {
 				sb_setlen(&text, 0);
 				if (!kx)
 					kx = kwindex_build(ow->m);
@@ -12485,7 +12482,7 @@ static void add_named_file(struct maintainers *m, const struct cc_opts *o,
 	struct sbuf text = SBUF_INIT;
 	char *file = tree_path(top, path);
 
-	if (o->keywords && strcmp(file, "MAINTAINERS") &&
+	if (o->keywords && keyword_searched(file) &&
 	    !read_tree_file(m, file, &text))
 		kwtext_add(kw, text.buf, text.len, 0);
 	GROW(pf->file, pf->nr + 1, pf->alloc);
