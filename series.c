@@ -764,15 +764,20 @@ int child_finish(struct child *c)
 
 /*
  * Feeds input to the child's stdin while draining its stdout, with poll(),
- * so that neither side blocks on a full pipe.  A stop request kills the
- * child (once); the short poll timeout sees a signal that came between two
- * looks at the flag.
+ * so that neither side blocks on a full pipe.  Our end of stdin is made
+ * non-blocking: POLLOUT promises room for one byte, not for a whole chunk,
+ * and a blocking write of 64 KB into a pipe whose reader waits for us to
+ * read its output would never return (git cat-file --batch of a thousand
+ * objects did exactly that).  A stop request kills the child (once); the
+ * short poll timeout sees a signal that came between two looks at the flag.
  */
 static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 		struct sbuf *sb)
 {
 	int failed = 0, killed = 0;
 
+	if (in >= 0 && fcntl(in, F_SETFL, fcntl(in, F_GETFL) | O_NONBLOCK) < 0)
+		failed = -1;
 	while (in >= 0 || out >= 0) {
 		struct pollfd pfd[2];
 		nfds_t n = 0;
@@ -794,7 +799,7 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 			if (pfd[i].fd == in) {
 				size_t chunk = inlen < 65536 ? inlen : 65536;
 				ssize_t w = chunk ? write(in, input, chunk) : 0;
-				if (w < 0 && errno == EINTR)
+				if (w < 0 && (errno == EINTR || errno == EAGAIN))
 					continue;
 				if (w < 0)
 					failed = -1; /* EPIPE: the child's status says why */
@@ -811,6 +816,8 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 				ssize_t r = read(out, buf, sizeof buf);
 				if (r < 0 && errno == EINTR)
 					continue;
+				if (r < 0)
+					failed = -1;
 				if (r <= 0) {
 					close(out);
 					out = -1;
@@ -825,6 +832,15 @@ static int pump(pid_t pid, int in, const char *input, size_t inlen, int out,
 	if (out >= 0)
 		close(out);
 	return failed;
+}
+
+int child_pump(struct child *c, const char *input, size_t inlen,
+	       struct sbuf *out)
+{
+	int failed = pump(c->pid, input ? c->in : -1, input, inlen, c->out, out);
+	int st = child_finish(c);
+
+	return st == 0 && failed ? -1 : st;
 }
 
 /*
@@ -885,10 +901,9 @@ static int git_start(struct git_run *g)
  * waits.  Returns the exit status, 128+N for signal N, or -1. */
 static int git_finish(struct git_run *g)
 {
-	int in = g->feed ? -1 : g->input ? g->child.in : -1;
+	int r = child_pump(&g->child, g->feed ? NULL : g->input, g->inlen,
+			   g->out);
 
-	pump(g->child.pid, in, g->input, g->inlen, g->child.out, g->out);
-	int r = child_finish(&g->child);
 	free(g->argv);
 	g->argv = NULL;
 	return r;

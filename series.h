@@ -99,6 +99,14 @@ int child_start(struct child *c);
 /* Waits for the child.  Returns its exit status, 128+N when signal N killed
  * it, or -1 when waitpid fails. */
 int child_finish(struct child *c);
+/* For a child started with out = CHILD_PIPE (and in = CHILD_PIPE when input
+ * is not NULL): writes the inlen bytes of input to its stdin while reading
+ * its stdout into out (NULL: dropped), so that neither side ever waits on a
+ * full pipe whatever the sizes, closes both of our ends, then waits.
+ * Returns child_finish()'s value; -1 instead of 0 when a pipe failed, so
+ * that output cut short is never taken for the whole. */
+int child_pump(struct child *c, const char *input, size_t inlen,
+	       struct sbuf *out);
 
 /* ---- sources -----------------------------------------------------------
  * A source turns a change into one list of changed files: the work tree

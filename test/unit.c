@@ -2,8 +2,11 @@
  * unit.c - unit tests of series.c through series.h.  Prints one line per
  * failure and "N passed, N failed" last; exits 1 on any failure.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "series.h"
 #include "unit.h"
@@ -149,15 +152,97 @@ static void test_messages(void)
 	sb_release(&sb);
 }
 
+/* Runs argv with input on its stdin, its stdout into out; the exit status. */
+static int pipe_through(const char *const *argv, const char *input,
+			size_t inlen, struct sbuf *out)
+{
+	struct child c = { .argv = argv, .in = input ? CHILD_PIPE : CHILD_NULL,
+			   .out = CHILD_PIPE, .err = CHILD_INHERIT };
+
+	if (child_start(&c) < 0)
+		return -1;
+	return child_pump(&c, input, inlen, out);
+}
+
+/*
+ * Megabytes both ways through one child: with a pipe of 64 KB, a runner
+ * that writes all its input before it reads (or writes a whole chunk into
+ * a pipe with less room) waits for the child while the child waits for it.
+ * `git cat-file --batch` over thousands of objects is the real case: its
+ * input (the ids) and its output (the objects) both pass a pipe's size.
+ */
+static void test_child_pump(void)
+{
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, ids = SBUF_INIT;
+	const char *cat[] = { "cat", NULL };
+	char dir[] = "/tmp/series-unit-XXXXXX";
+	size_t nblobs = 4000;
+
+	for (size_t i = 0; in.len < 8u << 20; i++)
+		sb_addf(&in, "line %zu of the input, for cat to hand back\n", i);
+	CHECK(pipe_through(cat, in.buf, in.len, &out) == 0);
+	CHECK(out.len == in.len && !memcmp(out.buf, in.buf, in.len));
+
+	CHECK(mkdtemp(dir) != NULL);
+	const char *init[] = { "git", "init", "-q", "--bare", dir, NULL };
+	CHECK(pipe_through(init, NULL, 0, NULL) == 0);
+	sb_setlen(&in, 0);
+	for (size_t i = 0; i < nblobs; i++) {
+		char body[2048];
+		memset(body, 'a' + (int)(i % 26), sizeof body);
+		sb_addf(&in, "blob\ndata %zu\n%zu:", sizeof body + 8, i % 10000000);
+		sb_add(&in, body, sizeof body);
+		sb_addf(&in, "%*s\n", (int)(8 - 1 - snprintf(NULL, 0, "%zu:", i)), "");
+	}
+	char gitdir[64];
+	snprintf(gitdir, sizeof gitdir, "--git-dir=%s", dir);
+	const char *import[] = { "git", gitdir, "fast-import", "--quiet", NULL };
+	CHECK(pipe_through(import, in.buf, in.len, NULL) == 0);
+	const char *list[] = { "git", gitdir, "cat-file", "--batch-all-objects",
+			       "--batch-check=%(objectname)", NULL };
+	CHECK(pipe_through(list, NULL, 0, &ids) == 0);
+	CHECK(ids.len > 65536);
+	const char *batch[] = { "git", gitdir, "cat-file", "--batch", NULL };
+	sb_setlen(&out, 0);
+	CHECK(pipe_through(batch, ids.buf, ids.len, &out) == 0);
+	size_t blobs = 0;
+	for (const char *p = out.buf; (p = strstr(p, " blob 2056\n")); p++)
+		blobs++;
+	CHECK(blobs == nblobs);
+	CHECK(out.len > nblobs * 2056);
+	const char *rm[] = { "rm", "-rf", dir, NULL };
+	CHECK(pipe_through(rm, NULL, 0, NULL) == 0);
+	sb_release(&in);
+	sb_release(&out);
+	sb_release(&ids);
+}
+
+/* The watchdog: a test that hangs fails by name instead of holding the
+ * suite. */
+static const char *running;
+static void watchdog(int sig)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof msg, "FAIL unit: %s did not finish in 120 s\n",
+			 running);
+	(void)sig;
+	if (write(1, msg, (size_t)n) < 0)
+		_exit(3);
+	_exit(3);
+}
+#define RUN(fn) do { running = #fn; alarm(120); fn(); alarm(0); } while (0)
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--matrix"))
 		return unit_matrix(argv[2], argv[3]);
-	test_sbuf();
-	test_status();
-	test_group_name();
-	test_messages();
-	unit_more();
+	signal(SIGALRM, watchdog);
+	RUN(test_sbuf);
+	RUN(test_status);
+	RUN(test_group_name);
+	RUN(test_messages);
+	RUN(test_child_pump);
+	RUN(unit_more);
 	printf("%d passed, %d failed\n", unit_pass, unit_fail);
 	return unit_fail ? 1 : 0;
 }
