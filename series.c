@@ -3255,6 +3255,23 @@ static void sb_add_count(struct sbuf *sb, size_t n)
 	}
 }
 
+/* What a run that moved a branch prints on stdout, one line: "217
+ * commits, 1,031 files on refs/heads/x: OLD..NEW" and what follows
+ * (e.g. " (was 3 commits)"). */
+static void print_landed(size_t commits, size_t files, const char *ref,
+			 const char *from, const char *to, const char *more)
+{
+	struct sbuf line = SBUF_INIT;
+
+	sb_add_count(&line, commits);
+	sb_adds(&line, commits == 1 ? " commit, " : " commits, ");
+	sb_add_count(&line, files);
+	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", files == 1 ? "" : "s",
+		ref, *from ? from : "(root)", to, more ? more : "");
+	fputs(line.buf, stdout);
+	sb_release(&line);
+}
+
 /* A group's recipients as series cc gives them for its files: one per
  * line, the first `people` of them maintainers, reviewers and signers, the
  * rest lists.  Made by plan_recipients(), freed by free_recipients(). */
@@ -4611,30 +4628,44 @@ static char *message_subject(const struct sbuf *msg, const char **body)
 	return sb_detach(&s, NULL);
 }
 
-/* git's file name for a subject: letters, digits, '.' and '_' kept, every
- * other run one '-', no leading '.' or '-', none trailing, 52 bytes at
- * most. */
-static void add_slug(struct sbuf *sb, const char *subject)
+/*
+ * A mail's file name as git format-patch 2.39 makes it: "v2-" for a
+ * re-spin, "0003-", then the first line of the message with letters,
+ * digits, '.' and '_' kept (a run of dots as one), every other run one
+ * '-' (none before the first kept byte), no '.' or '-' at the end; the
+ * whole cut to 57 bytes (format.filenameMaxLength's 64 less ".patch"
+ * and one), then ".patch".  Number 0 is the cover letter.  The caller
+ * frees the name.
+ */
+static char *mail_name(int version, size_t nr, const char *msg)
 {
-	size_t start = sb->len;
-	int dash = 0;
+	struct sbuf nm = SBUF_INIT;
+	int space = 2;
 
-	for (const char *p = subject; *p && sb->len - start < 52; p++) {
+	if (version > 1)
+		sb_addf(&nm, "v%d-", version);
+	sb_addf(&nm, "%04zu-", nr);
+	size_t start = nm.len;
+	for (const char *p = nr ? msg : "cover-letter"; *p && *p != '\n'; p++) {
 		unsigned char c = (unsigned char)*p;
-		if (isalnum(c) || c == '.' || c == '_') {
-			if (c == '.' && sb->len == start)
-				continue;
-			if (dash && sb->len > start)
-				sb_addc(sb, '-');
-			dash = 0;
-			sb_addc(sb, (char)c);
-		} else {
-			dash = 1;
+		if (!((c < 128 && isalnum(c)) || c == '.' || c == '_')) {
+			space |= 1;
+			continue;
 		}
+		if (space == 1)
+			sb_addc(&nm, '-');
+		space = 0;
+		sb_addc(&nm, (char)c);
+		while (c == '.' && p[1] == '.')
+			p++;
 	}
-	while (sb->len > start && (sb->buf[sb->len - 1] == '.' ||
-				   sb->buf[sb->len - 1] == '-'))
-		sb_setlen(sb, sb->len - 1);
+	while (nm.len > start && (nm.buf[nm.len - 1] == '.' ||
+				  nm.buf[nm.len - 1] == '-'))
+		sb_setlen(&nm, nm.len - 1);
+	if (nm.len > 57)
+		sb_setlen(&nm, 57);
+	sb_adds(&nm, ".patch");
+	return sb_detach(&nm, NULL);
 }
 
 static size_t decimal_width(size_t n)
@@ -5147,13 +5178,6 @@ static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
 	return r;
 }
 
-static int same_recipients(const struct recipients *a,
-			   const struct recipients *b)
-{
-	return a->people == b->people && a->lines.len == b->lines.len &&
-	       !memcmp(a->lines.buf, b->lines.buf, a->lines.len);
-}
-
 /* One patch mail to write: its head (author, date, id), its group of
  * the source, its message and its tag ("[PATCH 3/7]"). */
 struct mail_item {
@@ -5172,11 +5196,12 @@ static void mail_items_release(struct mail_item *it, size_t n)
 }
 
 /*
- * Writes each patch's mail with the recipients it has, and asks again what
- * series cc answers for the bytes written: a K: pattern can match an
- * address in the new To: or Cc: (as it would for the script), so the
- * headers are rewritten until the answer holds still.  m NULL: no
- * MAINTAINERS, only the extra addresses.
+ * Writes each patch's mail with its recipients in To: and Cc:.  They are
+ * what series cc (and get_maintainer.pl, which git send-email would run)
+ * answers for the mail as git format-patch writes it, with no To: or Cc:
+ * yet: a K: pattern that matches a list address (the kernel's "K: riscv"
+ * against linux-riscv@) must not add people because of our own headers.
+ * m NULL: no MAINTAINERS, only the extra addresses.
  */
 static int address_mails(struct series_mails *sm, struct maintainers *m,
 			 const struct cc_opts *co, const struct addressing *ad,
@@ -5186,38 +5211,24 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 	int r = 0;
 
 	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
-	for (int round = 0; round < 4; round++) {
-		for (size_t i = 0; i < n; i++) {
-			struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
-			patch_addresses(ad, &sm->rcpt[i], &to, &cc);
-			struct mail_opts mo = it[i].mo;
-			mo.to = to.buf;
-			mo.cc = cc.buf;
-			sb_setlen(&sm->text[base + i], 0);
-			write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
-					 &it[i].msg, it[i].tag.buf);
-			sb_release(&to);
-			sb_release(&cc);
-		}
-		if (!m)
-			break;
-		struct recipients *now = xcalloc(n + 1, sizeof *now);
-		if ((r = mail_recipients(m, co, sm->text + base, n, now)) < 0) {
-			free_recipients(now, n);
-			break;
-		}
-		int still = 1;
-		for (size_t i = 0; i < n; i++)
-			still &= same_recipients(&now[i], &sm->rcpt[i]);
-		free_recipients(sm->rcpt, n);
-		sm->rcpt = now;
-		if (still)
-			break;
-		if (round == 3)
-			r = error("the recipients do not settle (a K: line keeps "
-				  "matching the new headers)");
+		write_patch_mail(&sm->text[base + i], &it[i].mo, src, it[i].g,
+				 &it[i].msg, it[i].tag.buf);
+	}
+	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
+		struct mail_opts mo = it[i].mo;
+		patch_addresses(ad, &sm->rcpt[i], &to, &cc);
+		mo.to = to.buf;
+		mo.cc = cc.buf;
+		sb_setlen(&sm->text[base + i], 0);
+		write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
+				 &it[i].msg, it[i].tag.buf);
+		sb_release(&to);
+		sb_release(&cc);
 	}
 	return r;
 }
@@ -5258,16 +5269,9 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 	for (size_t i = 0; i < nf; i++)
 		sb_init(&sm.text[i]);
 	if (sm.cover)
-		sm.name[0] = xstrdup("0000-cover-letter.patch");
+		sm.name[0] = mail_name(0, 0, NULL);
 	for (size_t i = 0; i < p->nr; i++) {
-		const char *body;
-		char *subject = message_subject(&msgs[i], &body);
-		struct sbuf nm = SBUF_INIT;
-		sb_addf(&nm, "%04zu-", i + 1);
-		add_slug(&nm, subject);
-		sb_adds(&nm, ".patch");
-		sm.name[i + (size_t)sm.cover] = sb_detach(&nm, NULL);
-		free(subject);
+		sm.name[i + (size_t)sm.cover] = mail_name(0, i + 1, msgs[i].buf);
 		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
 		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
 		if (p->nr > 1)
@@ -5845,10 +5849,13 @@ static int tree_texts(const struct source *src, const struct plan *p,
 			.input = in.buf, .inlen = in.len, .out = &out })) < 0)
 		goto out;
 	const char *pos = out.buf, *end = out.buf + out.len;
-	for (size_t k = 0; k < no && pos < end; k++) {
+	for (size_t k = 0; k < no && !r; k++) {
 		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-		if (!nl)
+		if (!nl) {
+			r = error("git cat-file: %zu of %zu objects missing from "
+				  "its output", no - k, no);
 			break;
+		}
 		const char *sp = memrchr_bytes(pos, (size_t)(nl - pos), ' ');
 		if (!sp || ((size_t)(nl - sp) == 8 && !memcmp(sp, " missing", 8))) {
 			pos = nl + 1;
@@ -11454,9 +11461,7 @@ static int cmd_commit(struct args *a)
 		r = nothing_to_commit();
 		goto out;
 	}
-	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s\n", p.nr,
-	       p.nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
-	       repo.ref, *repo.old ? repo.old : "(root)", t.tip);
+	print_landed(p.nr, t.files, repo.ref, repo.old, t.tip, NULL);
 	r = EXIT_DONE;
 out:
 	txn_release(&t);
@@ -11576,9 +11581,7 @@ static int split_commit(struct commit_opts *o, const struct source *src,
 	t.plan = p;
 	if (apply_series(&t, src, o->directory, msgs, NULL, NULL) < 0)
 		goto out;
-	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s\n", p->nr,
-	       p->nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
-	       repo.ref, *repo.old ? repo.old : "(root)", t.tip);
+	print_landed(p->nr, t.files, repo.ref, repo.old, t.tip, NULL);
 	if (*repo.old)
 		fprintf(stderr, "series: the index and the work tree still hold "
 			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
@@ -11958,10 +11961,10 @@ static int cmd_regroup(struct args *a)
 	if (apply_series(&t, &src, NULL, msgs, rgn.base, want) < 0)
 		goto out;
 	report_trailers(&rg, &p, 0);
-	printf("%zu commit%s, %zu file%s on %s: %.12s..%.12s (was %zu commit%s)\n",
-	       p.nr, p.nr == 1 ? "" : "s", t.files, t.files == 1 ? "" : "s",
-	       repo.ref, rgn.base, t.tip, rg.commits.nr,
-	       rg.commits.nr == 1 ? "" : "s");
+	char was[64];
+	snprintf(was, sizeof was, " (was %zu commit%s)", rg.commits.nr,
+		 rg.commits.nr == 1 ? "" : "s");
+	print_landed(p.nr, t.files, repo.ref, rgn.base, t.tip, was);
 	r = EXIT_DONE;
 out:
 	regroup_release(&rg, src.nr);
@@ -13189,13 +13192,15 @@ static const char *organisation_of(const struct source *src,
 		char **key = xcalloc(src->nr + 1, sizeof *key);
 		for (size_t i = 0; i < src->nr; i++)
 			key[i] = plan_key(src->f[i].path, i, &sel);
-		/* each commit one key, and no key in two commits */
+		/* each commit one key, and no key in two commits (an empty
+		 * commit has none) */
 		for (size_t c = 0; c < commits->nr && fits; c++) {
 			const struct group *g = &commits->g[c];
 			for (size_t j = 0; j < g->nr && fits; j++)
 				fits = !strcmp(key[g->member[j]], key[g->member[0]]);
-			for (size_t d = 0; d < c && fits; d++)
-				fits = strcmp(key[commits->g[d].member[0]],
+			for (size_t d = 0; d < c && fits && g->nr; d++)
+				fits = !commits->g[d].nr ||
+				       strcmp(key[commits->g[d].member[0]],
 					      key[g->member[0]]) != 0;
 		}
 		free_strings(key, src->nr);
@@ -13496,21 +13501,9 @@ static int cmd_format(struct args *a)
 	sm.name = xcalloc(nf + 1, sizeof *sm.name);
 	sm.text = xcalloc(nf + 1, sizeof *sm.text);
 	for (size_t i = 0; i < nf; i++) {
-		struct sbuf nm = SBUF_INIT;
-		sb_init(&sm.text[i]);
-		if (o.version > 1)
-			sb_addf(&nm, "v%d-", o.version);
 		size_t k = i + !sm.cover;
-		sb_addf(&nm, "%04zu-", k);
-		if (!k)
-			sb_adds(&nm, "cover-letter");
-		else {
-			char *s = subject_of(rc.c[k - 1].msg);
-			add_slug(&nm, s);
-			free(s);
-		}
-		sb_adds(&nm, ".patch");
-		sm.name[i] = sb_detach(&nm, NULL);
+		sb_init(&sm.text[i]);
+		sm.name[i] = mail_name(o.version, k, k ? rc.c[k - 1].msg : NULL);
 	}
 	struct addressing ad = { o.all_cc, o.to.v, o.cc.v, o.to.n, o.cc.n };
 	struct mail_item *it = commit_items(&o, &rc, &p);

@@ -86,7 +86,7 @@ t_format_options() {
 		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fmt-o" "$FB..$FT"
 	eq "options: exit" "$rc" 0
 	eq "-v 2: names" "$(ls "$scratch/fmt-o" | head -2)" "v2-0000-cover-letter.patch
-v2-0001-do-it.patch"
+v2-0001-.-do-it.patch"
 	local m=$scratch/fmt-o/v2-0006-drivers-i2c-busses-do-it.patch
 	has "--rfc -v 2: the tag" "$(cat "$m")" "Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
 	eq "--to joins To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>

@@ -86,7 +86,7 @@ t_split_git_diff() {
 	eq "split: nothing on stderr" "$err" ""
 	eq "the files it wrote, in order" "$(sed "s|$scratch/||" <<<"$out")" \
 "m-git/0000-cover-letter.patch
-m-git/0001-change-things.patch
+m-git/0001-.-change-things.patch
 m-git/0002-drivers-a-change-things.patch
 m-git/0003-drivers-b-change-things.patch
 m-git/0004-drivers-b-c-change-things.patch
@@ -99,7 +99,7 @@ m-git/0005-sound-change-things.patch"
 	has "the subject, numbered" "$(cat "$m")" "Subject: [PATCH 5/5] sound: change things"
 	has "a rename in the diffstat" "$(cat "$m")" " sound/s.c => sound/renamed.c"
 	has "the signature" "$(tail -n 3 "$m")" "-- "
-	m=$scratch/m-git/0001-change-things.patch
+	m=$scratch/m-git/0001-.-change-things.patch
 	has "the top group: a deletion in the summary" "$(cat "$m")" " delete mode 100644 gone.txt"
 	has "a mode change in the summary" "$(cat "$m")" " mode change 100644 => 100755 run.sh"
 	has "a binary file in the diffstat" "$(cat "$m")" " blob.bin | Bin"
@@ -140,7 +140,7 @@ t_split_diff_ruN() {
 	has "-ruN: a binary file it cannot carry is said" "$err" "Binary files old/blob.bin and new/blob.bin differ: the diff holds no change for it, so no mail will"
 	eq "-ruN: groups by the paths after old/ and new/" "$(sed "s|$scratch/m-ruN/||" <<<"$out")" \
 "0000-cover-letter.patch
-0001-x.patch
+0001-.-x.patch
 0002-drivers-a-x.patch
 0003-drivers-b-c-x.patch
 0004-sound-x.patch"

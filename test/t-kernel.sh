@@ -1,0 +1,265 @@
+# t-kernel.sh - the real workload, end to end, at the real scale: two
+# tree-wide patterns over Debian's linux-source-6.1, committed as a kernel
+# contributor would, then every command that reads a range, a diff or a
+# mailbox run on them and checked for its result.
+#   ofm: of_match_ptr() dropped from every file of the tree that names it
+#        (1,031 files), one commit per directory (217);
+#   irq: request_irq() and request_threaded_irq() made devm_* in every
+#        platform driver of drivers/ and sound/ that calls them, free_irq()
+#        lines dropped (455 files), one commit per file: the article's
+#        conversion that needs the hardware, and a second, larger series,
+#        so that no limit sits just above the first one.
+# The repository holds the tree's MAINTAINERS, .mailmap and
+# .get_maintainer.ignore and every file the two patterns touch: nothing
+# else in the tree changes what a command reads.  It is built once a run
+# (KFIX) and copied by the tests that change it.  SKIPPED where the
+# package is not installed.
+
+KFIX=$scratch/kernel-fixture
+
+# The unpacked tree (shared with test/parity), or nothing.
+kernel_tree() {
+	local cache=${PARITY_CACHE:-$ORIG_HOME/.cache/series-parity} tarball
+	if [ ! -f "$cache/linux-source-6.1/MAINTAINERS" ]; then
+		tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+		[ -n "$tarball" ] || return 0
+		mkdir -p "$cache" && tar -C "$cache" -xf "$tarball" || return 0
+	fi
+	echo "$cache/linux-source-6.1"
+}
+
+# kernel_sed PATTERN FILE-LIST: the pattern's edit, in place.
+kernel_sed() {
+	case $1 in
+	ofm) xargs sed -i 's/of_match_ptr(\([^()]*\))/\1/g' < "$2";;
+	irq) xargs sed -i -E \
+		-e 's/(^|[^a-z_])request_(threaded_)?irq\(/\1devm_request_\2irq(\&pdev->dev, /g' \
+		-e '/^[[:space:]]*free_irq\(.*\);[[:space:]]*$/d' < "$2";;
+	esac
+}
+
+# Builds KFIX once: the base commit, then branch ofm (per directory) and
+# branch irq (per file), each made by series commit from the edited work
+# tree.  KBASE is the base; returns 1 (after saying SKIPPED) without the
+# tree.
+kernel_fixture() {
+	local tree; tree=$(kernel_tree)
+	if [ -z "$tree" ]; then
+		echo "${FUNCNAME[1]}: SKIPPED: needs linux-source-6.1"
+		return 1
+	fi
+	if [ ! -f "$KFIX.done" ]; then
+		rm -rf "$KFIX"; mkdir -p "$KFIX"
+		( cd "$tree" && grep -rl 'of_match_ptr(' -- * | LC_ALL=C sort ) > "$KFIX.ofm"
+		( cd "$tree" && grep -rlE --include='*.c' '(^|[^a-z_])request_(threaded_)?irq\(' drivers sound |
+			xargs grep -l 'platform_device' | LC_ALL=C sort ) > "$KFIX.irq"
+		sort -u "$KFIX.ofm" "$KFIX.irq" > "$KFIX.all"
+		( cd "$tree" && tar -cf - MAINTAINERS .mailmap .get_maintainer.ignore -T "$KFIX.all" ) |
+			tar -C "$KFIX" -xf -
+		cd "$KFIX" || return 1
+		git init -q && git add -f -A . && git commit -qm "Linux 6.1" || return 1
+		git tag base
+		printf 'SEDME: drop of_match_ptr()\n\nThe match table is built whether or not CONFIG_OF is set.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.ofm.msg"
+		printf '%%(prefix)use devm_request_irq()\n\nThe interrupt is released by devres.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.irq.msg"
+		git checkout -q -b ofm base && kernel_sed ofm "$KFIX.ofm" &&
+			"$SERIES" commit -F "$KFIX.ofm.msg" > "$KFIX.ofm.out" || return 1
+		git checkout -q -b irq base && kernel_sed irq "$KFIX.irq" &&
+			"$SERIES" commit --by file -F "$KFIX.irq.msg" > "$KFIX.irq.out" || return 1
+		git checkout -q ofm
+		touch "$KFIX.done"
+	fi
+	KBASE=$(git -C "$KFIX" rev-parse base)
+	cd "$KFIX"
+}
+
+# kernel_copy NAME: a copy of the fixture to change, made the current
+# directory.
+kernel_copy() {
+	rm -rf "$scratch/$1"; cp -a "$KFIX" "$scratch/$1" && cd "$scratch/$1"
+}
+
+# A count as series prints it: 1,031.
+commas() { sed ':a; s/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/; ta' <<<"$1"; }
+
+# The directories of a list of paths, one each.
+dirs_of() { sed 's|/[^/]*$||' "$1" | LC_ALL=C sort -u; }
+
+t_kernel_commit() {
+	kernel_fixture || return 0
+	local nofm nirq dofm
+	nofm=$(wc -l < "$KFIX.ofm"); nirq=$(wc -l < "$KFIX.irq")
+	dofm=$(dirs_of "$KFIX.ofm" | wc -l)
+	eq "ofm: a commit per directory" "$(git rev-list --count base..ofm)" "$dofm"
+	eq "ofm: every file" "$(git diff --name-only base ofm | wc -l)" "$nofm"
+	has "ofm: the summary" "$(cat "$KFIX.ofm.out")" "$dofm commits, $(commas "$nofm") files on refs/heads/ofm"
+	eq "irq: a commit per file" "$(git rev-list --count base..irq)" "$nirq"
+	eq "irq: every file" "$(git diff --name-only base irq | wc -l)" "$nirq"
+	# each commit is one directory's files, and the first and last are
+	# the first and last directories
+	eq "ofm: one directory a commit" "$(git log --format= --name-only base..ofm | grep . | sed 's|/[^/]*$||' | uniq | wc -l)" "$dofm"
+	eq "ofm: the last commit" "$(git log -1 --format=%s ofm)" "$(dirs_of "$KFIX.ofm" | tail -n 1): drop of_match_ptr()"
+	[ "$nofm" -ge 1000 ] && [ "$dofm" -ge 200 ] && [ "$nirq" -ge 400 ] && ok ||
+		bad "the patterns are smaller than the real workload: $nofm files in $dofm directories, $nirq"
+}
+
+# plan of a range: every commit's files are one group, whatever the size.
+t_kernel_plan_range() {
+	kernel_fixture || return 0
+	local want got
+	run plan base..ofm
+	eq "plan ofm: exit" "$rc" 0
+	want=$(for c in $(git rev-list --reverse base..ofm); do
+		git diff-tree --no-commit-id --name-only -r "$c" | sed -n 1p; done)
+	got=$(awk '/^[^ ]/ { g = 1; next } g && /^    M / { print substr($0, 7); g = 0 }' <<<"$out")
+	eq "plan ofm: each commit's first file heads a group" "$got" "$want"
+	has "plan ofm: the summary" "$out" "$(git rev-list --count base..ofm) groups, $(commas "$(wc -l < "$KFIX.ofm")") files, "
+	run plan --by file base..irq
+	eq "plan irq: exit" "$rc" 0
+	eq "plan irq: a group a file" "$(groups_of "$out" | wc -l)" "$(wc -l < "$KFIX.irq")"
+}
+
+# check of the irq series: every patch read; the shared-interrupt rule
+# fires exactly on the files that name IRQF_SHARED.
+t_kernel_check_range() {
+	kernel_fixture || return 0
+	local want got n
+	n=$(wc -l < "$KFIX.irq")
+	run check base..irq
+	eq "check: exit (something flagged)" "$rc" 1
+	has "check: every patch counted" "$err" " of $n patches need testing on the hardware"
+	want=$(git grep -l IRQF_SHARED irq -- $(cat "$KFIX.irq") | sed 's/^irq://' | LC_ALL=C sort)
+	got=$(grep '\[devm-irq-shared\]$' <<<"$out" | cut -d: -f1 | LC_ALL=C sort)
+	eq "check: devm-irq-shared on every IRQF_SHARED file" "$got" "$want"
+	[ "$(wc -l <<<"$want")" -ge 50 ] && ok || bad "too few shared interrupts to mean anything"
+	run check base..ofm
+	eq "check ofm: nothing to flag" "$rc" 0
+}
+
+# The To: and Cc: addresses of a mail, one a line, as a reader sees them:
+# unfolded, RFC 2047 words decoded, a quoted name unquoted.
+mail_rcpts() {
+	perl -MEncode -e 'local $/; my ($h) = split /\n\n/, <STDIN>, 2;
+		$h =~ s/\n[ \t]+/ /g;
+		for my $k ("To", "Cc") { for (split /\n/, $h) {
+			next unless /^$k: (.*)/; my $v = $1;
+			for my $a ($v =~ /((?:"(?:[^"\\]|\\.)*"|[^,])+)/g) {
+				$a =~ s/^\s+|\s+$//g;
+				$a = encode("UTF-8", decode("MIME-Header", $a));
+				$a =~ s/^"(.*)"(\s*<)/$1$2/; print "$a\n" } } }' < "$1"
+}
+# series cc's answer for a mail, quoted names unquoted, its empty lines
+# (the script prints one for an L: line that holds no address) left out.
+cc_rcpts() { "$SERIES" cc "$1" | grep . | sed 's/^"\(.*\)" </\1 </'; }
+
+# kernel_am NAME BRANCH MAILS...: git am of the mails on a new branch NAME
+# from base; says whether the tree is BRANCH's.
+kernel_am() {
+	local name=$1 want=$2
+	shift 2
+	git checkout -q -b "$name" base
+	git am -q "$@" > "$scratch/am.log" 2>&1 || { bad "$name: git am failed: $(tail -n 3 "$scratch/am.log")"; git am --abort; }
+	eq "$name: git am gives the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse "$want^{tree}")"
+	eq "$name: as many commits" "$(git rev-list --count base..HEAD)" "$(git rev-list --count "base..$want")"
+}
+
+# format of both series: git am of the mails rebuilds each; every mail's
+# To: and Cc: are what series cc answers for git format-patch's mail of the
+# same commit.
+t_kernel_format() {
+	kernel_fixture || return 0
+	kernel_copy k-format
+	local b n m fp want got bad_rcpt
+	for b in ofm irq; do
+		n=$(git rev-list --count base..$b)
+		run format -o "$scratch/kf-$b" base..$b
+		eq "format $b: exit" "$rc" 0
+		eq "format $b: the mails" "$(ls "$scratch/kf-$b" | wc -l)" $((n + 1))
+		kernel_am "am-$b" $b $(ls "$scratch/kf-$b"/*.patch | grep -v cover-letter)
+		git format-patch -q -o "$scratch/kfp-$b" base..$b
+		bad_rcpt=0
+		for m in "$scratch/kf-$b"/0*.patch; do
+			case $m in *0000-cover-letter*) continue;; esac
+			fp=$scratch/kfp-$b/${m##*/}
+			want=$(cc_rcpts "$fp")
+			got=$(mail_rcpts "$m")
+			[ "$got" == "$want" ] || { bad_rcpt=$((bad_rcpt + 1)); [ $bad_rcpt -gt 3 ] ||
+				bad "format $b ${m##*/}: To:+Cc: [$got], series cc of git's mail [$want]"; }
+		done
+		eq "format $b: mails whose recipients differ from series cc" "$bad_rcpt" 0
+	done
+}
+
+# split of the ofm change as one diff: every file's diff in exactly one
+# mail; git am of the mails gives the tree; the same with one mail a file
+# for the irq change.
+t_kernel_split() {
+	kernel_fixture || return 0
+	kernel_copy k-split
+	local b by
+	for b in ofm irq; do
+		by=dir; [ $b = irq ] && by=file
+		git diff base $b > "$scratch/ks-$b.diff"
+		run split --by $by -F "$KFIX.$b.msg" -o "$scratch/ks-$b" "$scratch/ks-$b.diff"
+		eq "split $b: exit" "$rc" 0
+		eq "split $b: a mail a group and the cover letter" "$(ls "$scratch/ks-$b" | wc -l)" \
+			$(( $(git rev-list --count base..$b) + 1 ))
+		eq "split $b: each file's diff in exactly one mail" "$(perl -e '
+			local $/; open my $d, "<", shift or die; my $t = <$d>;
+			my @sec = grep { /^diff --git / } split /(?=^diff --git )/m, $t;
+			my $all = ""; for my $m (@ARGV) { open my $f, "<", $m or die; $all .= <$f>; }
+			my $once = 0;
+			for my $s (@sec) { my ($c, $p) = (0, 0);
+				while (($p = index($all, $s, $p)) >= 0) { $c++; $p++; }
+				$once++ if $c == 1; }
+			print $once, " of ", scalar @sec;' "$scratch/ks-$b.diff" "$scratch/ks-$b"/0*.patch)" \
+			"$(grep -c '^diff --git ' "$scratch/ks-$b.diff") of $(grep -c '^diff --git ' "$scratch/ks-$b.diff")"
+		kernel_am "split-$b" $b $(ls "$scratch/ks-$b"/*.patch | grep -v cover-letter)
+	done
+}
+
+# regroup of the per-directory series per subsystem and back: the tree is
+# the same each time, and the groups are plan's.
+t_kernel_regroup() {
+	kernel_fixture || return 0
+	kernel_copy k-regroup
+	local tree; tree=$(git rev-parse ofm^{tree})
+	local nsub; nsub=$(groups_of "$("$SERIES" plan --by subsystem base..ofm)" | wc -l)
+	run regroup --by subsystem -F "$KFIX.ofm.msg" base..HEAD
+	eq "regroup --by subsystem: exit" "$rc" 0
+	eq "regroup --by subsystem: the tree" "$(git rev-parse HEAD^{tree})" "$tree"
+	eq "regroup --by subsystem: plan's groups" "$(git rev-list --count base..HEAD)" "$nsub"
+	run regroup --by dir -F "$KFIX.ofm.msg" base..HEAD
+	eq "and back: exit" "$rc" 0
+	eq "and back: the tree" "$(git rev-parse HEAD^{tree})" "$tree"
+	eq "and back: the directories" "$(git log --format=%s base..HEAD)" "$(git log --format=%s base..ofm)"
+}
+
+# trailers from an mbox of replies to 40 of the irq series' mails, by
+# Message-ID for half and by subject for the rest: each tag lands on its
+# commit once, and no other commit changes.
+t_kernel_trailers() {
+	kernel_fixture || return 0
+	kernel_copy k-trailers
+	git checkout -q irq
+	local n i c subj k=0 ids=()
+	n=$(git rev-list --count base..irq)
+	mapfile -t ids < <(git rev-list --reverse base..irq)
+	{
+	for i in $(seq 1 $((n / 40)) "$n" | head -n 40); do
+		c=${ids[$((i - 1))]}
+		subj=$(git log -1 --format=%s "$c")
+		k=$((k + 1))
+		printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nFrom: Rev %d <rev%d@example.org>\n' $k $k
+		printf 'Subject: Re: [PATCH %d/%d] %s\nMessage-ID: <r%d@example.org>\n\n' "$i" "$n" "$subj" $k
+		printf '> quoted text\n\nTested-by: Rev %d <rev%d@example.org>\n\n' $k $k
+	done
+	} > "$scratch/kt.mbox"
+	run trailers "$scratch/kt.mbox" base..HEAD
+	eq "trailers: exit" "$rc" 0
+	eq "trailers: the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse irq@{1}^{tree})"
+	has "trailers: the summary" "$out" "40 trailers added to $n commits"
+	local got want
+	got=$(git log --reverse --format='%s%x09%(trailers:key=Tested-by,valueonly,separator=;)' base..HEAD | grep -n $'\t.' | sed 's/\t.*\t/\t/')
+	want=$(k=0; for i in $(seq 1 $((n / 40)) "$n" | head -n 40); do k=$((k + 1)); printf '%d:%s\tRev %d <rev%d@example.org>\n' "$i" "$(git log -1 --format=%s "${ids[$((i - 1))]}")" $k $k; done)
+	eq "trailers: each tag on its commit, once" "$got" "$want"
+}
