@@ -276,99 +276,27 @@ t_user_config_pinned() {
 	eq "rename kept whole" "$(git log --format= --name-status -M --grep '^d: fix' | tr '\t\n' '  ')" "R100 d/old d/new "
 }
 
-# A git that fails at call $FAIL_AT as $FAIL_MODE says, and logs every call.
-make_fakegit() {
-	FAKE=$scratch/fakebin; mkdir -p "$FAKE"
-	cat > "$FAKE/git" <<FAKE
-#!/usr/bin/env bash
-# series runs some gits side by side: the count is taken under a lock
-exec 9>>"\$GIT_COUNT.lock"; flock 9
-n=\$(( \$(cat "\$GIT_COUNT" 2>/dev/null || echo 0) + 1 )); echo \$n > "\$GIT_COUNT"
-sub=; skip=0
-for a in "\$@"; do
-	if [ \$skip = 1 ]; then skip=0; continue; fi
-	case \$a in -c) skip=1;; -*) ;; *) sub=\$a; break;; esac
-done
-echo "\$n \$sub" >> "\$GIT_COUNT.log"
-exec 9>&-
-if [ "\$n" = "\${FAIL_AT:-0}" ]; then
-	case \$FAIL_MODE in
-	exit) echo "fake git: \$sub fails" >&2; exit 1;;
-	signal) kill -9 \$\$;;
-	garbage) "$REAL_GIT" "\$@"; rc=\$?; printf 'garbage\n\001\0junk'; exit \$rc;;
-	sleep) sleep 30 </dev/null >/dev/null 2>&1 & touch "\$GIT_COUNT.sleeping"; wait \$!
-		exec "$REAL_GIT" "\$@";;
-	move) "$REAL_GIT" update-ref HEAD "\$MOVE_TO";;
-	esac
-fi
-exec "$REAL_GIT" "\$@"
-FAKE
-	chmod +x "$FAKE/git"
-}
-
-# fake_run K MODE ARGS...: series with the fake git failing at call K.
-fake_run() {
-	local k=$1 mode=$2; shift 2
-	rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping" "$scratch/count.lock"
-	out=$(PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=$mode \
-		"$SERIES" "$@" 2>"$scratch/stderr"); rc=$?
-	err=$(cat "$scratch/stderr")
+# A failure series can tell from a normal answer (exit 1 of update-index
+# --refresh), or garbage in output it does not parse: then the result must
+# be right.
+faults_result() {
+	eq "$1 result" "$(git log --format=%s "$BASE"..HEAD | tr '\n' ' ')" "c: fix a/b: fix a: fix "
+	eq "$1 clean" "$(git status --porcelain -uno -- a c)" ""
+	eq "$1 others kept" "$(git status --porcelain -uno | wc -l)" 7
 }
 
 t_faults_at_every_step() {
-	make_fakegit
-	scenario faults-base
-	fake_run 0 none commit -m 'SEDME: fix' -- a c
-	eq "counting run" "$rc" 0
-	local steps; steps=$(wc -l < "$scratch/count.log")
-	[ "$steps" -ge 8 ] && ok || bad "only $steps git steps seen"
-	local k mode s sub
-	for mode in exit signal garbage; do
-		for k in $(seq 1 "$steps"); do
-			scenario faults
-			s=$(snapshot)
-			fake_run "$k" "$mode" commit -m 'SEDME: fix' -- a c
-			sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
-			if [ "$rc" = 0 ]; then
-				# A failure we can tell from a normal answer (exit 1 of
-				# update-index --refresh) or garbage in output we do not
-				# parse: then the result must be right.
-				eq "$mode@$k($sub) result" "$(git log --format=%s "$BASE"..HEAD | tr '\n' ' ')" "c: fix a/b: fix a: fix "
-				eq "$mode@$k($sub) clean" "$(git status --porcelain -uno -- a c)" ""
-				eq "$mode@$k($sub) others kept" "$(git status --porcelain -uno | wc -l)" 7
-				continue
-			fi
-			[ "$rc" -ne 0 ] && ok || bad "$mode@$k($sub): exit 0"
-			eq "$mode@$k($sub) unchanged" "$(snapshot)" "$s"
-			has "$mode@$k names the step" "$err" "git $sub"
-			eq "$mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
-		done
-	done
+	local names_step=1
+	each_fault scenario faults faults_result commit -m 'SEDME: fix' -- a c
+	[ "$(wc -l < "$scratch/faults.steps")" -ge 8 ] && ok || bad "only $(wc -l < "$scratch/faults.steps") git steps seen"
 }
 
 t_signal_mid_run() {
 	make_fakegit
-	local sig k sub s pid i
-	scenario sig
+	prepared scenario sig
 	fake_run 0 none commit -m x -- a      # learn the step numbers
-	cp "$scratch/count.log" "$scratch/steps"
-	for sig in TERM INT HUP; do
-		for sub in fast-import update-index update-ref; do
-			k=$(grep " $sub\$" "$scratch/steps" | head -1 | cut -d' ' -f1)
-			scenario sig
-			s=$(snapshot)
-			rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
-			PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
-				"$SERIES" commit -m x -- a 2>"$scratch/stderr" &
-			pid=$!
-			for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
-			kill -"$sig" "$pid"
-			wait "$pid" 2>/dev/null; rc=$?
-			[ "$rc" -gt 128 ] && ok || bad "$sig at $sub: exit $rc, not 128+N"
-			eq "$sig at $sub unchanged" "$(snapshot)" "$s"
-			has "$sig at $sub says so" "$(cat "$scratch/stderr")" "interrupted by signal"
-		done
-	done
+	cp "$scratch/count.log" "$scratch/sig.steps"
+	each_signal scenario sig "fast-import update-index update-ref" "TERM INT HUP" commit -m x -- a
 }
 
 t_branch_moved_during_run() {

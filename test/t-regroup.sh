@@ -181,59 +181,28 @@ t_regroup_refusals() {
 
 # The fake git of t-commit.sh failing at every step of regroup and of
 # split --commit: nothing changes, or the result is right.
+# The series of rg_series, and its change as one diff (rgf.diff) with
+# the branch back at the base, for split --commit.
+rg_split_start() {
+	rg_series "$1"
+	git diff "$RG_BASE" HEAD > "$scratch/rgf.diff"
+	git reset -q --hard "$RG_BASE"
+}
+rg_result() {
+	eq "$1: the tree" "$(git rev-parse HEAD^{tree})" "$RG_TREE"
+	eq "$1: 4 commits" "$(git rev-list --count "$RG_BASE"..HEAD)" 4
+}
+
 t_regroup_split_faults() {
-	make_fakegit
-	local what k mode s sub steps
-	for what in regroup split; do
-		rg_series "rgf-$what"
-		git diff "$RG_BASE" HEAD > "$scratch/rgf.diff"
-		[ $what = split ] && git reset -q --hard "$RG_BASE"
-		local args
-		if [ $what = regroup ]; then args="regroup -m SEDME:x $RG_BASE..HEAD"
-		else args="split --commit -m SEDME:x $scratch/rgf.diff"; fi
-		fake_run 0 none $args
-		eq "$what: counting run" "$rc" 0
-		steps=$(wc -l < "$scratch/count.log")
-		for mode in exit signal garbage; do
-			for k in $(seq 1 "$steps"); do
-				rg_series "rgf-$what"
-				[ $what = split ] && git reset -q --hard "$RG_BASE"
-				s=$(snapshot)
-				[ $what = regroup ] && args="regroup -m SEDME:x $RG_BASE..HEAD"
-				fake_run "$k" "$mode" $args
-				sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
-				if [ "$rc" = 0 ]; then
-					eq "$what $mode@$k($sub): the tree" "$(git rev-parse HEAD^{tree})" "$RG_TREE"
-					eq "$what $mode@$k($sub): 4 commits" "$(git rev-list --count "$RG_BASE"..HEAD)" 4
-					continue
-				fi
-				eq "$what $mode@$k($sub) unchanged" "$(snapshot)" "$s"
-				eq "$what $mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
-			done
-		done
-	done
+	rg_series rgf-regroup            # for RG_BASE, before the loop
+	each_fault rg_series rgf-regroup rg_result regroup -m SEDME:x "$RG_BASE"..HEAD
+	each_fault rg_split_start rgf-split rg_result split --commit -m SEDME:x "$scratch/rgf.diff"
 }
 
 t_regroup_signals() {
 	make_fakegit
-	local sig sub k s pid i
-	rg_series rg-sig
+	prepared rg_series rg-sig
 	fake_run 0 none regroup -m x "$RG_BASE"..HEAD
-	cp "$scratch/count.log" "$scratch/rsteps"
-	for sig in TERM INT; do
-		for sub in apply commit-tree update-ref; do
-			k=$(grep " $sub\$" "$scratch/rsteps" | head -1 | cut -d' ' -f1)
-			rg_series rg-sig
-			s=$(snapshot)
-			rm -f "$scratch/count" "$scratch/count.log" "$scratch/count.sleeping"
-			PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
-				"$SERIES" regroup -m x "$RG_BASE"..HEAD 2>"$scratch/stderr" &
-			pid=$!
-			for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
-			kill -"$sig" "$pid"
-			wait "$pid" 2>/dev/null; rc=$?
-			[ "$rc" -gt 128 ] && ok || bad "$sig at $sub: exit $rc, not 128+N"
-			eq "$sig at $sub unchanged" "$(snapshot)" "$s"
-		done
-	done
+	cp "$scratch/count.log" "$scratch/rg-sig.steps"
+	each_signal rg_series rg-sig "apply commit-tree update-ref" "TERM INT" regroup -m x "$RG_BASE"..HEAD
 }

@@ -193,47 +193,16 @@ Signed-off-by: Tess Ter <tess@example.org>"
 	has "--from: ... and the gone one" "$err" "(b/z: fix) is not carried"
 }
 
-# The fake git of t-commit.sh failing at every step: nothing changes, or
-# the result is right; and signals mid-run.
+# The fake git failing at every step: nothing changes, or the result is
+# right; and signals mid-run.
+tr_result() {
+	eq "$1: the tree" "$(git rev-parse HEAD^{tree})" "$TR_TREE"
+	has "$1: the tags" "$(git log -1 --format=%B HEAD)" "Acked-by: Bob Maint"
+}
+
 t_trailers_faults() {
-	make_fakegit
-	tr_series trf
+	tr_series trf                    # for TR_BASE, before the loop
 	tr_mbox > "$scratch/trf.mbox"
-	fake_run 0 none trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
-	eq "faults: counting run" "$rc" 0
-	local steps k mode s sub
-	steps=$(wc -l < "$scratch/count.log")
-	for mode in exit signal garbage; do
-		for k in $(seq 1 "$steps"); do
-			tr_series trf
-			s=$(snapshot)
-			fake_run "$k" "$mode" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
-			sub=$(sed -n "${k}s/^[0-9]* //p" "$scratch/count.log")
-			if [ "$rc" = 0 ]; then
-				eq "trailers $mode@$k($sub): the tree" "$(git rev-parse HEAD^{tree})" "$TR_TREE"
-				has "trailers $mode@$k($sub): the tags" "$(git log -1 --format=%B HEAD)" "Acked-by: Bob Maint"
-				continue
-			fi
-			eq "trailers $mode@$k($sub) unchanged" "$(snapshot)" "$s"
-			eq "trailers $mode@$k one line" "$(grep -c '^series:' <<<"$err")" 1
-		done
-	done
-	local sig pid i
-	for sig in TERM INT; do
-		k=$(grep ' commit-tree$' "$scratch/count.log" | head -1 | cut -d' ' -f1)
-		[ -n "$k" ] || { bad "no commit-tree step"; continue; }
-		tr_series trf
-		s=$(snapshot)
-		rm -f "$scratch/count" "$scratch/count.sleeping"
-		mv "$scratch/count.log" "$scratch/count.steps"
-		PATH=$FAKE:$PATH GIT_COUNT=$scratch/count FAIL_AT=$k FAIL_MODE=sleep \
-			"$SERIES" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD" 2>"$scratch/stderr" &
-		pid=$!
-		for i in $(seq 100); do [ -e "$scratch/count.sleeping" ] && break; sleep 0.1; done
-		kill -"$sig" "$pid"
-		wait "$pid" 2>/dev/null; rc=$?
-		[ "$rc" -gt 128 ] && ok || bad "$sig: exit $rc, not 128+N"
-		eq "trailers $sig unchanged" "$(snapshot)" "$s"
-		mv "$scratch/count.steps" "$scratch/count.log"
-	done
+	each_fault tr_series trf tr_result trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
+	each_signal tr_series trf commit-tree "TERM INT" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
 }
