@@ -6668,8 +6668,6 @@ static int parse_class(struct rparse *rp, unsigned char *set, int icase)
 	return 0;
 }
 
-static int parse_alt(struct rparse *rp, int icase);
-
 static void skip_x(struct rparse *rp)
 {
 	while (rp->xflag && rp->p < rp->end) {
@@ -6683,55 +6681,22 @@ static void skip_x(struct rparse *rp)
 	}
 }
 
-/* An atom; *icase may be switched on for the rest of the group by (?i). */
-static int parse_atom(struct rparse *rp, int *icase)
+/* An atom other than a group (the pattern's loop takes those). */
+static int parse_atom(struct rparse *rp, int icase)
 {
 	int c = (unsigned char)*rp->p++, n;
 
 	switch (c) {
-	case '(':
-		if (rp->p < rp->end && *rp->p == '?') {
-			rp->p++;
-			if (rp->p < rp->end && *rp->p == ':') {
-				rp->p++;
-				n = parse_alt(rp, *icase);
-			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
-				   rp->p[1] == ')') {
-				rp->p += 2;
-				*icase = 1;
-				return rnew(rp, R_EMPTY, -1, -1);
-			} else if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
-				   rp->p[1] == ':') {
-				rp->p += 2;
-				n = parse_alt(rp, 1);
-			} else {
-				rp->err = "unsupported (? group";
-				return -1;
-			}
-		} else {
-			n = parse_alt(rp, *icase);
-		}
-		if (n < 0)
-			return -1;
-		if (rp->p >= rp->end || *rp->p != ')') {
-			rp->err = "missing )";
-			return -1;
-		}
-		rp->p++;
-		return n;
 	case '[':
 		if ((n = rnew(rp, R_CLASS, -1, -1)) < 0)
 			return -1;
-		return parse_class(rp, rp->n[n].set, *icase) < 0 ? -1 : n;
+		return parse_class(rp, rp->n[n].set, icase) < 0 ? -1 : n;
 	case '.':
 		return rnew(rp, R_ANY, -1, -1);
 	case '^':
 		return rnew(rp, R_BOL, -1, -1);
 	case '$':
 		return rnew(rp, R_EOL, -1, -1);
-	case ')':
-		rp->err = "unmatched )";
-		return -1;
 	case '*': case '+': case '?':
 		/* A '{' here starts no count (parse_repeat looked): literal. */
 		rp->err = "quantifier without an operand";
@@ -6758,7 +6723,7 @@ static int parse_atom(struct rparse *rp, int *icase)
 		return -1;
 	set_bit(rp->n[n].set, (unsigned)c);
 	rp->n[n].lit = (unsigned char)c;
-	rp->n[n].icase = (unsigned char)(*icase && isalpha(c));
+	rp->n[n].icase = (unsigned char)(icase && isalpha(c));
 	if (rp->n[n].icase)
 		fold_set(rp->n[n].set);
 	return n;
@@ -6821,10 +6786,9 @@ static int repeat(struct rparse *rp, int x, long lo, long hi)
 	return out < 0 ? tail : rnew(rp, R_CAT, out, tail);
 }
 
-static int parse_repeat(struct rparse *rp, int *icase)
+/* x with the quantifiers that follow it applied. */
+static int quantify(struct rparse *rp, int x)
 {
-	int x = parse_atom(rp, icase);
-
 	while (x >= 0) {
 		skip_x(rp);
 		if (rp->p >= rp->end)
@@ -6878,34 +6842,104 @@ static int parse_repeat(struct rparse *rp, int *icase)
 	return x;
 }
 
-static int parse_cat(struct rparse *rp, int *icase)
-{
-	int out = -1;
+/* A group being read: its alternatives so far, the one being read, and
+ * whether (?i) is in force in it. */
+struct rgroup {
+	int alt, cat;           /* trees, or -1 when none yet */
+	int icase;
+};
 
-	for (;;) {
-		skip_x(rp);
-		if (rp->p >= rp->end || *rp->p == '|' || *rp->p == ')')
-			break;
-		int x = parse_repeat(rp, icase);
-		if (x < 0)
-			return -1;
-		out = out < 0 ? x : rnew(rp, R_CAT, out, x);
-	}
-	return out < 0 ? rnew(rp, R_EMPTY, -1, -1) : out;
+/* Ends the group's current alternative (an empty one is R_EMPTY) and
+ * joins it to the others; the group's tree so far, or -1. */
+static int close_alt(struct rparse *rp, struct rgroup *g)
+{
+	int cat = g->cat < 0 ? rnew(rp, R_EMPTY, -1, -1) : g->cat;
+
+	g->cat = -1;
+	if (cat < 0)
+		return -1;
+	return g->alt = g->alt < 0 ? cat : rnew(rp, R_ALT, g->alt, cat);
 }
 
-static int parse_alt(struct rparse *rp, int icase)
+/* After a '(': "?:" or nothing opens a group (1), "?i:" one that ignores
+ * case (*icase set, 1); "?i)" ignores case for the rest of the group it
+ * stands in (*icase set, 0); any other "?" form is refused (-1). */
+static int open_group(struct rparse *rp, int *icase)
 {
-	int out = parse_cat(rp, &icase);
-
-	while (out >= 0 && rp->p < rp->end && *rp->p == '|') {
+	if (rp->p >= rp->end || *rp->p != '?')
+		return 1;
+	rp->p++;
+	if (rp->p < rp->end && *rp->p == ':') {
 		rp->p++;
-		int r = parse_cat(rp, &icase);
-		if (r < 0)
-			return -1;
-		out = rnew(rp, R_ALT, out, r);
+		return 1;
 	}
-	return out;
+	if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
+	    (rp->p[1] == ')' || rp->p[1] == ':')) {
+		*icase = 1;
+		rp->p += 2;
+		return rp->p[-1] == ':';
+	}
+	rp->err = "unsupported (? group";
+	return -1;
+}
+
+/*
+ * The whole pattern.  Grammar: alt := cat ('|' cat)*; cat := (atom
+ * quantifier*)*; atom := '(' alt ')' | a byte, class or escape.  Open
+ * groups are kept on a stack of their own rather than by recursion, so no
+ * nesting can exhaust ours.  Returns the tree's root, or -1 with rp->err.
+ */
+static int parse_pattern(struct rparse *rp)
+{
+	size_t depth = 0, alloc = 0;
+	struct rgroup *g = NULL;
+	int root = -1;
+
+	GROW(g, 1, alloc);
+	g[0] = (struct rgroup){ -1, -1, 0 };
+	while (!rp->err) {
+		skip_x(rp);
+		if (rp->p >= rp->end) {
+			if (depth)
+				rp->err = "missing )";
+			else
+				root = close_alt(rp, &g[0]);
+			break;
+		}
+		int x, c = (unsigned char)*rp->p;
+		if (c == '|') {
+			rp->p++;
+			close_alt(rp, &g[depth]);
+			continue;
+		}
+		if (c == ')') {
+			if (!depth) {
+				rp->err = "unmatched )";
+				break;
+			}
+			rp->p++;
+			x = close_alt(rp, &g[depth--]);
+		} else if (c == '(') {
+			int icase = g[depth].icase;
+			rp->p++;
+			int opens = open_group(rp, &icase);
+			if (opens > 0) {
+				GROW(g, depth + 2, alloc);
+				g[++depth] = (struct rgroup){ -1, -1, icase };
+				continue;
+			}
+			g[depth].icase = icase;
+			x = opens < 0 ? -1 : rnew(rp, R_EMPTY, -1, -1);
+		} else {
+			x = parse_atom(rp, g[depth].icase);
+		}
+		if ((x = quantify(rp, x)) < 0)
+			break;
+		struct rgroup *cur = &g[depth];
+		cur->cat = cur->cat < 0 ? x : rnew(rp, R_CAT, cur->cat, x);
+	}
+	free(g);
+	return rp->err ? -1 : root;
 }
 
 static size_t rcount(const struct rparse *rp, int n, size_t *ncls)
@@ -7148,10 +7182,8 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 	rp.nr = 0;
 	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
 	rp.err = NULL;
-	int root = parse_alt(&rp, 0);
+	int root = parse_pattern(&rp);
 
-	if (root >= 0 && rp.p < rp.end)
-		rp.err = "unmatched )";
 	if (root < 0 || rp.err) {
 		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
 			(size_t)(rp.p - pat));
