@@ -57,37 +57,61 @@
  *     macro or a bus-specific callback name is not found.
  */
 #define _POSIX_C_SOURCE 200809L
+
 /* 32-bit systems: 64-bit inode numbers and sizes, or readdir() and stat()
  * fail with EOVERFLOW on today's file systems. */
 #define _FILE_OFFSET_BITS 64
 
 #include <ctype.h>
+
 #include <dirent.h>
+
 #include <errno.h>
+
 #include <fcntl.h>
+
 #include <fnmatch.h>
+
 #include <limits.h>
+
 #include <stddef.h>
+
 #include <poll.h>
+
 #include <signal.h>
+
 #include <stdarg.h>
+
 #include <stdint.h>
+
 #include <stdio.h>
+
 #include <stdlib.h>
+
 #include <string.h>
+
 #include <strings.h>
+
 #include <sys/mman.h>
+
 #include <sys/stat.h>
+
 #include <sys/time.h>
+
 #include <sys/types.h>
+
 #include <sys/wait.h>
+
 #include <time.h>
+
 #include <unistd.h>
 
 #include "series.h"
 
 #ifndef SERIES_VERSION
+
 #define SERIES_VERSION "0.1"
+
 #endif
 
 extern char **environ;
@@ -99,12 +123,15 @@ extern char **environ;
  */
 static volatile sig_atomic_t stop_signal;
 
+/* ==== 1. kit ============================================================ */
+
 /* ---- errors --------------------------------------------------------------
  * Every message goes through report(): "series: what: why" on one line.
  * error() reports and returns -1 for `return error(...)`; die() reports and
  * exits EXIT_FAIL.  Only main() and the helpers that never fail die: the
  * x* ones and the sb_* buffer functions (out of memory, a size overflow).
  */
+
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096];
@@ -219,12 +246,14 @@ static void *xgrow(void *arr, size_t n, size_t *alloc, size_t sz)
 	*alloc = a;
 	return xrealloc(arr, xmul(a, sz));
 }
+
 #define GROW(arr, n, alloc) ((arr) = xgrow((arr), (n), &(alloc), sizeof *(arr)))
 
 /* ---- buffers ---------------------------------------------------------------
  * struct sbuf (see series.h): never NULL, always NUL-terminated, length
  * tracked.  Reads that fail restore the length they started with.
  */
+
 char sbuf_slopbuf[1];
 
 void sb_init(struct sbuf *sb)
@@ -387,111 +416,13 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always)
 	sb_addc(sb, '"');
 }
 
-/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
-/* How common a byte is in C source and paths: the printable bytes and
- * white space, most common first, as counted over the kernel's drivers;
- * a byte not listed is rarer than all.  find_bytes() hunts for a needle's
- * rarest byte with memchr. */
-static int byte_rank(unsigned char c)
-{
-	static const char order[] =
-		" et_\tri\nasdncoulpm;f)(,vhEg-*=0>TbRIASx2CMDOL.NPk/1wy\"{}G3"
-		"&UF5q6B#84<HV:7X[]Kz9W|+Y%\\!QZ@j'~?J`$";
-	const char *at = c ? strchr(order, c) : NULL;
-
-	return at ? (int)(sizeof order - (size_t)(at - order)) : 0;
-}
-
-/* The index of the rarest byte of s[0..n) (0 when n is 0). */
-static size_t rarest_byte(const char *s, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 1; i < n; i++)
-		if (byte_rank((unsigned char)s[i]) < byte_rank((unsigned char)s[k]))
-			k = i;
-	return k;
-}
-
-/* find_bytes() with the needle's byte to hunt for, k, chosen already:
- * for a needle sought in many places. */
-static const char *find_bytes_at(const char *h, size_t hn, const char *needle,
-				 size_t nn, size_t k)
-{
-	if (!nn)
-		return h;
-	if (hn < nn)
-		return NULL;
-	/* the needle starts k bytes before each place its byte k is found */
-	for (const char *p = h + k, *e = h + hn - (nn - k - 1); p < e; p++) {
-		p = memchr(p, needle[k], (size_t)(e - p));
-		if (!p)
-			return NULL;
-		if (!memcmp(p - k, needle, nn))
-			return p - k;
-	}
-	return NULL;
-}
-
-static const char *find_bytes(const char *h, size_t hn, const char *needle,
-			      size_t nn)
-{
-	return find_bytes_at(h, hn, needle, nn, rarest_byte(needle, nn));
-}
-
-/* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
-static const char *strcasestr_ascii(const char *h, const char *n)
-{
-	size_t m = strlen(n);
-
-	for (; *h; h++) {
-		size_t i = 0;
-		while (i < m && h[i] && tolower((unsigned char)h[i]) ==
-					 tolower((unsigned char)n[i]))
-			i++;
-		if (i == m)
-			return h;
-	}
-	return NULL;
-}
-
-static void lower_ascii(char *s)
-{
-	for (; *s; s++)
-		if (*s >= 'A' && *s <= 'Z')
-			*s = (char)(*s + 32);
-}
-
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t a = strlen(s), b = strlen(suf);
-
-	return a >= b && !strcmp(s + a - b, suf);
-}
-
-/* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
- * A signal that asks us to stop ends the retries. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR && !stop_signal)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* ---- text kit --------------------------------------------------------------
  * The small parts every parser here shares.  White space has one
  * definition, Perl's \s (space, \t \n \v \f \r: what MAINTAINERS and git
  * mean by it), never the C library's is_space(), whose answer depends on a
  * locale.  A span is bytes that another buffer owns.
  */
+
 static int is_space(int c)
 {
 	return c == ' ' || (unsigned)(c - '\t') < 5;
@@ -650,12 +581,189 @@ static void free_strings(char **v, size_t n)
 	free(v);
 }
 
+/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
+/* How common a byte is in C source and paths: the printable bytes and
+ * white space, most common first, as counted over the kernel's drivers;
+ * a byte not listed is rarer than all.  find_bytes() hunts for a needle's
+ * rarest byte with memchr. */
+static int byte_rank(unsigned char c)
+{
+	static const char order[] =
+		" et_\tri\nasdncoulpm;f)(,vhEg-*=0>TbRIASx2CMDOL.NPk/1wy\"{}G3"
+		"&UF5q6B#84<HV:7X[]Kz9W|+Y%\\!QZ@j'~?J`$";
+	const char *at = c ? strchr(order, c) : NULL;
+
+	return at ? (int)(sizeof order - (size_t)(at - order)) : 0;
+}
+
+/* The index of the rarest byte of s[0..n) (0 when n is 0). */
+static size_t rarest_byte(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (byte_rank((unsigned char)s[i]) < byte_rank((unsigned char)s[k]))
+			k = i;
+	return k;
+}
+
+/* find_bytes() with the needle's byte to hunt for, k, chosen already:
+ * for a needle sought in many places. */
+static const char *find_bytes_at(const char *h, size_t hn, const char *needle,
+				 size_t nn, size_t k)
+{
+	if (!nn)
+		return h;
+	if (hn < nn)
+		return NULL;
+	/* the needle starts k bytes before each place its byte k is found */
+	for (const char *p = h + k, *e = h + hn - (nn - k - 1); p < e; p++) {
+		p = memchr(p, needle[k], (size_t)(e - p));
+		if (!p)
+			return NULL;
+		if (!memcmp(p - k, needle, nn))
+			return p - k;
+	}
+	return NULL;
+}
+
+static const char *find_bytes(const char *h, size_t hn, const char *needle,
+			      size_t nn)
+{
+	return find_bytes_at(h, hn, needle, nn, rarest_byte(needle, nn));
+}
+
+/* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
+static const char *strcasestr_ascii(const char *h, const char *n)
+{
+	size_t m = strlen(n);
+
+	for (; *h; h++) {
+		size_t i = 0;
+		while (i < m && h[i] && tolower((unsigned char)h[i]) ==
+					 tolower((unsigned char)n[i]))
+			i++;
+		if (i == m)
+			return h;
+	}
+	return NULL;
+}
+
+static void lower_ascii(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s + 32);
+}
+
+static int has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+/* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
+ * A signal that asks us to stop ends the retries. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR && !stop_signal)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Removes dir and what is in it, depth levels down (pack/, xx/). */
+static void remove_tree(const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct sbuf path = SBUF_INIT;
+
+	if (d) {
+		for (struct dirent *de; (de = readdir(d));) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			sb_setlen(&path, 0);
+			sb_addf(&path, "%s/%s", dir, de->d_name);
+			if (unlink(path.buf) < 0 && depth > 0)
+				remove_tree(path.buf, depth - 1);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	sb_release(&path);
+}
+
+/* The last c in s[0..n), or NULL. */
+static const char *memrchr_bytes(const char *s, size_t n, char c)
+{
+	while (n--)
+		if (s[n] == c)
+			return s + n;
+	return NULL;
+}
+
+/* Appends to *dst the lines of add that *dst does not hold yet. */
+static void add_new_lines(struct sbuf *dst, const char *add)
+{
+	const char *pos = add, *end = add + strlen(add);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		l = trim_span(l);
+		int seen = 0;
+		const char *q = dst->buf, *qe = dst->buf + dst->len;
+		for (struct span m; !seen && next_line(&q, qe, &m);)
+			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
+		if (l.len && !seen) {
+			sb_add(dst, l.p, l.len);
+			sb_addc(dst, '\n');
+		}
+	}
+}
+
+/* n with a comma every three digits, as people read counts: "1,031". */
+static void sb_add_count(struct sbuf *sb, size_t n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof digits, "%zu", n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			sb_addc(sb, ',');
+		sb_addc(sb, digits[i]);
+	}
+}
+
+static void plural(struct sbuf *sb, size_t n, const char *what, const char *tail)
+{
+	sb_addf(sb, "%zu %s%s%s", n, what, n == 1 ? "" : "s", tail);
+}
+
+static size_t decimal_width(size_t n)
+{
+	size_t w = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		w++;
+	}
+	return w;
+}
+
 /* ---- child processes -----------------------------------------------------
  * One spawn (child_start) and one wait (child_finish); the fd rules are in
  * series.h.  git is run through one runner (struct git_run, below) that
  * puts its pins first, so that user configuration cannot change the bytes
  * we parse.
  */
+
 static void child_fd(int spec, int pipefd[2], int target, int parent_reads)
 {
 	if (spec == CHILD_PIPE) {
@@ -857,6 +965,7 @@ static const char *const git_pins[] = {
 	"-c", "diff.mnemonicPrefix=false",
 	"-c", "core.fsmonitor=false", "-c", "log.showSignature=false",
 };
+
 #define NPINS (sizeof git_pins / sizeof *git_pins)
 
 /* One run of git: what it gets, where its output goes. */
@@ -970,6 +1079,7 @@ static const char **pathspec_words(const char *const *head, size_t n,
  * to stop (they only set stop_signal; the owner of a transaction looks at
  * it between steps and unwinds).
  */
+
 struct repo {
 	char *top;      /* absolute work tree top */
 	char *gitdir;   /* absolute $GIT_DIR of this work tree */
@@ -1160,6 +1270,283 @@ static void reraise_stop(void)
 	}
 }
 
+/* git's identity "Name <email> time tz" for author or committer. */
+static char *ident(const char *which)
+{
+	const char *words[] = { "var", which, NULL };
+	struct sbuf out = SBUF_INIT;
+
+	if (git_ok("git var", &(struct git_run){ .words = words, .out = &out }) < 0) {
+		sb_release(&out);
+		return NULL;
+	}
+	chomp(&out);
+	if (!out.len || memchr(out.buf, '\n', out.len) || !strchr(out.buf, '>')) {
+		sb_release(&out);
+		error("git var %s: unexpected answer", which);
+		return NULL;
+	}
+	return sb_detach(&out, NULL);
+}
+
+/* The env of a commit's identity: GIT_<WHO>_NAME, _EMAIL, _DATE from an
+ * ident "Name <email> TIME TZ", into three buffers. */
+static void ident_env(struct sbuf *e, const char *who, const char *ident)
+{
+	const char *lt = strrchr(ident, '<'), *gt = strrchr(ident, '>');
+	size_t nl = (size_t)(lt - ident);
+
+	while (nl && ident[nl - 1] == ' ')
+		nl--;
+	sb_addf(&e[0], "GIT_%s_NAME=%.*s", who, (int)nl, ident);
+	sb_addf(&e[1], "GIT_%s_EMAIL=%.*s", who, (int)(gt - lt - 1), lt + 1);
+	const char *date = gt[1] ? gt + 2 : "";
+	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
+}
+
+/* git config's value of key, or NULL. */
+static char *config_value(const char *key)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *words[] = { "config", "--get", key, NULL };
+
+	if (run_git(&(struct git_run){ .words = words, .out = &out,
+				       .quiet = 1 }) || !out.len) {
+		sb_release(&out);
+		return NULL;
+	}
+	chomp(&out);
+	return sb_detach(&out, NULL);
+}
+
+/*
+ * Options, from tables.  A row names a switch and where its value goes:
+ * an offset into the command's own options struct.  Each command lists its
+ * tables beside its synopsis (the command table below main's section
+ * opens), one parser reads them, and `series CMD -h` prints the synopsis
+ * and every row's help from the same tables, so none can drift.
+ * Conventions, git's: "--long=value", "--long value" or "-x value"; "--"
+ * ends the options; -h anywhere is help on stdout and exit 0; a usage
+ * error is one line naming it, then that command's synopsis, on stderr,
+ * and exit 2, with nothing on stdout.
+ */
+enum opt_kind {
+	OPT_FLAG,     /* int = val */
+	OPT_VALUE,    /* const char * = the value */
+	OPT_LIST,     /* struct opt_list += the value */
+	OPT_NUMBER,   /* int = the value, in min..max */
+	OPT_CHOICE    /* int = the index of the value in choices */
+};
+
+struct opt {
+	const char *shrt, *lng;
+	enum opt_kind kind;
+	size_t off;
+	int val;
+	const char *arg;              /* the value's name in help */
+	const char *help;             /* NULL: an alias, not listed */
+	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
+	int min, max;                 /* OPT_NUMBER */
+};
+
+/* A repeated option's values, NULL-terminated (v is NULL when n is 0). */
+struct opt_list {
+	const char **v;
+	size_t n;
+};
+
+struct args {
+	int argc;
+	char **argv;
+	int i;
+	const struct command *cmd;
+	const char **word;   /* the words that are no option, in order */
+	size_t nword;
+	size_t dashdash;     /* how many of them came before "--" */
+};
+
+struct command {
+	const char *name;
+	int (*fn)(struct args *);
+	const char *synopsis;
+	const struct opt *const *tables; /* NULL-terminated; rows end at lng NULL */
+	int words;           /* 1: arguments anywhere; 0: only after "--" */
+};
+
+/* A usage error of cmd: "series: CMD: why", then its synopsis, on stderr.
+ * Returns EXIT_USAGE. */
+static int cmd_usage(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char why[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	error("%s: %s", cmd->name, why);
+	fprintf(stderr, "usage: series %s\n", cmd->synopsis);
+	return EXIT_USAGE;
+}
+
+/* The row that w names (its "=value" part aside), or NULL. */
+static const struct opt *find_opt(const struct opt *const *tables,
+				  const char *w, const char **inline_val)
+{
+	*inline_val = NULL;
+	for (const struct opt *const *t = tables; t && *t; t++)
+		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
+			if (o->shrt && !strcmp(w, o->shrt))
+				return o;
+			/* "-p1", as patch and git apply take it */
+			if (o->shrt && o->kind != OPT_FLAG && !o->shrt[2] &&
+			    w[0] == '-' && w[1] == o->shrt[1] && w[2]) {
+				*inline_val = w + 2;
+				return o;
+			}
+			size_t n = o->lng ? strlen(o->lng) : 0;
+			if (!n || strncmp(w, o->lng, n))
+				continue;
+			if (!w[n])
+				return o;
+			if (w[n] == '=' && o->kind != OPT_FLAG) {
+				*inline_val = w + n + 1;
+				return o;
+			}
+		}
+	return NULL;
+}
+
+/* Stores v (NULL for a flag) as row o says.  0, or a usage error. */
+static int set_opt(const struct command *cmd, const struct opt *o, void *opts,
+		   const char *v)
+{
+	char *field = (char *)opts + o->off;
+	const char *name = o->lng ? o->lng : o->shrt;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		*(int *)(void *)field = o->val;
+		return 0;
+	case OPT_VALUE:
+		*(const char **)(void *)field = v;
+		return 0;
+	case OPT_LIST: {
+		struct opt_list *l = (struct opt_list *)(void *)field;
+		l->v = xrealloc(l->v, xmul(l->n + 2, sizeof *l->v));
+		l->v[l->n++] = v;
+		l->v[l->n] = NULL;
+		return 0;
+	}
+	case OPT_NUMBER: {
+		char *end;
+		errno = 0;
+		long n = strtol(v, &end, 10);
+		if (!*v || *end || errno || n < o->min || n > o->max)
+			return cmd_usage(cmd, "%s: bad value '%s' (%d to %d)", name,
+					 v, o->min, o->max);
+		*(int *)(void *)field = (int)n;
+		return 0;
+	}
+	case OPT_CHOICE:
+		for (int i = 0; o->choices[i]; i++)
+			if (!strcmp(v, o->choices[i])) {
+				*(int *)(void *)field = i;
+				return 0;
+			}
+		struct sbuf names = SBUF_INIT;
+		for (int i = 0; o->choices[i]; i++)
+			sb_addf(&names, "%s%s", i ? ", " : "", o->choices[i]);
+		int r = cmd_usage(cmd, "%s: bad value '%s' (%s)", name, v,
+				  names.buf);
+		sb_release(&names);
+		return r;
+	}
+	return 0;
+}
+
+/* Prints `series CMD -h`: the synopsis, then a line for each option. */
+static void print_help(const struct command *cmd)
+{
+	struct sbuf line = SBUF_INIT;
+
+	printf("usage: series %s\n\n", cmd->synopsis);
+	for (const struct opt *const *t = cmd->tables; t && *t; t++)
+		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
+			if (!o->help)
+				continue;
+			sb_setlen(&line, 0);
+			sb_addf(&line, "    %s%s%s", o->shrt ? o->shrt : "",
+				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
+			if (o->kind != OPT_FLAG)
+				sb_addf(&line, " %s", o->arg);
+			printf("%-30s %s\n", line.buf, o->help);
+		}
+	printf("\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
+	       "128+N killed by signal N\n", !strcmp(cmd->name, "check") ?
+	       "something needs the hardware" : "nothing to do");
+	sb_release(&line);
+}
+
+/* A return of parse_opts(): -h was asked for and answered. */
+#define HELP_SHOWN (-2)
+
+/*
+ * Reads a->argv[1..] by the command's tables into opts; the other words go
+ * to a->word (a->dashdash of them before "--").  Returns 0, HELP_SHOWN, or
+ * EXIT_USAGE after saying why.
+ */
+static int parse_opts(struct args *a, void *opts)
+{
+	const struct command *cmd = a->cmd;
+	int dashdash = 0;
+
+	a->word = xcalloc((size_t)a->argc, sizeof *a->word);
+	a->nword = a->dashdash = 0;
+	for (a->i = 1; a->i < a->argc; a->i++) {
+		const char *w = a->argv[a->i], *v;
+		if (dashdash || w[0] != '-' || !w[1]) {
+			if (!dashdash && !cmd->words)
+				return cmd_usage(cmd, "unknown argument '%s' (paths "
+						 "go after --)", w);
+			a->word[a->nword++] = w;
+			if (!dashdash)
+				a->dashdash = a->nword;
+			continue;
+		}
+		if (!strcmp(w, "--")) {
+			dashdash = 1;
+			a->dashdash = a->nword;
+			continue;
+		}
+		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
+			print_help(cmd);
+			return HELP_SHOWN;
+		}
+		const struct opt *o = find_opt(cmd->tables, w, &v);
+		if (!o)
+			return cmd_usage(cmd, "unknown option '%s'", w);
+		if (o->kind != OPT_FLAG && !v) {
+			if (a->i + 1 >= a->argc)
+				return cmd_usage(cmd, "%s needs a value", w);
+			v = a->argv[++a->i];
+		}
+		int r = set_opt(cmd, o, opts, v);
+		if (r)
+			return r;
+	}
+	if (!dashdash)
+		a->dashdash = a->nword;
+	return 0;
+}
+
+/* What parse_opts() returned, as the command's exit code. */
+static int opts_exit(int r)
+{
+	return r == HELP_SHOWN ? EXIT_DONE : r;
+}
+
+/* ==== 2. model ========================================================== */
+
 /* ---- sources -----------------------------------------------------------------
  * Every command starts from one list of changed files (struct source in
  * series.h): the work tree through git status, a unified diff through the
@@ -1167,6 +1554,7 @@ static void reraise_stop(void)
  * follows (groupings, sinks) reads that list and nothing else of the input,
  * so a new input is a new source and no new command path.
  */
+
 void source_release(struct source *src)
 {
 	for (size_t i = 0; i < src->nr; i++) {
@@ -1202,6 +1590,72 @@ static size_t source_take(struct source *dst, struct source *src, size_t j)
 	return dst->nr - 1;
 }
 
+void plan_release(struct plan *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		free(p->g[i].name);
+		free(p->g[i].member);
+		free(p->g[i].section);
+		free(p->g[i].prefix);
+	}
+	free(p->g);
+	p->g = NULL;
+	p->nr = 0;
+}
+
+/* One commit of a range: its id, author ("Name <addr>"), author date
+ * (seconds and minutes east of UTC), message and the paths it touches. */
+struct rcommit {
+	char id[72];
+	char *author;
+	time_t when;
+	int tz;
+	char *msg;
+	char **path;
+	size_t npath;
+};
+
+struct rcommits {
+	struct rcommit *c;
+	size_t nr, alloc;
+};
+
+static void rcommits_release(struct rcommits *rc)
+{
+	for (size_t i = 0; i < rc->nr; i++) {
+		free(rc->c[i].msg);
+		free(rc->c[i].author);
+		for (size_t j = 0; j < rc->c[i].npath; j++)
+			free(rc->c[i].path[j]);
+		free(rc->c[i].path);
+	}
+	free(rc->c);
+	memset(rc, 0, sizeof *rc);
+}
+
+/* A group's recipients as series cc gives them for its files: one per
+ * line, the first `people` of them maintainers, reviewers and signers, the
+ * rest lists.  Made by plan_recipients(), freed by free_recipients(). */
+struct recipients {
+	struct sbuf lines;
+	size_t people;
+};
+
+static void free_recipients(struct recipients *r, size_t n)
+{
+	for (size_t i = 0; r && i < n; i++)
+		sb_release(&r[i].lines);
+	free(r);
+}
+
+struct template {
+	const char *text;
+	size_t len;
+	const char *sob;   /* signoff line or NULL */
+};
+
+/* ==== 3. sources ======================================================== */
+
 /* ---- status parser: the work tree as a source -------------------------------
  * Grammar of `git status --porcelain=v2 -z` (man git-status); -z means no
  * quoting at all and every record ends in NUL:
@@ -1214,6 +1668,7 @@ static size_t source_take(struct source *dst, struct source *src, size_t j)
  * States: RECORD -> fields separated by single spaces -> PATH (the rest, any
  * byte but NUL) -> for "2" one more NUL-terminated ORIG -> RECORD.
  */
+
 struct cursor {
 	const char *p, *end;
 };
@@ -1431,6 +1886,25 @@ void source_from_status(struct source *src, const struct status *st)
 	}
 }
 
+/* Refuses what a series cannot commit: conflicts, submodule pointers and
+ * nested repositories (an untracked directory git shows whole). */
+static int check_plan(const struct plan *p, const struct status *st)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++) {
+			const struct entry *e = &st->e[p->g[i].member[j]];
+			size_t len = strlen(e->path);
+			if (e->kind == E_UNMERGED)
+				return error("%s: unmerged; resolve the conflict first",
+					     e->path);
+			if (e->mode_wt == 0160000 || e->mode_head == 0160000 ||
+			    e->mode_index == 0160000 || e->path[len - 1] == '/')
+				return error("%s: submodule changes are not supported",
+					     e->path);
+		}
+	return 0;
+}
+
 /* ---- the unified diff as a source ------------------------------------------
  * What `series split` reads: git diff, git format-patch mails (an mbox of
  * them too), diff -u / -ruN, and spatch output.  Grammar, one line at a
@@ -1458,6 +1932,7 @@ void source_from_status(struct source *src, const struct status *st)
  * sides differ, or -p N components; the +++ side of spatch's bare form
  * names a temporary file, so there the --- side is the path.
  */
+
 struct dline {
 	const char *p;      /* the line, without its LF */
 	size_t len;
@@ -2057,23 +2532,24 @@ int parse_diff(struct source *src, const char *what, const struct diff_opts *o)
 	return r;
 }
 
+static int read_diff(struct source *src, const char *what)
+{
+	int r = strcmp(what, "-") ? sb_read_file(&src->text, what) :
+				    sb_read_fd(&src->text, 0);
+	return r < 0 ? error("%s: %s", what, strerror(errno)) : 0;
+}
+
 /* ---- a commit range as a source ----------------------------------------------
  * BASE..TIP becomes git's own diff of the two trees (binary patches, full
  * ids, no rename detection, no textconv or external diff driver), read by
  * the diff source above; its commits, for what follows them (regroup's
  * trailers), come from one git log.  TIP defaults to HEAD.
  */
+
 struct range {
 	char base[72], tip[72];
 	char *spec;          /* as the user wrote it */
 };
-
-/* The commit rev names, into id (72 bytes).  0, or error(). */
-static int resolve_commit_quietly(const char *rev, char *id);
-static int resolve_commit(const char *rev, char *id)
-{
-	return resolve_commit_quietly(rev, id) ? error("%s: not a commit", rev) : 0;
-}
 
 /* The commit rev names into id, or -1 with nothing said: a question. */
 static int resolve_commit_quietly(const char *rev, char *id)
@@ -2092,6 +2568,11 @@ static int resolve_commit_quietly(const char *rev, char *id)
 	sb_release(&arg);
 	sb_release(&out);
 	return ok ? 0 : -1;
+}
+
+static int resolve_commit(const char *rev, char *id)
+{
+	return resolve_commit_quietly(rev, id) ? error("%s: not a commit", rev) : 0;
 }
 
 /* Whether w is a range "BASE..TIP" (TIP may be empty: HEAD). */
@@ -2142,35 +2623,6 @@ static int source_from_range(struct source *src, const struct range *r)
 	if (!src->text.len)
 		return 0;
 	return parse_diff(src, r->spec, &o);
-}
-
-/* One commit of a range: its id, author ("Name <addr>"), author date
- * (seconds and minutes east of UTC), message and the paths it touches. */
-struct rcommit {
-	char id[72];
-	char *author;
-	time_t when;
-	int tz;
-	char *msg;
-	char **path;
-	size_t npath;
-};
-struct rcommits {
-	struct rcommit *c;
-	size_t nr, alloc;
-};
-
-static void rcommits_release(struct rcommits *rc)
-{
-	for (size_t i = 0; i < rc->nr; i++) {
-		free(rc->c[i].msg);
-		free(rc->c[i].author);
-		for (size_t j = 0; j < rc->c[i].npath; j++)
-			free(rc->c[i].path[j]);
-		free(rc->c[i].path);
-	}
-	free(rc->c);
-	memset(rc, 0, sizeof *rc);
 }
 
 /*
@@ -2260,3686 +2712,101 @@ out:
 	return ret;
 }
 
-/* ---- grouping --------------------------------------------------------------
- * An entry belongs to the group of its (new) path; a rename's old path goes
- * with it, so no commit of the series has the file twice or not at all.
- * Entries sort by (group, path) and each run of one group is one group:
- * sorting by path alone would split a directory around its subdirectories.
- */
-char *group_name(const char *path, const struct selection *sel)
-{
-	if (sel->by == BY_TREE)
-		return xstrdup("treewide");
-	if (sel->by == BY_FILE)
-		return xstrdup(path);
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup(".");
-	size_t len = (size_t)(slash - path);
-	if (sel->depth > 0) {
-		int n = 0;
-		for (size_t i = 0; i < len; i++)
-			if (path[i] == '/' && ++n == sel->depth) {
-				len = i;
-				break;
-			}
-	}
-	return xstrndup(path, len);
-}
+/* The placeholders of a cover letter nobody has written yet, and the line
+ * that starts what series writes into it (everything above is the user's
+ * and survives a re-run). */
+#define COVER_SUBJECT "*** SUBJECT HERE ***"
 
-static int included(const char *path, const struct selection *sel)
-{
-	if (!sel->include || !sel->include[0])
-		return 1;
-	for (const char *const *g = sel->include; *g; g++)
-		if (!fnmatch(*g, path, 0))
-			return 1;
-	return 0;
-}
+#define COVER_BLURB "*** BLURB HERE: what the series does, and why ***"
 
-struct keyed {
-	char *key;
-	const char *path;
-	size_t idx;
-	size_t root;        /* union-find parent, an index into the keyed array */
-};
-
-static int cmp_keyed(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : strcmp(x->path, y->path);
-}
-
-/* A path and what it belongs to: the keyed entry it comes from (here),
- * the group it is in (learn_prefixes). */
-struct owned {
-	const char *path;
-	size_t k;
-};
-
-static int cmp_owned(const void *a, const void *b)
-{
-	return strcmp(((const struct owned *)a)->path,
-		      ((const struct owned *)b)->path);
-}
-
-static size_t find_root(struct keyed *k, size_t i)
-{
-	while (k[i].root != i)
-		i = k[i].root = k[k[i].root].root;
-	return i;
-}
-
-static void unite(struct keyed *k, size_t a, size_t b)
-{
-	a = find_root(k, a);
-	b = find_root(k, b);
-	if (a != b)
-		k[b].root = a;
-}
-
-/* The first of the n sorted paths that is >= s (n when none is). */
-static size_t lower_bound(const struct owned *o, size_t n, const char *s,
-			  size_t len)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(o[mid].path, s, len);
-		if (c < 0 || (!c && strlen(o[mid].path) < len))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
+#define COVER_GENERATED "This series is organised "
 
 /*
- * A file replaced by a directory, or a directory by a file, is one change:
- * no tree can hold both "a" and "a/b", so the deletion of one and the
- * addition of the other must be in the same commit.  Each such pair's
- * entries are united, and a union takes the smallest of its groups.
+ * The range's commits as a source with one group per commit, oldest first:
+ * one `git diff-tree --stdin -p` for all of them.  Its output is, per
+ * commit, the id alone on a line (--always), then that commit's diff; no
+ * line of a diff is a bare object id (diff lines begin with ' ', '+', '-',
+ * '\', a keyword, or a base85 length letter on a line of 1+5k bytes), so
+ * each id line cuts the stream.  Each commit's diff is parsed by itself
+ * (a file may be in several commits) and appended.
  */
-static void unite_replacements(struct keyed *k, size_t n,
-			       const struct source *src)
+static int source_from_commits(struct source *src, struct plan *p,
+			       const struct rcommits *rc, const char *what)
 {
-	struct owned *present = xcalloc(n, sizeof *present), *gone = NULL;
-	size_t np = 0, ng = 0, ag = 0;
+	const char *words[] = { "diff-tree", "-r", "--stdin", "--always", "-p",
+				"-M", "--binary", "--full-index",
+				"--no-ext-diff", "--no-textconv", "--no-color",
+				"--ignore-submodules=none", NULL };
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	int r = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct sfile *e = &src->f[k[i].idx];
-		if (e->new_mode)
-			present[np++] = (struct owned){ e->path, i };
-		else {
-			GROW(gone, ng + 1, ag);
-			gone[ng++] = (struct owned){ e->path, i };
+	for (size_t i = 0; i < rc->nr; i++)
+		sb_addf(&in, "%s\n", rc->c[i].id);
+	if (git_ok("git diff-tree", &(struct git_run){ .words = words,
+			.input = in.buf, .inlen = in.len, .out = &out }) < 0) {
+		sb_release(&in);
+		return -1;
+	}
+	p->g = xcalloc(rc->nr + 1, sizeof *p->g);
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (size_t i = 0; i < rc->nr && !r; i++) {
+		size_t idlen = strlen(rc->c[i].id);
+		if ((size_t)(end - pos) <= idlen || memcmp(pos, rc->c[i].id, idlen) ||
+		    pos[idlen] != '\n') {
+			r = error("git diff-tree: no diff of %.12s", rc->c[i].id);
+			break;
 		}
-		if (e->kind == SF_RENAME) {
-			GROW(gone, ng + 1, ag);
-			gone[ng++] = (struct owned){ e->orig, i };
+		pos += idlen + 1;
+		const char *next = end;
+		if (i + 1 < rc->nr) {
+			struct sbuf cut = SBUF_INIT;
+			sb_addf(&cut, "\n%s\n", rc->c[i + 1].id);
+			const char *at = find_bytes(pos - 1, (size_t)(end - pos + 1),
+						    cut.buf, cut.len);
+			next = at ? at + 1 : end;
+			sb_release(&cut);
 		}
-	}
-	sort_n(present, np, sizeof *present, cmp_owned);
-	for (size_t g = 0; g < ng; g++) {
-		const char *d = gone[g].path;
-		size_t dl = strlen(d);
-		/* files now below the deleted path: "d/..." */
-		char *under = xmalloc(dl + 2);
-		memcpy(under, d, dl);
-		memcpy(under + dl, "/", 2);
-		for (size_t i = lower_bound(present, np, under, dl + 1);
-		     i < np && !strncmp(present[i].path, under, dl + 1); i++)
-			unite(k, gone[g].k, present[i].k);
-		free(under);
-		/* a file now where a directory of the deleted path was */
-		for (size_t j = 0; j < dl; j++) {
-			if (d[j] != '/')
-				continue;
-			size_t i = lower_bound(present, np, d, j);
-			if (i < np && strlen(present[i].path) == j &&
-			    !strncmp(present[i].path, d, j))
-				unite(k, gone[g].k, present[i].k);
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		size_t r = find_root(k, i);
-		if (strcmp(k[i].key, k[r].key) < 0)
-			k[r].key = k[i].key;   /* keys are freed below, by owner */
-	}
-	free(present);
-	free(gone);
-}
-
-/* The key a file is grouped by: its group's name, or for the MAINTAINERS
- * groupings "\1" and its owner (section, recipients, tree), or "\2" and
- * its directory where THE REST alone has it. */
-static char *plan_key(const char *path, size_t i, const struct selection *sel)
-{
-	if (sel->by < BY_SUBSYSTEM)
-		return group_name(path, sel);
-	struct sbuf k = SBUF_INIT;
-	if (sel->key && sel->key[i]) {
-		sb_addc(&k, '\1');
-		sb_adds(&k, sel->key[i]);
-	} else {
-		struct selection dir = { BY_DIR, sel->depth, NULL, NULL, NULL };
-		char *d = group_name(path, &dir);
-		sb_addc(&k, '\2');
-		sb_adds(&k, d);
-		free(d);
-	}
-	return sb_detach(&k, NULL);
-}
-
-/* Cuts the directory a (".": the top) to the deepest one that also holds
- * the file path: their common leading components. */
-static void common_dir(struct sbuf *a, const char *path)
-{
-	char *d = dir_of(path);
-	size_t n = 0, keep = 0;
-
-	if (strcmp(a->buf, ".") && strcmp(d, ".")) {
-		for (; n < a->len && a->buf[n] == d[n]; n++)
-			if (a->buf[n] == '/')
-				keep = n;
-		/* both end here, or one ends where the other has a '/' */
-		if ((n == a->len || a->buf[n] == '/') && (!d[n] || d[n] == '/'))
-			keep = n;
-	}
-	sb_setlen(a, keep);
-	if (!keep)
-		sb_adds(a, ".");
-	free(d);
-}
-
-static void name_keyed_group(struct group *g, const char *key,
-			     const struct source *src, const struct selection *sel)
-{
-	struct sbuf name = SBUF_INIT;
-
-	if (key[0] == '\2') {
-		sb_adds(&name, key + 1);
-	} else {
-		char *d = dir_of(src->f[g->member[0]].path);
-		sb_adds(&name, d);
-		free(d);
-		for (size_t m = 1; m < g->nr; m++)
-			common_dir(&name, src->f[g->member[m]].path);
-	}
-	g->name = sb_detach(&name, NULL);
-	for (size_t m = 0; sel->section && m < g->nr && !g->section; m++)
-		if (sel->section[g->member[m]])
-			g->section = xstrdup(sel->section[g->member[m]]);
-}
-
-/* Groups by name, then by their first file: two owners in one directory
- * stay two groups, in a stable order. */
-struct named_group {
-	const char *first;
-	struct group g;
-};
-
-static int cmp_named_group(const void *a, const void *b)
-{
-	const struct named_group *x = a, *y = b;
-	int c = strcmp(x->g.name, y->g.name);
-
-	return c ? c : strcmp(x->first, y->first);
-}
-
-static void sort_groups(struct plan *p, const struct source *src)
-{
-	struct named_group *v = xcalloc(p->nr + 1, sizeof *v);
-
-	for (size_t i = 0; i < p->nr; i++)
-		v[i] = (struct named_group){ src->f[p->g[i].member[0]].path, p->g[i] };
-	sort_n(v, p->nr, sizeof *v, cmp_named_group);
-	for (size_t i = 0; i < p->nr; i++)
-		p->g[i] = v[i].g;
-	free(v);
-}
-
-size_t make_plan(struct plan *p, const struct source *src,
-		 const struct selection *sel)
-{
-	struct keyed *k = xcalloc(src->nr, sizeof *k);
-	char **own = xcalloc(src->nr, sizeof *own);
-	size_t n = 0;
-
-	for (size_t i = 0; i < src->nr; i++) {
-		const struct sfile *e = &src->f[i];
-		if (e->noop || !included(e->path, sel))
-			continue;
-		own[n] = k[n].key = plan_key(e->path, i, sel);
-		k[n].path = e->path;
-		k[n].idx = i;
-		k[n].root = n;
-		n++;
-	}
-	unite_replacements(k, n, src);
-	for (size_t i = 0; i < n; i++)
-		k[i].key = k[find_root(k, i)].key;
-	sort_n(k, n, sizeof *k, cmp_keyed);
-	p->g = xcalloc(n, sizeof *p->g);
-	p->nr = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && !strcmp(k[j].key, k[i].key))
-			j++;
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { 1, NULL };
+		sb_add(&one.text, pos, (size_t)(next - pos));
 		struct group *g = &p->g[p->nr++];
-		g->member = xcalloc(j - i, sizeof *g->member);
-		for (size_t m = i; m < j; m++)
-			g->member[g->nr++] = k[m].idx;
-		if (sel->by < BY_SUBSYSTEM)
-			g->name = xstrdup(k[i].key);
-		else
-			name_keyed_group(g, k[i].key, src, sel);
-		i = j;
-	}
-	if (sel->by >= BY_SUBSYSTEM)
-		sort_groups(p, src);
-	for (size_t i = 0; i < n; i++)
-		free(own[i]);
-	free(own);
-	free(k);
-	return p->nr;
-}
-
-void plan_release(struct plan *p)
-{
-	for (size_t i = 0; i < p->nr; i++) {
-		free(p->g[i].name);
-		free(p->g[i].member);
-		free(p->g[i].section);
-		free(p->g[i].prefix);
-	}
-	free(p->g);
-	p->g = NULL;
-	p->nr = 0;
-}
-
-/* ---- commit messages ---------------------------------------------------- */
-void expand_template(struct sbuf *out, const char *tmpl, size_t len,
-		     const struct group *g)
-{
-	static const char *const key[] = { "SEDME", "%(section)", "%(prefix)" };
-	const char *p = tmpl, *end = tmpl + len;
-
-	while (p < end) {
-		const char *q = p;
-		size_t k = 0, klen = 0;
-		for (; q < end; q++) {
-			if (*q != 'S' && *q != '%')
-				continue;
-			for (k = 0; k < 3; k++) {
-				klen = strlen(key[k]);
-				if ((size_t)(end - q) >= klen && !memcmp(q, key[k], klen))
-					break;
-			}
-			if (k < 3)
-				break;
-		}
-		sb_add(out, p, (size_t)(q - p));
-		if (q == end)
+		g->name = xstrdup(rc->c[i].id);
+		if (one.text.len && (r = parse_diff(&one, what, &d)) < 0) {
+			source_release(&one);
 			break;
-		if (k == 0)
-			sb_adds(out, g->name);
-		else if (k == 1)
-			sb_adds(out, g->section ? g->section : g->name);
-		else if (g->prefix)
-			sb_adds(out, g->prefix);
-		else {
-			/* history said nothing, or disagreed: the SEDME form */
-			sb_adds(out, g->name);
-			sb_adds(out, ": ");
 		}
-		p = q + klen;
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
+		pos = next;
 	}
-}
-
-/*
- * Subject prefixes from history, as maintainers expect them ("i2c:
- * bcm2835: ", "net: stmmac: "): the subjects of the last PREFIX_COMMITS
- * commits (no merges) before rev that touch a group's files, each cut
- * after its last ": " (one without ": " has no say); the cut most of them
- * share, when more than half do, is the group's prefix.  One git log for the whole plan, bounded:
- *   git --literal-pathspecs log --no-merges -z --format=%x01%s --name-only
- * Grammar: per commit "\1" SUBJECT NUL, then LF and its paths, each ending
- * in NUL; a subject holds no NUL or LF (%s is one line), and a record
- * starts with \1 only after a NUL, so a path that starts with \1 is
- * misread as a subject (it then owns no file).
- */
-#define PREFIX_COMMITS 50
-#define PREFIX_LOG_MAX 10000
-
-/* The most common of the n cuts, when more than half of them are it. */
-static char *majority(char **cut, size_t n)
-{
-	char *best = NULL;
-	size_t most = 0;
-
-	sort_n(cut, n, sizeof *cut, cmp_str);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i; j < n && !strcmp(cut[j], cut[i]); j++)
-			;
-		if (j - i > most) {
-			most = j - i;
-			best = cut[i];
-		}
-	}
-	return best && 2 * most > n ? xstrdup(best) : NULL;
-}
-
-int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
-{
-	struct owned *pg = NULL;
-	size_t npg = 0, apg = 0;
-	struct sbuf max = SBUF_INIT, out = SBUF_INIT;
-
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->g[i].nr; j++) {
-			const struct sfile *f = &src->f[p->g[i].member[j]];
-			GROW(pg, npg + 2, apg);
-			pg[npg++] = (struct owned){ f->path, i };
-			if (f->orig)
-				pg[npg++] = (struct owned){ f->orig, i };
-		}
-	if (!npg)
-		return 0;
-	sort_n(pg, npg, sizeof *pg, cmp_owned);
-	size_t limit = p->nr * PREFIX_COMMITS;
-	sb_addf(&max, "--max-count=%zu", limit < PREFIX_LOG_MAX ? limit : PREFIX_LOG_MAX);
-	const char *head[] = { "log", "--no-merges", "-z", "--format=%x01%s",
-			       "--name-only", "--no-renames", max.buf, rev, NULL };
-	size_t w;
-	const char **words = pathspec_words(head, npg, &w);
-	for (size_t i = 0; i < npg; i++)
-		words[w++] = pg[i].path;
-	int r = run_git(&(struct git_run){ .words = words, .out = &out,
-					   .quiet = 1 });
-	free(words);
-	/* no history (an unborn branch, no git): no prefixes, not an error */
-	char ***cut = xcalloc(p->nr + 1, sizeof *cut);
-	size_t *ncut = xcalloc(p->nr + 1, sizeof *ncut);
-	char *seen = xcalloc(p->nr + 1, 1);
-	const char *pos = out.buf, *end = out.buf + (r ? 0 : out.len);
-	const char *subject = NULL;
-	size_t slen = 0;
-	while (pos < end) {
-		const char *nul = memchr(pos, '\0', (size_t)(end - pos));
-		if (!nul)
-			break;
-		if (*pos == '\1') {
-			subject = pos + 1;
-			slen = (size_t)(nul - pos - 1);
-			memset(seen, 0, p->nr);
-		} else if (subject) {
-			const char *path = pos + (*pos == '\n');
-			struct owned key = { .path = NULL };
-			char *pz = xstrndup(path, (size_t)(nul - path));
-			key.path = pz;
-			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg,
-							 cmp_owned);
-			/* equal paths sit together: take every group of it */
-			for (struct owned *h = hit; h && h > pg &&
-			     !strcmp(h[-1].path, pz); h--)
-				hit = h - 1;
-			for (; hit && hit < pg + npg && !strcmp(hit->path, pz); hit++) {
-				size_t g = hit->k;
-				if (seen[g] || ncut[g] >= PREFIX_COMMITS)
-					continue;
-				seen[g] = 1;
-				const char *last = NULL;
-				for (const char *c = subject; c + 1 < subject + slen; c++)
-					if (c[0] == ':' && c[1] == ' ')
-						last = c;
-				if (!last)
-					continue;       /* "Initial commit": no vote */
-				cut[g] = xrealloc(cut[g], (ncut[g] + 1) * sizeof **cut);
-				cut[g][ncut[g]++] = xstrndup(subject,
-					(size_t)(last + 2 - subject));
-			}
-			free(pz);
-		}
-		pos = nul + 1;
-	}
-	for (size_t i = 0; i < p->nr; i++) {
-		free(p->g[i].prefix);
-		p->g[i].prefix = majority(cut[i], ncut[i]);
-		free_strings(cut[i], ncut[i]);
-	}
-	free(cut);
-	free(ncut);
-	free(seen);
-	free(pg);
-	sb_release(&max);
+	sb_release(&in);
 	sb_release(&out);
-	return 0;
+	return r;
 }
 
-void cleanup_message(struct sbuf *msg)
+/* The source of check: each patch file a group, its files' texts from the
+ * work tree (the tree the patches apply to) where there is one. */
+static int source_from_patches(struct source *src, struct plan *p,
+			       const char *const *word, size_t n)
 {
-	struct sbuf out = SBUF_INIT;
-	size_t blank = 0;
-	const char *pos = msg->buf, *end = msg->buf + msg->len;
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		while (l.len && is_space((unsigned char)l.p[l.len - 1]))
-			l.len--;
-		if (!l.len) {
-			blank++;
-			continue;
-		}
-		if (blank && out.len)
-			sb_addc(&out, '\n');
-		blank = 0;
-		sb_add(&out, l.p, l.len);
-		sb_addc(&out, '\n');
-	}
-	sb_release(msg);
-	*msg = out;
-}
-
-/* Whether the line looks like a trailer ("Token: value"). */
-static int is_trailer(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '-'))
-		i++;
-	return i > 0 && i + 1 < len && s[i] == ':' && s[i + 1] == ' ';
-}
-
-/*
- * Whether msg[0..end) ends in a trailer block: a last paragraph, not the
- * subject's, whose every line is a trailer (git's rule, less its 25%
- * tolerance for other lines).
- */
-static int ends_in_trailers(const char *msg, size_t end)
-{
-	size_t start = end;
-
-	while (start && !(msg[start - 1] == '\n' && start >= 2 &&
-			  msg[start - 2] == '\n'))
-		start--;
-	if (!start)
-		return 0;
-	for (size_t p = start; p < end;) {
-		const char *nl = memchr(msg + p, '\n', end - p);
-		size_t e = nl ? (size_t)(nl - msg) : end;
-		if (!is_trailer(msg + p, e - p))
-			return 0;
-		p = e + 1;
-	}
-	return 1;
-}
-
-/* The trailer lines of msg (its last paragraph, when it is not the first
- * and every line is "Token: value"), as a new array of strings in *out
- * (the caller frees both). */
-static void message_trailers(const char *msg, char ***out, size_t *n)
-{
-	size_t end = strlen(msg), a = 0;
-
-	*out = NULL;
-	*n = 0;
-	while (end && (msg[end - 1] == '\n' || msg[end - 1] == ' '))
-		end--;
-	if (!ends_in_trailers(msg, end))
-		return;
-	size_t start = end;
-	while (start && !(msg[start - 1] == '\n' && start >= 2 &&
-			  msg[start - 2] == '\n'))
-		start--;
-	for (const char *pos = msg + start, *e = msg + end; pos < e;) {
-		struct span ln;
-		next_line(&pos, e, &ln);
-		ln = trim_span(ln);
-		if (!ln.len)
-			continue;
-		GROW(*out, *n + 1, a);
-		(*out)[(*n)++] = xstrndup(ln.p, ln.len);
-	}
-}
-
-void add_signoff(struct sbuf *msg, const char *sob)
-{
-	size_t end = msg->len;
-
-	while (end && msg->buf[end - 1] == '\n')
-		end--;
-	size_t start = end;
-	while (start && msg->buf[start - 1] != '\n')
-		start--;
-	size_t slen = strlen(sob);
-	if (end - start == slen && !memcmp(msg->buf + start, sob, slen))
-		return;
-	sb_setlen(msg, end);
-	if (end)
-		sb_adds(msg, ends_in_trailers(msg->buf, end) ? "\n" : "\n\n");
-	sb_adds(msg, sob);
-	sb_addc(msg, '\n');
-}
-
-/* ---- staging, the plan printer and the commit transaction -------------------
- * `series commit` as one transaction whose commit point is a single
- * compare-and-swap of HEAD:
- *   1. take the index lock (O_EXCL, as git does), so no git changes the
- *      index under us;
- *   2. in a mkstemp copy of the index, git stages the selection as
- *      `git add` would (update-index: filters, autocrlf, core.fileMode),
- *      which gives each path the mode and id the commits must hold;
- *   3. stream every group as a commit into one `git fast-import`, into a
- *      quarantine (a mkdtemp object directory under .git, the real one as
- *      its alternate); its branch is reset at the end without a value, so
- *      it writes objects and no ref; its marks file gives the tip.  Where
- *      what it stored is not what git staged, git writes the blobs and the
- *      import runs again.  Step 2 runs beside step 3 when it cannot change
- *      the plan (see commit_series);
- *   4. move the quarantine's objects in, then `git update-ref HEAD NEW
- *      OLD`: the commit point;
- *   5. rename the copy over the index and drop the lock.
- * Any failure or signal before 4 removes the copy, the quarantine, the lock
- * and any crash report, so HEAD, refs, index and work tree are as before;
- * the work tree is only ever read.
- */
-/* What one path of the selection becomes, once git has staged it. */
-struct change {
-	const char *path;     /* borrowed from the status */
-	size_t group, entry;  /* its group in the plan, its status entry */
-	int take;             /* 1: the work tree's side, as `git add` takes
-	                       * it; 0: out of the index, the file (if any)
-	                       * left untracked (git rm --cached, a rename's
-	                       * old path) */
-	unsigned head_mode;   /* in HEAD; 0: not there */
-	const char *head_oid;
-	unsigned mode;        /* staged by git; 0: absent */
-	char oid[65];
-	unsigned wt_mode;     /* as streamed to fast-import; 0: deleted */
-	char wt_oid[65];      /* the id fast-import gave it */
-	int have_object;      /* the staged blob is in the object store */
-	int shared;           /* more than one entry names the path */
-	int convert;          /* git stores other bytes than the work tree's */
-	size_t mark;          /* its blob's mark in the fast-import stream */
-};
-struct changes {
-	struct change *c;
-	size_t nr;
-};
-
-static int cmp_change_path(const void *a, const void *b)
-{
-	const struct change *x = a, *y = b;
-	int c = strcmp(x->path, y->path);
-
-	return c ? c : y->take - x->take;
-}
-
-static int cmp_change_group(const void *a, const void *b)
-{
-	const struct change *x = a, *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
-/*
- * The paths the plan's entries own, each once, sorted by (group, path): an
- * entry's path, and a rename's old path (a copy leaves it).  A path named twice (a staged
- * deletion and the untracked file of the same name; a rename's old path
- * taken by a new file) keeps the side that takes the work tree, with HEAD's
- * state from whichever knows it, in that side's group.
- */
-static void collect_changes(struct changes *cs, const struct plan *p,
-			    const struct status *st)
-{
-	size_t n = 0, a = 0;
-	struct change *c = NULL;
-
-	for (size_t g = 0; g < p->nr; g++)
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			size_t idx = p->g[g].member[j];
-			const struct entry *e = &st->e[idx];
-			int tracked = e->kind == E_CHANGED;
-			GROW(c, n + 2, a);
-			c[n++] = (struct change){
-				.path = e->path, .group = g, .entry = idx,
-				.take = !(tracked && !e->mode_index),
-				.head_mode = tracked ? e->mode_head : 0,
-				.head_oid = tracked ? e->oid_head : "" };
-			if (e->orig && e->x != 'C')
-				c[n++] = (struct change){
-					.path = e->orig, .group = g, .entry = idx,
-					.take = 0, .head_mode = e->mode_head,
-					.head_oid = e->oid_head };
-		}
-	sort_n(c, n, sizeof *c, cmp_change_path);
-	size_t k = 0;
+	p->g = xcalloc(n + 1, sizeof *p->g);
 	for (size_t i = 0; i < n; i++) {
-		if (k && !strcmp(c[k - 1].path, c[i].path)) {
-			c[k - 1].shared = 1;
-			if (!c[k - 1].head_mode) {
-				c[k - 1].head_mode = c[i].head_mode;
-				c[k - 1].head_oid = c[i].head_oid;
-			}
-			continue;
-		}
-		c[k++] = c[i];
-	}
-	sort_n(c, k, sizeof *c, cmp_change_group);
-	cs->c = c;
-	cs->nr = k;
-}
-
-/* Whether the staged path is what HEAD has: then it changes nothing. */
-static int change_is_noop(const struct change *c)
-{
-	return c->mode == c->head_mode &&
-	       (!c->mode || !strcmp(c->oid, c->head_oid));
-}
-
-/* One entry of `git ls-files -s -z`, pointing into its output. */
-struct staged {
-	const char *path, *oid;
-	unsigned mode, stage;
-};
-
-static int cmp_staged(const void *a, const void *b)
-{
-	return strcmp(((const struct staged *)a)->path,
-		      ((const struct staged *)b)->path);
-}
-
-/*
- * Grammar of `git ls-files -s -z`: records "MODE SP OID SP STAGE TAB PATH"
- * each ending in NUL; -z means no quoting.  The spaces and the tab become
- * NULs so that the fields are strings in place.
- */
-static int parse_staged(struct sbuf *out, struct staged **list, size_t *nr)
-{
-	size_t n = 0, a = 0;
-	struct staged *l = NULL;
-	int sorted = 1;
-
-	for (char *p = out->buf, *end = p + out->len; p < end;) {
-		char *nul = memchr(p, '\0', (size_t)(end - p));
-		char *sp1 = nul ? memchr(p, ' ', (size_t)(nul - p)) : NULL;
-		char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(nul - sp1 - 1)) : NULL;
-		char *tab = sp2 ? memchr(sp2 + 1, '\t', (size_t)(nul - sp2 - 1)) : NULL;
-		struct cursor c = { p, sp1 ? sp1 + 1 : p };
-		struct staged s = { 0 };
-		if (!tab || tab + 1 == nul || sp2 - sp1 - 1 > 64 ||
-		    octal_field(&c, &s.mode) < 0 || tab - sp2 != 2 ||
-		    sp2[1] < '0' || sp2[1] > '3') {
-			free(l);
-			return error("git ls-files: unexpected answer at byte %zu",
-				     (size_t)(p - out->buf));
-		}
-		*sp2 = *tab = '\0';
-		s.oid = sp1 + 1;
-		s.stage = (unsigned)(sp2[1] - '0');
-		s.path = tab + 1;
-		if (!is_oid(s.oid, strlen(s.oid))) {
-			free(l);
-			return error("git ls-files: unexpected answer at byte %zu",
-				     (size_t)(p - out->buf));
-		}
-		if (n && strcmp(l[n - 1].path, s.path) > 0)
-			sorted = 0;
-		GROW(l, n + 1, a);
-		l[n++] = s;
-		p = nul + 1;
-	}
-	if (!sorted)
-		sort_n(l, n, sizeof *l, cmp_staged);
-	*list = l;
-	*nr = n;
-	return 0;
-}
-
-/* Feeds paths (NUL-terminated each) to `git update-index WORDS -z --stdin`. */
-static int update_index(const char *step, const char *const *words,
-			const char *const *env, const struct sbuf *paths)
-{
-	if (!paths->len)
-		return 0;
-	return git_ok(step, &(struct git_run){ .words = words, .env = env,
-		      .input = paths->buf, .inlen = paths->len });
-}
-
-/*
- * Stages the changes into the index file `index` as `git add` would: the
- * taken paths by one update-index --add --remove --replace (git's own
- * clean/smudge filters, autocrlf, eol and core.fileMode apply), the dropped
- * ones by one --force-remove, so an untracked file stays untracked.  With
- * write_objects the blobs go into the object directory objenv names (else
- * they are only hashed: fast-import writes them).
- */
-static int stage_index(const struct changes *cs, const char *index,
-		       const char *const *objenv, int write_objects)
-{
-	static const char *const drop[] = { "update-index", "-z",
-		"--force-remove", "--stdin", NULL };
-	static const char *const take[] = { "update-index", "--add",
-		"--remove", "--replace", "-z", "--stdin", NULL };
-	static const char *const hash_only[] = { "update-index", "--add",
-		"--remove", "--replace", "--info-only", "-z", "--stdin", NULL };
-	struct sbuf ienv = SBUF_INIT, dropped = SBUF_INIT, taken = SBUF_INIT;
-	const char *env[4] = { NULL, NULL, NULL, NULL };
-	int r;
-
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
-	env[0] = ienv.buf;
-	if (write_objects && objenv) {
-		env[1] = objenv[0];
-		env[2] = objenv[1];
-	}
-	for (size_t i = 0; i < cs->nr; i++)
-		sb_add(cs->c[i].take ? &taken : &dropped, cs->c[i].path,
-		       strlen(cs->c[i].path) + 1);
-	if (!(r = update_index("git update-index", drop, env, &dropped)))
-		r = update_index("git update-index", write_objects ? take :
-				 hash_only, env, &taken);
-	sb_release(&ienv);
-	sb_release(&dropped);
-	sb_release(&taken);
-	return r;
-}
-
-/* Appends `git ls-files -s -z` of the index file `index` to out. */
-static int list_index(const char *index, struct sbuf *out)
-{
-	static const char *const list[] = { "ls-files", "-s", "-z", NULL };
-	struct sbuf ienv = SBUF_INIT;
-
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
-	const char *env[] = { ienv.buf, NULL };
-	int r = git_ok("git ls-files", &(struct git_run){ .words = list, .env = env, .out = out });
-	sb_release(&ienv);
-	return r;
-}
-
-/* Each change's staged mode and id, from the listing (which it edits). */
-static int apply_listing(struct changes *cs, struct sbuf *listing,
-			 int have_objects)
-{
-	struct staged *l = NULL;
-	size_t nl = 0;
-	int r = parse_staged(listing, &l, &nl);
-
-	for (size_t i = 0; !r && i < cs->nr; i++) {
-		struct change *c = &cs->c[i];
-		struct staged key = { c->path, NULL, 0, 0 };
-		struct staged *s = nl ? bsearch(&key, l, nl, sizeof *l,
-						cmp_staged) : NULL;
-		c->mode = 0;
-		*c->oid = '\0';
-		if (!s)
-			continue;
-		if (s->stage)
-			r = error("%s: unmerged; resolve the conflict first",
-				  c->path);
-		else if (s->mode == 0160000)
-			r = error("%s: submodule changes are not supported",
-				  c->path);
-		else {
-			c->mode = s->mode;
-			memcpy(c->oid, s->oid, strlen(s->oid) + 1);
-			c->have_object = have_objects;
-		}
-	}
-	free(l);
-	return r;
-}
-
-/* Stages and reads back: every change gets git's mode and id. */
-static int stage_changes(struct changes *cs, const char *index,
-			 const char *const *objenv, int write_objects)
-{
-	struct sbuf out = SBUF_INIT;
-	int r = stage_index(cs, index, objenv, write_objects);
-
-	if (!r)
-		r = list_index(index, &out);
-	if (!r)
-		r = apply_listing(cs, &out, write_objects);
-	for (size_t i = 0; !r && i < cs->nr; i++)
-		cs->c[i].wt_mode = cs->c[i].mode;
-	sb_release(&out);
-	return r;
-}
-
-/*
- * Drops what changes nothing: paths staged as HEAD has them, then entries
- * left with no path, then groups left with no entry.  Group numbers in the
- * changes follow; they stay sorted by (group, path).
- */
-static void prune_plan(struct plan *p, struct changes *cs, size_t nentries)
-{
-	char *live = xcalloc(nentries, 1);
-	size_t *renum = xcalloc(p->nr, sizeof *renum);
-	size_t k = 0, ng = 0;
-
-	for (size_t i = 0; i < cs->nr; i++)
-		if (!change_is_noop(&cs->c[i])) {
-			live[cs->c[i].entry] = 1;
-			cs->c[k++] = cs->c[i];
-		}
-	cs->nr = k;
-	for (size_t g = 0; g < p->nr; g++) {
-		struct group *grp = &p->g[g];
-		size_t m = 0;
-		for (size_t j = 0; j < grp->nr; j++)
-			if (live[grp->member[j]])
-				grp->member[m++] = grp->member[j];
-		grp->nr = m;
-		if (!m) {
-			free(grp->name);
-			free(grp->member);
-			continue;
-		}
-		renum[g] = ng;
-		p->g[ng++] = *grp;
-	}
-	p->nr = ng;
-	for (size_t i = 0; i < cs->nr; i++)
-		cs->c[i].group = renum[cs->c[i].group];
-	free(live);
-	free(renum);
-}
-
-/* The change of path among c[0..n), sorted by path, or NULL. */
-static const struct change *find_change(const struct change *c, size_t n,
-					const char *path)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(c[mid].path, path);
-		if (!r)
-			return &c[mid];
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* What a group commits for one entry, as a letter for people: from HEAD's
- * mode and the staged one where the entry's path was staged. */
-static char entry_letter(const struct entry *e, const struct change *c)
-{
-	if (e->kind == E_RENAMED)
-		return e->x == 'C' ? 'C' : 'R';
-	unsigned head = c ? c->head_mode : e->mode_head;
-	unsigned now = c ? c->mode : (e->kind == E_UNTRACKED ? 0100644 : e->mode_wt);
-	if (!now)
-		return 'D';
-	if (!head)
-		return 'A';
-	if ((head & 0170000) != (now & 0170000))
-		return 'T';
-	return 'M';
-}
-
-/* Refuses what a series cannot commit: conflicts, submodule pointers and
- * nested repositories (an untracked directory git shows whole). */
-static int check_plan(const struct plan *p, const struct status *st)
-{
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->g[i].nr; j++) {
-			const struct entry *e = &st->e[p->g[i].member[j]];
-			size_t len = strlen(e->path);
-			if (e->kind == E_UNMERGED)
-				return error("%s: unmerged; resolve the conflict first",
-					     e->path);
-			if (e->mode_wt == 0160000 || e->mode_head == 0160000 ||
-			    e->mode_index == 0160000 || e->path[len - 1] == '/')
-				return error("%s: submodule changes are not supported",
-					     e->path);
-		}
-	return 0;
-}
-
-struct template {
-	const char *text;
-	size_t len;
-	const char *sob;   /* signoff line or NULL */
-};
-
-static void group_message(struct sbuf *msg, const struct template *t,
-			  const struct group *g)
-{
-	expand_template(msg, t->text, t->len, g);
-	cleanup_message(msg);
-	if (t->sob)
-		add_signoff(msg, t->sob);
-}
-
-/* Each group's message from the template, as an array the caller frees
- * with free_messages(). */
-static struct sbuf *group_messages(const struct plan *p, const struct template *t)
-{
-	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
-
-	for (size_t i = 0; i < p->nr; i++) {
-		sb_init(&m[i]);
-		group_message(&m[i], t, &p->g[i]);
-	}
-	return m;
-}
-
-static void free_messages(struct sbuf *m, size_t n)
-{
-	for (size_t i = 0; m && i < n; i++)
-		sb_release(&m[i]);
-	free(m);
-}
-
-/* n with a comma every three digits, as people read counts: "1,031". */
-static void sb_add_count(struct sbuf *sb, size_t n)
-{
-	char digits[32];
-	int len = snprintf(digits, sizeof digits, "%zu", n);
-
-	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			sb_addc(sb, ',');
-		sb_addc(sb, digits[i]);
-	}
-}
-
-/* What a run that moved a branch prints on stdout, one line: "217
- * commits, 1,031 files on refs/heads/x: OLD..NEW" and what follows
- * (e.g. " (was 3 commits)"). */
-static void print_landed(size_t commits, size_t files, const char *ref,
-			 const char *from, const char *to, const char *more)
-{
-	struct sbuf line = SBUF_INIT;
-
-	sb_add_count(&line, commits);
-	sb_adds(&line, commits == 1 ? " commit, " : " commits, ");
-	sb_add_count(&line, files);
-	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", files == 1 ? "" : "s",
-		ref, *from ? from : "(root)", to, more ? more : "");
-	fputs(line.buf, stdout);
-	sb_release(&line);
-}
-
-/* A group's recipients as series cc gives them for its files: one per
- * line, the first `people` of them maintainers, reviewers and signers, the
- * rest lists.  Made by plan_recipients(), freed by free_recipients(). */
-struct recipients {
-	struct sbuf lines;
-	size_t people;
-};
-
-static void free_recipients(struct recipients *r, size_t n)
-{
-	for (size_t i = 0; r && i < n; i++)
-		sb_release(&r[i].lines);
-	free(r);
-}
-
-/* A group's recipients under it, as its mail would have them: people in
- * To:, lists in Cc:. */
-static void add_recipients(struct sbuf *out, const struct recipients *r)
-{
-	const char *pos = r->lines.buf, *end = pos + r->lines.len;
-	size_t n = 0;
-
-	for (struct span l; next_line(&pos, end, &l); n++) {
-		sb_adds(out, n < r->people ? "    to: " : "    cc: ");
-		sb_add(out, l.p, l.len);
-		sb_addc(out, '\n');
-	}
-}
-
-/* How many distinct people and lists the n groups' recipients name. */
-static void count_recipients(const struct recipients *r, size_t n,
-			     size_t *people, size_t *lists)
-{
-	char **v = NULL;   /* "P" or "L", then the address */
-	size_t nv = 0, av = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++) {
-			GROW(v, nv + 1, av);
-			struct sbuf e = SBUF_INIT;
-			sb_addc(&e, k < r[i].people ? 'P' : 'L');
-			sb_add(&e, l.p, l.len);
-			v[nv++] = sb_detach(&e, NULL);
-		}
-	}
-	sort_unique(v, &nv, 1);
-	*people = *lists = 0;
-	for (size_t i = 0; i < nv; i++) {
-		*(v[i][0] == 'P' ? people : lists) += 1;
-		free(v[i]);
-	}
-	free(v);
-}
-
-/* What a source's file is, as a letter for people: A M D T R C. */
-static char sfile_letter(const struct sfile *f)
-{
-	if (f->kind == SF_RENAME || f->kind == SF_COPY || f->kind == SF_ADD ||
-	    f->kind == SF_DELETE)
-		return f->kind;
-	return (f->old_mode & 0170000) != (f->new_mode & 0170000) ? 'T' : 'M';
-}
-
-/* The letters of the work tree's files once staged: from HEAD's mode and
- * the staged one.  Malloc'd, one per entry. */
-static char *staged_letters(const struct plan *p, const struct status *st,
-			    const struct changes *cs)
-{
-	char *letter = xcalloc(st->nr + 1, 1);
-	size_t lo = 0;
-
-	for (size_t i = 0; i < p->nr; i++) {
-		size_t hi = lo;
-		while (hi < cs->nr && cs->c[hi].group == i)
-			hi++;
-		for (size_t j = 0; j < p->g[i].nr; j++) {
-			const struct entry *e = &st->e[p->g[i].member[j]];
-			letter[p->g[i].member[j]] = entry_letter(e,
-				find_change(cs->c + lo, hi - lo, e->path));
-		}
-		lo = hi;
-	}
-	return letter;
-}
-
-/* The plan as people read it, ending in "N groups, N files"; with
- * messages != 0 each group's whole message.  letter[i] is file i's. */
-static void print_plan(const struct plan *p, const struct source *src,
-		       const char *letter, const struct sbuf *msgs,
-		       int messages, const struct recipients *rcpt)
-{
-	struct sbuf out = SBUF_INIT;
-	size_t files = 0;
-
-	for (size_t i = 0; i < p->nr; i++) {
-		const struct group *g = &p->g[i];
-		sb_quote_c(&out, g->name, strlen(g->name), 0);
-		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
-		if (g->prefix) {
-			/* quoted: the space after the last ":" is part of it */
-			sb_adds(&out, "    prefix: ");
-			sb_quote_c(&out, g->prefix, strlen(g->prefix), 1);
-			sb_addc(&out, '\n');
-		}
-		if (msgs) {
-			const struct sbuf *m = &msgs[i];
-			const char *pos = m->buf, *end = m->buf + m->len;
-			for (struct span l; next_line(&pos, end, &l);) {
-				sb_adds(&out, messages ? "    | " : "    subject: ");
-				sb_add(&out, l.p, l.len);
-				sb_addc(&out, '\n');
-				if (!messages)
-					break;
-			}
-		}
-		for (size_t j = 0; j < g->nr; j++) {
-			const struct sfile *e = &src->f[g->member[j]];
-			sb_addf(&out, "    %c ", letter[g->member[j]]);
-			if (e->orig) {
-				sb_quote_c(&out, e->orig, strlen(e->orig), 0);
-				sb_adds(&out, " -> ");
-			}
-			sb_quote_c(&out, e->path, strlen(e->path), 0);
-			sb_addc(&out, '\n');
-		}
-		if (rcpt)
-			add_recipients(&out, &rcpt[i]);
-		fwrite(out.buf, 1, out.len, stdout);
-		sb_setlen(&out, 0);
-		files += g->nr;
-	}
-	sb_add_count(&out, p->nr);
-	sb_adds(&out, p->nr == 1 ? " group, " : " groups, ");
-	sb_add_count(&out, files);
-	sb_adds(&out, files == 1 ? " file" : " files");
-	if (rcpt) {
-		size_t people, lists;
-		count_recipients(rcpt, p->nr, &people, &lists);
-		sb_adds(&out, ", ");
-		sb_add_count(&out, people);
-		sb_adds(&out, people == 1 ? " maintainer, " : " maintainers, ");
-		sb_add_count(&out, lists);
-		sb_adds(&out, lists == 1 ? " list" : " lists");
-	}
-	sb_addc(&out, '\n');
-	fwrite(out.buf, 1, out.len, stdout);
-	sb_release(&out);
-}
-
-/* A buffered stream into a child's stdin; the first failure sticks. */
-struct stream {
-	int fd;
-	int failed;
-	struct sbuf buf;
-};
-
-static void stream_flush(struct stream *s)
-{
-	if (!s->failed && write_all(s->fd, s->buf.buf, s->buf.len) < 0)
-		s->failed = errno;
-	sb_setlen(&s->buf, 0);
-}
-
-static void stream_room(struct stream *s)
-{
-	if (s->buf.len >= 1 << 16)
-		stream_flush(s);
-}
-
-static void stream_data(struct stream *s, const char *data, size_t len)
-{
-	sb_addf(&s->buf, "data %zu\n", len);
-	sb_add(&s->buf, data, len);
-	sb_addc(&s->buf, '\n');
-	stream_room(s);
-}
-
-/*
- * Streams "blob", its mark and the work tree's bytes of path: a symbolic
- * link's target, or a regular file's contents (also for mode 120000 where
- * core.symlinks=false keeps links as plain files).  Whether git would have
- * stored these bytes is checked against the staged id afterwards.
- */
-static int stream_blob(struct stream *s, const char *path, unsigned mode,
-		       size_t mark)
-{
-	struct stat sb;
-	char link[PATH_MAX + 1];
-
-	if (lstat(path, &sb) < 0)
-		return error("%s: %s", path, strerror(errno));
-	if ((S_ISLNK(sb.st_mode) && mode != 0120000) ||
-	    (!S_ISLNK(sb.st_mode) && !S_ISREG(sb.st_mode)))
-		return error("%s: changed type while series ran", path);
-	sb_addf(&s->buf, "blob\nmark :%zu\n", mark);
-	if (S_ISLNK(sb.st_mode)) {
-		ssize_t n = readlink(path, link, sizeof link);
-		if (n < 0)
-			return error("%s: %s", path, strerror(errno));
-		if ((size_t)n >= sizeof link)
-			return error("%s: symbolic link target too long", path);
-		stream_data(s, link, (size_t)n);
-		return 0;
-	}
-	int fd = open(path, O_RDONLY | O_NOFOLLOW);
-	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return error("%s: changed type while series ran", path);
-	}
-	size_t left = (size_t)sb.st_size;
-	sb_addf(&s->buf, "data %zu\n", left);
-	for (;;) {
-		sb_grow(&s->buf, 65536);
-		size_t want = left < 65536 ? left : 65536;
-		ssize_t n = read(fd, s->buf.buf + s->buf.len, want ? want : 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int saved = errno;
-			close(fd);
-			return error("%s: %s", path, strerror(saved));
-		}
-		if ((size_t)n > left || (!n && left)) {
-			close(fd);
-			return error("%s: changed size while series ran", path);
-		}
-		if (!n)
-			break;
-		sb_setlen(&s->buf, s->buf.len + (size_t)n);
-		left -= (size_t)n;
-		stream_room(s);
-	}
-	close(fd);
-	sb_addc(&s->buf, '\n');
-	stream_room(s);
-	return 0;
-}
-
-/*
- * One group's commit: the blobs git has not stored yet, then the commit
- * with its deletions first (so "a" can become "a/b") and its files by
- * mode and id or mark.  c[0..n) are the group's changes.
- */
-static int stream_group(struct stream *s, struct change *c, size_t n,
-			size_t mark, size_t *next_blob, const char *author,
-			const char *committer, const struct sbuf *msg)
-{
-	for (size_t j = 0; j < n; j++) {
-		if (!c[j].wt_mode || c[j].have_object)
-			continue;
-		c[j].mark = (*next_blob)++;
-		if (stream_blob(s, c[j].path, c[j].wt_mode, c[j].mark) < 0)
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { -1, NULL };
+		if (read_diff(&one, word[i]) < 0 || parse_diff(&one, word[i], &d) < 0) {
+			source_release(&one);
 			return -1;
-	}
-	sb_addf(&s->buf, "commit refs/series/import\nmark :%zu\n"
-		"author %s\ncommitter %s\n", mark, author, committer);
-	stream_data(s, msg->buf, msg->len);
-	for (size_t j = 0; j < n; j++)
-		if (!c[j].wt_mode) {
-			sb_adds(&s->buf, "D ");
-			sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
-			sb_addc(&s->buf, '\n');
 		}
-	for (size_t j = 0; j < n; j++) {
-		if (!c[j].wt_mode)
-			continue;
-		if (c[j].have_object)
-			sb_addf(&s->buf, "M %o %s ", c[j].wt_mode, c[j].oid);
-		else
-			sb_addf(&s->buf, "M %o :%zu ", c[j].wt_mode, c[j].mark);
-		sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
-		sb_addc(&s->buf, '\n');
-		stream_room(s);
+		struct group *g = &p->g[p->nr++];
+		g->name = xstrdup(word[i]);
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
 	}
 	return 0;
-}
-
-/*
- * The mode a path is streamed with before git has staged it: what status
- * saw (git's own mode rule) for a tracked path, the file's for a new one.
- * The staged mode is checked against it afterwards.
- */
-static unsigned guess_mode(const struct change *c, const struct status *st)
-{
-	const struct entry *e = &st->e[c->entry];
-	struct stat sb;
-
-	if (!c->take || strcmp(c->path, e->path))
-		return 0;
-	if (e->kind != E_UNTRACKED)
-		return e->mode_wt;
-	if (lstat(c->path, &sb) < 0)
-		return 0;
-	if (S_ISLNK(sb.st_mode))
-		return 0120000;
-	return S_ISREG(sb.st_mode) ? (sb.st_mode & S_IXUSR ? 0100755 : 0100644) : 0;
-}
-
-/*
- * Whether a change may turn out to be none, so that only staging can tell
- * whether its group makes a commit: both the index and the work tree differ
- * from what came before (a staged change put back), or HEAD's state came
- * from another entry (an untracked file where a deleted one was).
- */
-static int may_be_noop(const struct change *c, const struct status *st)
-{
-	const struct entry *e = &st->e[c->entry];
-
-	if (!c->take || !c->head_mode)
-		return 0;
-	if (e->kind != E_CHANGED)
-		return 1;
-	return e->x != '.' && e->y != '.';
-}
-
-struct txn {
-	struct repo *repo;
-	struct plan *plan;
-	const struct status *st;
-	struct changes *cs;
-	const struct template *tmpl;
-	char *author, *committer;
-	int no_verify;
-	char *lock;         /* index.lock, once we hold it */
-	char *tmp_index;    /* our copy of the index, once made */
-	char *msg_file;     /* the commit-msg hook's file, while it exists */
-	pid_t importer;     /* fast-import's pid, for its crash report */
-	char *quarantine;   /* the run's own object directory, once made */
-	struct sbuf env_obj, env_alt; /* the environment that points there */
-	struct sbuf *msg;   /* each group's message, after the hooks */
-	char tip[72];
-	size_t files;
-};
-
-static int check_stop(const char *step)
-{
-	if (stop_signal)
-		return error("%s: interrupted by signal %d", step, (int)stop_signal);
-	return 0;
-}
-
-static void progress(size_t k, size_t n, const char *name)
-{
-	if (isatty(2))
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
-}
-
-/* Removes dir and what is in it, depth levels down (pack/, xx/). */
-static void remove_tree(const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	struct sbuf path = SBUF_INIT;
-
-	if (d) {
-		for (struct dirent *de; (de = readdir(d));) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			sb_setlen(&path, 0);
-			sb_addf(&path, "%s/%s", dir, de->d_name);
-			if (unlink(path.buf) < 0 && depth > 0)
-				remove_tree(path.buf, depth - 1);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-	sb_release(&path);
-}
-
-/* Copies index to a new temporary file in dir, keeping its mtime (git's
- * racy-entry check compares file times with the index's); *tmp names it.
- * No index yet: *tmp names a file that does not exist, which git creates. */
-static int copy_index(const char *index, const char *dir, char **tmp)
-{
-	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
-	struct stat sb;
-
-	sb_addf(&path, "%s/series-index-XXXXXX", dir);
-	int fd = mkstemp(path.buf);
-	if (fd < 0) {
-		error("%s: %s", path.buf, strerror(errno));
-		sb_release(&path);
-		return -1;
-	}
-	*tmp = sb_detach(&path, NULL);
-	if (stat(index, &sb) < 0) {
-		close(fd);
-		unlink(*tmp);
-		if (errno != ENOENT)
-			return error("%s: %s", index, strerror(errno));
-		return 0;
-	}
-	int r = 0;
-	if (sb_read_file(&data, index) < 0)
-		r = error("%s: %s", index, strerror(errno));
-	else if (write_all(fd, data.buf, data.len) < 0)
-		r = error("%s: %s", *tmp, strerror(errno));
-	else {
-		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
-		futimens(fd, ts);
-	}
-	if (close(fd) < 0 && !r)
-		r = error("%s: %s", *tmp, strerror(errno));
-	sb_release(&data);
-	return r;
-}
-
-/* Removes a temporary index and the lock git may have left beside it. */
-static void remove_index_copy(char **tmp)
-{
-	if (!*tmp)
-		return;
-	struct sbuf lock = SBUF_INIT;
-	sb_addf(&lock, "%s.lock", *tmp);
-	unlink(lock.buf);
-	unlink(*tmp);
-	sb_release(&lock);
-	free(*tmp);
-	*tmp = NULL;
-}
-
-/* What status says of a change, where that is all there is to know:
- * returns 1 with c->mode (and c->oid where the index holds the content),
- * or 0 where only staging tells (both sides changed, renames, untracked,
- * intent-to-add, a path two entries name). */
-static int status_decides(struct change *c, const struct entry *e)
-{
-	if (c->shared || e->kind != E_CHANGED || strcmp(c->path, e->path))
-		return 0;
-	if (e->y == '.') {      /* the work tree is the index */
-		c->mode = e->mode_index;
-		memcpy(c->oid, e->oid_index, sizeof c->oid);
-		return 1;
-	}
-	if (e->x != '.' || !strchr("MTD", e->y))
-		return 0;
-	/* The index is HEAD's, and git found the work tree's cleaned bytes
-	 * or mode other than the index's: a change, whose id only hashing
-	 * would give, and nothing here needs it. */
-	c->mode = e->y == 'D' ? 0 : e->mode_wt;
-	*c->oid = '\0';
-	return 1;
-}
-
-/*
- * The plan as git would commit it, then what changes nothing dropped.  What
- * status decides is taken from it; the rest is staged into a copy of the
- * index (only hashed, nothing written), so that a tree-wide edit of the work
- * tree costs no hashing at all.  Returns 0, or -1 after an error.
- */
-static int settle_plan(struct plan *p, const struct status *st,
-		       struct changes *cs, const char *index)
-{
-	const char *tmpdir = getenv("TMPDIR");
-	char *tmp = NULL;
-	int r = 0;
-
-	collect_changes(cs, p, st);
-	struct changes rest = { xcalloc(cs->nr + 1, sizeof *rest.c), 0 };
-	size_t *at = xcalloc(cs->nr + 1, sizeof *at);
-	for (size_t i = 0; i < cs->nr; i++)
-		if (!status_decides(&cs->c[i], &st->e[cs->c[i].entry])) {
-			at[rest.nr] = i;
-			rest.c[rest.nr++] = cs->c[i];
-		}
-	if (rest.nr)
-		r = copy_index(index, tmpdir && *tmpdir ? tmpdir : "/tmp", &tmp);
-	if (!r && rest.nr)
-		r = stage_changes(&rest, tmp, NULL, 0);
-	for (size_t j = 0; !r && j < rest.nr; j++)
-		cs->c[at[j]] = rest.c[j];
-	if (!r)
-		prune_plan(p, cs, st->nr);
-	remove_index_copy(&tmp);
-	free(rest.c);
-	free(at);
-	return r;
-}
-
-static int make_quarantine(struct txn *t)
-{
-	struct sbuf dir = SBUF_INIT;
-
-	sb_addf(&dir, "%s/series-objects-XXXXXX", t->repo->gitdir);
-	if (!mkdtemp(dir.buf)) {
-		int saved = errno;
-		sb_release(&dir);
-		return error("%s: %s", t->repo->gitdir, strerror(saved));
-	}
-	t->quarantine = sb_detach(&dir, NULL);
-	sb_addf(&dir, "%s/pack", t->quarantine);
-	int r = mkdir(dir.buf, 0777);
-	sb_release(&dir);
-	if (r < 0)
-		return error("%s/pack: %s", t->quarantine, strerror(errno));
-	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	sb_addf(&t->env_obj, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
-	sb_addf(&t->env_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
-		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
-	return 0;
-}
-
-/* Moves the files of from/sub into to/sub (made if need be); packs with
- * each .pack before its .idx, as git does, so no reader sees an index
- * without its pack. */
-static int move_objects(const char *from, const char *to, const char *sub)
-{
-	struct sbuf dir = SBUF_INIT, src = SBUF_INIT, dst = SBUF_INIT;
-	int r = 0, pack = !strcmp(sub, "pack");
-
-	sb_addf(&dir, "%s/%s", from, sub);
-	sb_addf(&dst, "%s/%s", to, sub);
-	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
-		r = error("%s: %s", dst.buf, strerror(errno));
-	for (int pass = 0; pass < 2 && !r; pass++) {
-		DIR *d = opendir(dir.buf);
-		if (!d) {
-			r = error("%s: %s", dir.buf, strerror(errno));
-			break;
-		}
-		for (struct dirent *de; !r && (de = readdir(d));) {
-			if (de->d_name[0] == '.')
-				continue;
-			if (pack && (!starts_with(de->d_name, "pack-") ||
-				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
-				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
-				continue;
-			if (!pack && pass)
-				continue;
-			sb_setlen(&src, 0);
-			sb_setlen(&dst, 0);
-			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
-			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
-			if (rename(src.buf, dst.buf) < 0)
-				r = error("%s: %s", dst.buf, strerror(errno));
-		}
-		closedir(d);
-	}
-	sb_release(&dir);
-	sb_release(&src);
-	sb_release(&dst);
-	return r;
-}
-
-/* Moves the quarantine's loose objects (xx/ directories), then its pack,
- * into the object directory. */
-static int release_quarantine(struct txn *t)
-{
-	DIR *d = opendir(t->quarantine);
-	int r = 0;
-
-	if (!d)
-		return error("%s: %s", t->quarantine, strerror(errno));
-	for (struct dirent *de; !r && (de = readdir(d));)
-		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
-		    isxdigit((unsigned char)de->d_name[1]))
-			r = move_objects(t->quarantine, t->repo->objects, de->d_name);
-	closedir(d);
-	return r ? r : move_objects(t->quarantine, t->repo->objects, "pack");
-}
-
-/*
- * Runs a hook as git does: from the top of the work tree, its stdout sent
- * to stderr, with env.  Returns 0, or error() naming it.
- */
-static int run_hook(const char *name, const char *path, const char *arg,
-		    const char *const *env, const char *top)
-{
-	const char *argv[] = { path, arg, NULL };
-	int out = dup(2);
-	struct child c = { .argv = argv, .env = env, .dir = top,
-			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
-			   .err = CHILD_INHERIT };
-
-	if (child_start(&c) < 0) {
-		if (out >= 0)
-			close(out);
-		return -1;
-	}
-	int st = child_finish(&c);
-	if (out >= 0)
-		close(out);
-	if (!st)
-		return 0;
-	if (stop_signal)
-		return error("%s hook: interrupted by signal %d", name,
-			     (int)stop_signal);
-	if (st == 127)
-		return error("%s hook: could not run %s", name, path);
-	return error("%s hook failed (exit %d); nothing was committed", name, st);
-}
-
-/* Whether the hook at path would run: git runs executable files only. */
-static int hook_exists(const char *path)
-{
-	struct stat sb;
-
-	return path && !stat(path, &sb) && S_ISREG(sb.st_mode) &&
-	       !access(path, X_OK);
-}
-
-/* Every group's message: the template, then the commit-msg hook on it (it
- * may edit it), then git's clean-up. */
-static int make_messages(struct txn *t)
-{
-	int hook = !t->no_verify && hook_exists(t->repo->hook_commit_msg);
-	struct sbuf ienv = SBUF_INIT;
-	int r = 0;
-
-	t->msg = xcalloc(t->plan->nr, sizeof *t->msg);
-	for (size_t i = 0; i < t->plan->nr; i++)
-		sb_init(&t->msg[i]);
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
-	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
-	for (size_t i = 0; i < t->plan->nr && !r; i++) {
-		struct sbuf *m = &t->msg[i];
-		group_message(m, t->tmpl, &t->plan->g[i]);
-		if (!hook)
-			continue;
-		if (!t->msg_file) {
-			struct sbuf path = SBUF_INIT;
-			sb_addf(&path, "%s/series-msg-XXXXXX", t->repo->gitdir);
-			int fd = mkstemp(path.buf);
-			if (fd < 0) {
-				r = error("%s: %s", path.buf, strerror(errno));
-				sb_release(&path);
-				break;
-			}
-			close(fd);
-			t->msg_file = sb_detach(&path, NULL);
-		}
-		int fd = open(t->msg_file, O_WRONLY | O_TRUNC);
-		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
-			r = error("%s: %s", t->msg_file, strerror(errno));
-			break;
-		}
-		if ((r = run_hook("commit-msg", t->repo->hook_commit_msg,
-				  t->msg_file, env, t->repo->top)) < 0)
-			break;
-		sb_setlen(m, 0);
-		if (sb_read_file(m, t->msg_file) < 0)
-			r = error("%s: %s", t->msg_file, strerror(errno));
-		cleanup_message(m);
-		if (!r && !m->len)
-			r = error("commit-msg hook emptied the message of %s; "
-				  "nothing was committed", t->plan->g[i].name);
-	}
-	if (t->msg_file) {
-		unlink(t->msg_file);
-		free(t->msg_file);
-		t->msg_file = NULL;
-	}
-	sb_release(&ienv);
-	return r;
-}
-
-/* The marks fast-import exported (":N ID" lines) into ids[1..n]. */
-static int read_marks(const char *path, char (*ids)[65], size_t n)
-{
-	struct sbuf text = SBUF_INIT;
-	int r = 0;
-
-	if (sb_read_file(&text, path) < 0) {
-		int saved = errno;
-		sb_release(&text);
-		return error("git fast-import: %s: %s", path, strerror(saved));
-	}
-	/* Grammar: ":MARK SP OID LF" a line. */
-	const char *pos = text.buf, *end = text.buf + text.len;
-	for (struct span l; !r && next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
-		char *num_end = NULL;
-		unsigned long long m = sp && *l.p == ':' ?
-			strtoull(l.p + 1, &num_end, 10) : 0;
-		size_t ol = sp ? (size_t)(l.p + l.len - sp - 1) : 0;
-		if (!m || num_end != sp || m > n || !is_oid(sp + 1, ol))
-			r = error("git fast-import: unexpected marks file");
-		else {
-			memcpy(ids[m], sp + 1, ol);
-			ids[m][ol] = '\0';
-		}
-	}
-	sb_release(&text);
-	return r;
-}
-
-/*
- * One run of fast-import over every group.  Writes objects and no ref:
- * its branch is reset at the end without a value; the marks file gives the
- * tip and each inline blob's id (wt_oid).
- */
-static int import_once(struct txn *t)
-{
-	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
-	size_t ng = t->plan->nr, next_blob = ng + 1;
-	int r = 0;
-
-	sb_addf(&marks, "%s/marks", t->quarantine);
-	sb_addf(&export, "--export-marks=%s", marks.buf);
-	/* unpackLimit=0: always a pack, which the quarantine moves whole. */
-	const char *words[] = {
-		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
-		"--done", "--date-format=raw", export.buf, NULL };
-	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	struct git_run g = { .words = words, .env = env, .feed = 1 };
-	struct stream s = { -1, 0, SBUF_INIT };
-
-	if (git_start(&g) < 0) {
-		sb_release(&marks);
-		sb_release(&export);
-		return -1;
-	}
-	t->importer = g.child.pid;
-	s.fd = g.child.in;
-	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
-	if (*t->repo->old)
-		sb_addf(&s.buf, "from %s\n", t->repo->old);
-	t->files = 0;
-	for (size_t i = 0, lo = 0; i < ng && !r && !s.failed; i++) {
-		const struct group *g = &t->plan->g[i];
-		size_t hi = lo;
-		while (hi < t->cs->nr && t->cs->c[hi].group == i)
-			hi++;
-		progress(i + 1, ng, g->name);
-		r = stream_group(&s, t->cs->c + lo, hi - lo, i + 1, &next_blob,
-				 t->author, t->committer, &t->msg[i]);
-		t->files += g->nr;
-		lo = hi;
-		if (!r)
-			r = check_stop("git fast-import");
-	}
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
-	if (!r) {
-		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
-		stream_flush(&s);
-	}
-	/* On our own failure, close without "done": fast-import aborts. */
-	close(g.child.in);
-	int st = git_finish(&g);
-	if (!r && st)
-		r = git_failed("git fast-import", st);
-	else if (!r && s.failed)
-		r = error("git fast-import: %s", strerror(s.failed));
-	char (*ids)[65] = xcalloc(next_blob, sizeof *ids);
-	if (!r)
-		r = read_marks(marks.buf, ids, next_blob - 1);
-	if (!r && !*ids[ng])
-		r = error("git fast-import: unexpected marks file");
-	if (!r)
-		memcpy(t->tip, ids[ng], sizeof ids[ng]);
-	for (size_t i = 0; !r && i < t->cs->nr; i++) {
-		struct change *ch = &t->cs->c[i];
-		if (!ch->wt_mode)
-			*ch->wt_oid = '\0';
-		else
-			memcpy(ch->wt_oid, ch->have_object ? ch->oid : ids[ch->mark],
-			       sizeof ch->wt_oid);
-	}
-	free(ids);
-	unlink(marks.buf);
-	sb_release(&s.buf);
-	sb_release(&marks);
-	sb_release(&export);
-	return r;
-}
-
-/*
- * The blobs of the paths whose work-tree bytes are not what git stores,
- * written by git itself (hash-object applies the same conversion as the
- * update-index that staged them) into the quarantine, whose pack of the
- * first run is dropped.  An id that still differs is a file changed while
- * series ran.
- */
-static int store_converted(struct txn *t)
-{
-	static const char *const words[] = { "hash-object", "-w",
-					     "--stdin-paths", NULL };
-	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT, pack = SBUF_INIT;
-	int r;
-
-	sb_addf(&pack, "%s/pack", t->quarantine);
-	remove_tree(pack.buf, 0);
-	if (mkdir(pack.buf, 0777) < 0) {
-		r = error("%s: %s", pack.buf, strerror(errno));
-		sb_release(&pack);
-		return r;
-	}
-	for (size_t i = 0; i < t->cs->nr; i++)
-		if (t->cs->c[i].convert) {
-			const char *p = t->cs->c[i].path;
-			sb_quote_c(&in, p, strlen(p), 0);
-			sb_addc(&in, '\n');
-		}
-	r = git_ok("git hash-object", &(struct git_run){ .words = words,
-		   .env = env, .input = in.buf, .inlen = in.len, .out = &out });
-	const char *pos = out.buf, *end = out.buf + out.len;
-	for (size_t i = 0; !r && i < t->cs->nr; i++) {
-		struct change *c = &t->cs->c[i];
-		struct span l;
-		if (!c->convert)
-			continue;
-		if (!next_line(&pos, end, &l))
-			r = error("git hash-object: unexpected answer");
-		else if (l.len != strlen(c->oid) || memcmp(l.p, c->oid, l.len))
-			r = error("%s: changed while series ran", c->path);
-		else
-			c->have_object = 1;
-	}
-	sb_release(&in);
-	sb_release(&out);
-	sb_release(&pack);
-	return r;
-}
-
-/*
- * What was imported against what git staged: a blob whose id is not the
- * staged one holds bytes git converts (clean filter, autocrlf, eol,
- * working-tree-encoding), a mode that differs is one git chose otherwise
- * (core.fileMode=false).  Each is set to git's answer for the next import;
- * returns how many there were.
- */
-static size_t mismatches(struct changes *cs)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < cs->nr; i++) {
-		struct change *c = &cs->c[i];
-		if (c->wt_mode == c->mode &&
-		    (!c->mode || !strcmp(c->wt_oid, c->oid)))
-			continue;
-		n++;
-		c->wt_mode = c->mode;
-		if (c->mode && !c->have_object && strcmp(c->wt_oid, c->oid))
-			c->convert = 1;
-	}
-	return n;
-}
-
-/* The import again where it did not store what git staged: git's own
- * blobs for converted files, git's modes; a second miss is an error. */
-static int import_again(struct txn *t)
-{
-	int r;
-
-	if (!mismatches(t->cs))
-		return 0;
-	if ((r = store_converted(t)) < 0 || (r = import_once(t)) < 0)
-		return r;
-	return mismatches(t->cs) ? error("git fast-import: blobs differ from "
-					 "the staged ones") : 0;
-}
-
-static int move_head(struct txn *t)
-{
-	struct sbuf msg = SBUF_INIT;
-	int r;
-
-	sb_addf(&msg, "series: %zu commit%s", t->plan->nr,
-		t->plan->nr == 1 ? "" : "s");
-	const char *words[] = { "update-ref", "-m", msg.buf, "HEAD", t->tip,
-				t->repo->old, NULL };
-	r = run_git(&(struct git_run){ .words = words });
-	sb_release(&msg);
-	if (!r)
-		return 0;
-	/* Killed or failed after its rename?  Then the series is committed. */
-	static const char *const head[] = {
-		"rev-parse", "-q", "--verify", "HEAD", NULL };
-	struct sbuf now = SBUF_INIT;
-	int st = run_git(&(struct git_run){ .words = head, .out = &now });
-	chomp(&now);
-	int moved = !st && !strcmp(now.buf, t->tip);
-	sb_release(&now);
-	if (moved)
-		return 0;
-	if (r == 1 || r == 128)
-		return error("git update-ref: %s did not move; it changed during "
-			     "the run or is locked, so nothing was committed",
-			     t->repo->ref);
-	return git_failed("git update-ref", r);
-}
-
-/* Undoes whatever happened before the commit point; safe to call twice. */
-static void txn_abort(struct txn *t)
-{
-	if (t->quarantine) {
-		remove_tree(t->quarantine, 2);
-		free(t->quarantine);
-		t->quarantine = NULL;
-	}
-	remove_index_copy(&t->tmp_index);
-	if (t->msg_file) {
-		unlink(t->msg_file);
-		free(t->msg_file);
-		t->msg_file = NULL;
-	}
-	if (t->importer > 0) {
-		struct sbuf crash = SBUF_INIT;
-		sb_addf(&crash, "%s/fast_import_crash_%ld", t->repo->gitdir,
-			(long)t->importer);
-		unlink(crash.buf);
-		sb_release(&crash);
-	}
-	if (t->lock) {
-		unlink(t->lock);
-		free(t->lock);
-		t->lock = NULL;
-	}
-}
-
-static void txn_release(struct txn *t)
-{
-	txn_abort(t);
-	for (size_t i = 0; t->msg && i < t->plan->nr; i++)
-		sb_release(&t->msg[i]);
-	free(t->msg);
-	t->msg = NULL;
-	sb_release(&t->env_obj);
-	sb_release(&t->env_alt);
-	free(t->author);
-	free(t->committer);
-}
-
-static int take_index_lock(struct txn *t)
-{
-	struct sbuf lock = SBUF_INIT;
-
-	sb_addf(&lock, "%s.lock", t->repo->index);
-	int fd = open(lock.buf, O_CREAT | O_EXCL | O_WRONLY, 0666);
-	if (fd < 0) {
-		int saved = errno;
-		error("%s: %s%s", lock.buf, strerror(saved), saved == EEXIST ?
-		      " (another git process is running, or one crashed; "
-		      "remove the file if none is)" : "");
-		sb_release(&lock);
-		return -1;
-	}
-	close(fd);
-	t->lock = sb_detach(&lock, NULL);
-	return 0;
-}
-
-/* git's identity "Name <email> time tz" for author or committer. */
-static char *ident(const char *which)
-{
-	const char *words[] = { "var", which, NULL };
-	struct sbuf out = SBUF_INIT;
-
-	if (git_ok("git var", &(struct git_run){ .words = words, .out = &out }) < 0) {
-		sb_release(&out);
-		return NULL;
-	}
-	chomp(&out);
-	if (!out.len || memchr(out.buf, '\n', out.len) || !strchr(out.buf, '>')) {
-		sb_release(&out);
-		error("git var %s: unexpected answer", which);
-		return NULL;
-	}
-	return sb_detach(&out, NULL);
-}
-
-/* The staging that runs beside fast-import: stage_index(), then the
- * listing on its stdout (a file in the quarantine). */
-struct stage_job {
-	const struct changes *cs;
-	const char *index;
-};
-
-static int run_stage_job(void *arg)
-{
-	const struct stage_job *j = arg;
-	struct sbuf out = SBUF_INIT;
-	int r = stage_index(j->cs, j->index, NULL, 0) < 0 ||
-		list_index(j->index, &out) < 0;
-
-	if (!r && write_all(1, out.buf, out.len) < 0)
-		r = error("staging: %s", strerror(errno)) < 0;
-	sb_release(&out);
-	return r;
-}
-
-/* A file of the quarantine, opened for writing; -1 after error(). */
-static int quarantine_file(const struct txn *t, const char *name)
-{
-	struct sbuf path = SBUF_INIT;
-
-	sb_addf(&path, "%s/%s", t->quarantine, name);
-	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
-	if (fd < 0)
-		error("%s: %s", path.buf, strerror(errno));
-	sb_release(&path);
-	return fd;
-}
-
-/* Reads a file of the quarantine into sb; returns 0 or -1 after error(). */
-static int read_quarantine_file(const struct txn *t, const char *name,
-				struct sbuf *sb)
-{
-	struct sbuf path = SBUF_INIT;
-	int r = 0;
-
-	sb_addf(&path, "%s/%s", t->quarantine, name);
-	if (sb_read_file(sb, path.buf) < 0)
-		r = error("%s: %s", path.buf, strerror(errno));
-	sb_release(&path);
-	return r;
-}
-
-/*
- * Starts the staging job: its listing goes to <quarantine>/listing, its
- * messages to <quarantine>/stage-err, shown only if the job fails by
- * itself (not when the run stops it because something else failed).
- */
-static int start_stage_job(struct txn *t, struct child *job,
-			   struct stage_job *j)
-{
-	int out = quarantine_file(t, "listing"), err = -1, r = -1;
-
-	if (out > 2 && (err = quarantine_file(t, "stage-err")) > 2) {
-		j->cs = t->cs;
-		j->index = t->tmp_index;
-		*job = (struct child){ .fn = run_stage_job, .arg = j,
-				       .in = CHILD_NULL, .out = out, .err = err };
-		r = child_start(job);
-	} else if (out >= 0 && out <= 2) {
-		r = error("staging: no descriptor");
-	}
-	if (out >= 0)
-		close(out);
-	if (err >= 0)
-		close(err);
-	return r;
-}
-
-/* Waits for the staging job and takes its listing, or shows its messages. */
-static int finish_stage_job(struct txn *t, struct child *job)
-{
-	struct sbuf text = SBUF_INIT;
-	int st = child_finish(job), r;
-
-	job->pid = 0;
-	if (st) {
-		if (!read_quarantine_file(t, "stage-err", &text))
-			fwrite(text.buf, 1, text.len, stderr);
-		r = st == 1 && text.len ? -1 : git_failed("staging", st);
-	} else if (!(r = read_quarantine_file(t, "listing", &text))) {
-		r = apply_listing(t->cs, &text, 0);
-	}
-	sb_release(&text);
-	return r;
-}
-
-/*
- * The transaction.  Returns 0 when committed, 1 when staging showed that
- * nothing changes (nothing was done), -1 after an error (nothing was done).
- *
- * Where staging decides the plan (a change may be none) or a pre-commit
- * hook reads the staged index, git stages first and fast-import then takes
- * git's ids and modes.  Otherwise, the common case, git stages while
- * fast-import runs on the work tree's bytes and status's modes, and what
- * was imported is checked against what git staged afterwards; where they
- * differ, the import runs again with git's answers (import_again).
- */
-static int commit_series(struct txn *t)
-{
-	int pre_commit = !t->no_verify && hook_exists(t->repo->hook_pre_commit);
-	struct child job = { 0 };
-	struct stage_job sj;
-	int r, first = pre_commit;
-
-	if ((r = take_index_lock(t)) < 0)
-		return r;
-	if ((r = copy_index(t->repo->index, t->repo->gitdir, &t->tmp_index)) < 0 ||
-	    (r = make_quarantine(t)) < 0)
-		goto fail;
-	collect_changes(t->cs, t->plan, t->st);
-	for (size_t i = 0; i < t->cs->nr; i++)
-		first |= may_be_noop(&t->cs->c[i], t->st);
-	const char *objenv[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	if (first) {
-		/* A pre-commit hook reads the staged blobs: git writes them. */
-		if ((r = stage_changes(t->cs, t->tmp_index, objenv, pre_commit)) < 0)
-			goto fail;
-		prune_plan(t->plan, t->cs, t->st->nr);
-		if (!t->plan->nr) {
-			r = 1;
-			goto fail;
-		}
-	} else {
-		for (size_t i = 0; i < t->cs->nr; i++)
-			t->cs->c[i].wt_mode = guess_mode(&t->cs->c[i], t->st);
-		if ((r = start_stage_job(t, &job, &sj)) < 0)
-			goto fail;
-	}
-	if (pre_commit) {
-		struct sbuf ienv = SBUF_INIT;
-		sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
-		const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
-				      "GIT_EDITOR=:", NULL };
-		r = run_hook("pre-commit", t->repo->hook_pre_commit, NULL, env,
-			     t->repo->top);
-		sb_release(&ienv);
-		if (r < 0)
-			goto fail;
-	}
-	if ((r = check_stop("commit-msg hook")) < 0 ||
-	    (r = make_messages(t)) < 0 || (r = import_once(t)) < 0)
-		goto fail;
-	if (job.pid && (r = finish_stage_job(t, &job)) < 0)
-		goto fail;
-	if ((r = import_again(t)) < 0 || (r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0 || (r = move_head(t)) < 0)
-		goto fail;
-	/* Committed.  The index copy is ours and the lock is held. */
-	if (rename(t->tmp_index, t->repo->index) < 0) {
-		error("%s: %s; the commits are made, but the index still shows "
-		      "their changes as staged (run `git reset -q`)",
-		      t->repo->index, strerror(errno));
-		txn_abort(t);
-		return -1;
-	}
-	free(t->tmp_index);
-	t->tmp_index = NULL;
-	txn_abort(t);
-	return 0;
-fail:
-	if (job.pid) {
-		kill(job.pid, SIGTERM);
-		child_finish(&job);
-	}
-	txn_abort(t);
-	return r;
-}
-
-/* ---- the mail writer -----------------------------------------------------------
- * A sink: one mail per group, in `git format-patch` layout, so that git am
- * and git send-email take them as they take git's:
- *   From <zero id> Mon Sep 17 00:00:00 2001     (the mbox separator)
- *   From:, Date:, Subject: [PATCH n/m] ...      (RFC 5322: folded, and
- *                                                RFC 2047 where not ASCII)
- *   the message body, "---", a diffstat with its summary,
- *   the group's file diffs byte for byte as the source holds them,
- *   "-- ", the version.
- * With more than one patch, 0000-cover-letter.patch comes first, with git's
- * placeholders, the shortlog and the whole diffstat.  The series is written
- * into a temporary folder and moved into place at the end, so OUTDIR holds
- * the whole series or none of it.
- */
-struct mail_opts {
-	const char *author;     /* "Name <addr>" */
-	time_t when;
-	int tz;                 /* minutes east of UTC */
-	const char *outdir;
-	int force;
-	const char *id;         /* the From line's commit id, or NULL: zeros */
-	const char *to, *cc;    /* addresses, one a line, or NULL */
-};
-
-/* Date: as RFC 5322 writes it, whatever the locale. */
-static void add_mail_date(struct sbuf *sb, time_t when, int tz)
-{
-	static const char day[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri",
-				       "Sat" };
-	static const char mon[][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-				       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	time_t local = when + (time_t)tz * 60;
-	struct tm tm;
-
-	gmtime_r(&local, &tm);
-	int a = tz < 0 ? -tz : tz;
-	sb_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", day[tm.tm_wday],
-		tm.tm_mday, mon[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
-		tm.tm_min, tm.tm_sec, tz < 0 ? '-' : '+', a / 60, a % 60);
-}
-
-static int is_ascii(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] >= 0x80)
-			return 0;
-	return 1;
-}
-
-/* s as RFC 2047 encoded words ("=?UTF-8?q?...?="), each at most 75 bytes,
- * with the fold before each but the first; col is the column so far. */
-static void add_encoded(struct sbuf *sb, const char *s, size_t n, size_t col)
-{
-	size_t word = 0;
-
-	sb_adds(sb, "=?UTF-8?q?");
-	word = 10;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		size_t need = (isalnum(c) || strchr("!*+-/", c)) && c ? 1 : 3;
-		/* keep a UTF-8 sequence within one word */
-		size_t seq = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-		if (col + word + seq * 3 + 2 > 76) {
-			sb_adds(sb, "?=\n =?UTF-8?q?");
-			col = 1;
-			word = 10;
-		}
-		if (c == ' ')
-			sb_addc(sb, '_'), need = 1;
-		else if (need == 1)
-			sb_addc(sb, (char)c);
-		else
-			sb_addf(sb, "=%02X", c);
-		word += need;
-	}
-	sb_adds(sb, "?=");
-}
-
-/* "Name: value": ASCII values folded at spaces to lines of 78 bytes at
- * most (where a word allows), others encoded. */
-static void add_header(struct sbuf *sb, const char *name, const char *v)
-{
-	size_t n = strlen(v), col = strlen(name) + 2;
-
-	sb_addf(sb, "%s: ", name);
-	if (!is_ascii(v, n)) {
-		add_encoded(sb, v, n, col);
-		sb_addc(sb, '\n');
-		return;
-	}
-	for (size_t i = 0; i < n;) {
-		size_t w = i;
-		while (w < n && v[w] != ' ')
-			w++;
-		if (i && col + (w - i) + 1 > 78) {
-			sb_adds(sb, "\n ");
-			col = 1;
-		} else if (i) {
-			sb_addc(sb, ' ');
-			col++;
-		}
-		sb_add(sb, v + i, w - i);
-		col += w - i;
-		i = w;
-		while (i < n && v[i] == ' ')
-			i++;
-	}
-	sb_addc(sb, '\n');
-}
-
-/* The last c in s[0..n), or NULL. */
-static const char *memrchr_bytes(const char *s, size_t n, char c)
-{
-	while (n--)
-		if (s[n] == c)
-			return s + n;
-	return NULL;
-}
-
-/* One address, "Name <addr>" or "addr", as a header holds it: the name
- * unquoted first if it was quoted, then quoted where it has specials, or
- * RFC 2047-encoded where it is not ASCII; col is the column so far. */
-static void add_address(struct sbuf *sb, const char *ident, size_t len,
-			size_t col)
-{
-	const char *lt = memrchr_bytes(ident, len, '<');
-	size_t nl = lt ? (size_t)(lt - ident) : 0;
-	struct sbuf name = SBUF_INIT;
-
-	while (nl && is_space(ident[nl - 1]))
-		nl--;
-	if (nl >= 2 && ident[0] == '"' && ident[nl - 1] == '"') {
-		for (size_t i = 1; i + 1 < nl; i++) {
-			if (ident[i] == '\\' && i + 2 < nl)
-				i++;
-			sb_addc(&name, ident[i]);
-		}
-	} else
-		sb_add(&name, ident, nl);
-	size_t at = sb->len;
-	if (!is_ascii(name.buf, name.len)) {
-		add_encoded(sb, name.buf, name.len, col);
-		sb_addc(sb, ' ');
-	} else if (name.len && strcspn(name.buf, "()<>[]:;@\\,.\"") < name.len) {
-		sb_addc(sb, '"');
-		for (size_t i = 0; i < name.len; i++) {
-			if (name.buf[i] == '"' || name.buf[i] == '\\')
-				sb_addc(sb, '\\');
-			sb_addc(sb, name.buf[i]);
-		}
-		sb_adds(sb, "\" ");
-	} else if (name.len) {
-		sb_add(sb, name.buf, name.len);
-		sb_addc(sb, ' ');
-	}
-	if (lt) {
-		/* a line of 78 at most where a fold can help, as git does */
-		const char *nl = memrchr_bytes(sb->buf + at, sb->len - at, '\n');
-		size_t line = nl ? (size_t)(sb->buf + sb->len - nl - 1) :
-				   col + sb->len - at;
-		if (sb->len > at && line + len - (size_t)(lt - ident) > 78) {
-			sb_setlen(sb, sb->len - 1);     /* the space */
-			sb_adds(sb, "\n ");
-		}
-		sb_add(sb, lt, len - (size_t)(lt - ident));
-	} else
-		sb_add(sb, ident, len);
-	sb_release(&name);
-}
-
-/* "From: Name <addr>". */
-static void add_from(struct sbuf *sb, const char *ident)
-{
-	sb_adds(sb, "From: ");
-	add_address(sb, ident, strlen(ident), 6);
-	sb_addc(sb, '\n');
-}
-
-/* "To: a,\n b" from the addresses of list (one a line; empty: nothing),
- * each on a line of its own after the first. */
-static void add_address_header(struct sbuf *sb, const char *name,
-			       const char *list)
-{
-	const char *pos = list, *end = list + strlen(list);
-	int n = 0;
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		l = trim_span(l);
-		if (!l.len)
-			continue;
-		if (n++)
-			sb_adds(sb, ",\n ");
-		else
-			sb_addf(sb, "%s: ", name);
-		add_address(sb, l.p, l.len, n > 1 ? 1 : strlen(name) + 2);
-	}
-	if (n)
-		sb_addc(sb, '\n');
-}
-
-/* The subject (the first paragraph, its lines joined by spaces) and where
- * the body starts, of a cleaned-up message. */
-static char *message_subject(const struct sbuf *msg, const char **body)
-{
-	struct sbuf s = SBUF_INIT;
-	const char *pos = msg->buf, *end = msg->buf + msg->len;
-	struct span ln;
-
-	while (next_line(&pos, end, &ln) && ln.len) {
-		if (s.len)
-			sb_addc(&s, ' ');
-		sb_add(&s, ln.p, ln.len);
-	}
-	*body = pos;
-	return sb_detach(&s, NULL);
-}
-
-/*
- * A mail's file name as git format-patch 2.39 makes it: "v2-" for a
- * re-spin, "0003-", then the first line of the message with letters,
- * digits, '.' and '_' kept (a run of dots as one), every other run one
- * '-' (none before the first kept byte), no '.' or '-' at the end; the
- * whole cut to 57 bytes (format.filenameMaxLength's 64 less ".patch"
- * and one), then ".patch".  Number 0 is the cover letter.  The caller
- * frees the name.
- */
-static char *mail_name(int version, size_t nr, const char *msg)
-{
-	struct sbuf nm = SBUF_INIT;
-	int space = 2;
-
-	if (version > 1)
-		sb_addf(&nm, "v%d-", version);
-	sb_addf(&nm, "%04zu-", nr);
-	size_t start = nm.len;
-	for (const char *p = nr ? msg : "cover-letter"; *p && *p != '\n'; p++) {
-		unsigned char c = (unsigned char)*p;
-		if (!((c < 128 && isalnum(c)) || c == '.' || c == '_')) {
-			space |= 1;
-			continue;
-		}
-		if (space == 1)
-			sb_addc(&nm, '-');
-		space = 0;
-		sb_addc(&nm, (char)c);
-		while (c == '.' && p[1] == '.')
-			p++;
-	}
-	while (nm.len > start && (nm.buf[nm.len - 1] == '.' ||
-				  nm.buf[nm.len - 1] == '-'))
-		sb_setlen(&nm, nm.len - 1);
-	if (nm.len > 57)
-		sb_setlen(&nm, 57);
-	sb_adds(&nm, ".patch");
-	return sb_detach(&nm, NULL);
-}
-
-static size_t decimal_width(size_t n)
-{
-	size_t w = 1;
-
-	while (n >= 10) {
-		n /= 10;
-		w++;
-	}
-	return w;
-}
-
-/* The name a file has in a diffstat: "old => new" for a rename or copy. */
-static void stat_name(struct sbuf *sb, const struct sfile *f)
-{
-	if (f->orig) {
-		sb_adds(sb, f->orig);
-		sb_adds(sb, " => ");
-	}
-	sb_adds(sb, f->path);
-}
-
-static void plural(struct sbuf *sb, size_t n, const char *what, const char *tail)
-{
-	sb_addf(sb, "%zu %s%s%s", n, what, n == 1 ? "" : "s", tail);
-}
-
-/* git's diffstat for 72 columns (format-patch's width): names padded to
- * the longest (cut with "..." where too long), counts right-aligned, bars
- * scaled to the space left; then the totals and the summary. */
-static void add_diffstat(struct sbuf *sb, const struct source *src,
-			 const size_t *member, size_t n)
-{
-	const int width = 72;
-	size_t max_len = 0, max_change = 0, ins = 0, del = 0;
-	struct sbuf name = SBUF_INIT;
-	int bin = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct sfile *f = &src->f[member[i]];
-		sb_setlen(&name, 0);
-		stat_name(&name, f);
-		if (name.len > max_len)
-			max_len = name.len;
-		if (f->added + f->removed > max_change)
-			max_change = f->added + f->removed;
-		bin |= f->binary;
-		ins += f->added;
-		del += f->removed;
-	}
-	int number_width = (int)decimal_width(max_change);
-	if (bin && number_width < 3)
-		number_width = 3;
-	int name_width = (int)(max_len > 1000 ? 1000 : max_len);
-	int graph_width = (int)(max_change > 1000 ? 1000 : max_change);
-	if (name_width + number_width + 6 + graph_width > width) {
-		if (graph_width > width * 3 / 8 - number_width - 6) {
-			graph_width = width * 3 / 8 - number_width - 6;
-			if (graph_width < 6)
-				graph_width = 6;
-		}
-		if (name_width > width - number_width - 6 - graph_width)
-			name_width = width - number_width - 6 - graph_width;
-		else
-			graph_width = width - number_width - 6 - name_width;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct sfile *f = &src->f[member[i]];
-		sb_setlen(&name, 0);
-		stat_name(&name, f);
-		const char *nm = name.buf;
-		size_t nlen = name.len;
-		sb_addc(sb, ' ');
-		if ((int)nlen > name_width) {
-			size_t keep = (size_t)(name_width > 3 ? name_width - 3 : 0);
-			sb_adds(sb, "...");
-			sb_add(sb, nm + nlen - keep, keep);
-		} else {
-			sb_add(sb, nm, nlen);
-			for (int k = (int)nlen; k < name_width; k++)
-				sb_addc(sb, ' ');
-		}
-		if (f->binary) {
-			sb_addf(sb, " | %*s\n", number_width, "Bin");
-			continue;
-		}
-		size_t total = f->added + f->removed;
-		sb_addf(sb, " | %*zu%s", number_width, total, total ? " " : "");
-		size_t a = f->added, d = f->removed;
-		if (max_change > (size_t)graph_width && max_change) {
-			/* git's scale_linear: anything is at least one */
-			a = a ? 1 + a * (size_t)(graph_width - 1) / max_change : 0;
-			d = d ? 1 + d * (size_t)(graph_width - 1) / max_change : 0;
-		}
-		for (size_t k = 0; k < a; k++)
-			sb_addc(sb, '+');
-		for (size_t k = 0; k < d; k++)
-			sb_addc(sb, '-');
-		sb_addc(sb, '\n');
-	}
-	sb_addc(sb, ' ');
-	plural(sb, n, "file", " changed");
-	if (ins || !del) {
-		sb_adds(sb, ", ");
-		plural(sb, ins, "insertion", "(+)");
-	}
-	if (del || !ins) {
-		sb_adds(sb, ", ");
-		plural(sb, del, "deletion", "(-)");
-	}
-	sb_addc(sb, '\n');
-	for (size_t i = 0; i < n; i++) {
-		const struct sfile *f = &src->f[member[i]];
-		if (f->kind == SF_ADD)
-			sb_addf(sb, " create mode %06o %s\n", f->new_mode, f->path);
-		else if (f->kind == SF_DELETE)
-			sb_addf(sb, " delete mode %06o %s\n", f->old_mode, f->path);
-		else if (f->git && f->old_mode != f->new_mode && f->old_mode &&
-			 f->new_mode)
-			sb_addf(sb, " mode change %06o => %06o %s\n", f->old_mode,
-				f->new_mode, f->path);
-	}
-	sb_release(&name);
-}
-
-static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
-			  const char *tag, const char *subject, int mime)
-{
-	struct sbuf subj = SBUF_INIT;
-
-	sb_addf(m, "From %s Mon Sep 17 00:00:00 2001\n",
-		mo->id ? mo->id : "0000000000000000000000000000000000000000");
-	add_from(m, mo->author);
-	sb_adds(m, "Date: ");
-	add_mail_date(m, mo->when, mo->tz);
-	sb_addc(m, '\n');
-	sb_addf(&subj, "%s %s", tag, subject);
-	add_header(m, "Subject", subj.buf);
-	add_address_header(m, "To", mo->to ? mo->to : "");
-	add_address_header(m, "Cc", mo->cc ? mo->cc : "");
-	if (mime)
-		sb_adds(m, "MIME-Version: 1.0\n"
-			   "Content-Type: text/plain; charset=UTF-8\n"
-			   "Content-Transfer-Encoding: 8bit\n");
-	sb_addc(m, '\n');
-	sb_release(&subj);
-}
-
-static void add_signature(struct sbuf *m)
-{
-	sb_adds(m, "-- \nseries " SERIES_VERSION "\n\n");
-}
-
-/* "a/PATH" as a header name: quoted where git would quote it, with git's
- * TAB after a name holding a space. */
-static void add_header_path(struct sbuf *sb, const char *side, const char *path)
-{
-	struct sbuf n = SBUF_INIT;
-
-	sb_adds(&n, side);
-	sb_adds(&n, path);
-	sb_quote_c(sb, n.buf, n.len, 0);
-	if (strchr(path, ' '))
-		sb_addc(sb, '\t');
-	sb_release(&n);
-}
-
-/* A file's diff as mails and git apply get it: its bytes as the input had
- * them, or, where its header lines do not name the path as git am reads
- * it (a temporary file, a path below --directory, -p other than 1), new
- * header lines before its hunks, which are kept byte for byte. */
-static void add_file_diff(struct sbuf *sb, const struct source *src,
-			  const struct sfile *f)
-{
-	const char *t = src->text.buf;
-
-	if (f->keep_header) {
-		sb_add(sb, t + f->off, f->len);
-	} else {
-		sb_adds(sb, "--- ");
-		if (f->kind == SF_ADD)
-			sb_adds(sb, "/dev/null");
-		else
-			add_header_path(sb, "a/", f->orig ? f->orig : f->path);
-		sb_adds(sb, "\n+++ ");
-		if (f->kind == SF_DELETE)
-			sb_adds(sb, "/dev/null");
-		else
-			add_header_path(sb, "b/", f->path);
-		sb_addc(sb, '\n');
-		sb_add(sb, t + f->body, f->off + f->len - f->body);
-	}
-	/* a diff whose input ended without LF still ends its line */
-	if (sb->len && sb->buf[sb->len - 1] != '\n')
-		sb_addc(sb, '\n');
-}
-
-/* One mail: the group's message msg and its files' diffs. */
-static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
-			     const struct source *src, const struct group *g,
-			     const struct sbuf *msg, const char *tag)
-{
-	const char *body;
-	char *subject = message_subject(msg, &body);
-	size_t blen = (size_t)(msg->buf + msg->len - body);
-	int mime = !is_ascii(body, blen) || !is_ascii(mo->author, strlen(mo->author));
-
-	for (size_t i = 0; i < g->nr && !mime; i++) {
-		const struct sfile *f = &src->f[g->member[i]];
-		mime = !is_ascii(src->text.buf + f->off, f->len);
-	}
-	add_mail_head(m, mo, tag, subject, mime);
-	sb_add(m, body, blen);
-	sb_adds(m, "---\n");
-	add_diffstat(m, src, g->member, g->nr);
-	sb_addc(m, '\n');
-	for (size_t i = 0; i < g->nr; i++)
-		add_file_diff(m, src, &src->f[g->member[i]]);
-	add_signature(m);
-	free(subject);
-}
-
-/* Sorts file indexes by their paths, as git orders a diff.  Insertion
- * sort on runs that are sorted already (each group's members are). */
-static void sort_members(size_t *v, size_t n, const struct source *src)
-{
-	for (size_t i = 1; i < n; i++) {
-		size_t x = v[i], j = i;
-		while (j && strcmp(src->f[v[j - 1]].path, src->f[x].path) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
-}
-
-/* The cover letter: git's placeholders, the shortlog, the whole diffstat. */
-static void write_cover_mail(struct sbuf *m, const struct mail_opts *mo,
-			     const struct source *src, const struct plan *p,
-			     const struct sbuf *msgs, size_t n)
-{
-	struct sbuf tag = SBUF_INIT;
-	size_t *all = NULL, nall = 0;
-	const char *lt = strrchr(mo->author, '<');
-	size_t nl = lt ? (size_t)(lt - mo->author) : 0;
-
-	while (nl && mo->author[nl - 1] == ' ')
-		nl--;
-	sb_addf(&tag, "[PATCH 0/%zu]", n);
-	add_mail_head(m, mo, tag.buf, "*** SUBJECT HERE ***",
-		      !is_ascii(mo->author, strlen(mo->author)));
-	sb_adds(m, "*** BLURB HERE ***\n\n");
-	sb_add(m, mo->author, nl);
-	sb_addf(m, " (%zu):\n", n);
-	for (size_t i = 0; i < p->nr; i++) {
-		const char *body;
-		char *subject = message_subject(&msgs[i], &body);
-		sb_addf(m, "  %s\n", subject);
-		free(subject);
-		all = xrealloc(all, xmul(nall + p->g[i].nr, sizeof *all));
-		memcpy(all + nall, p->g[i].member, p->g[i].nr * sizeof *all);
-		nall += p->g[i].nr;
-	}
-	sb_addc(m, '\n');
-	sort_members(all, nall, src);
-	add_diffstat(m, src, all, nall);
-	sb_addc(m, '\n');
-	add_signature(m);
-	free(all);
-	sb_release(&tag);
-}
-
-static int write_file(const char *path, const struct sbuf *data)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
-
-	if (fd < 0 || write_all(fd, data->buf, data->len) < 0) {
-		int saved = errno;
-		if (fd >= 0)
-			close(fd);
-		return error("%s: %s", path, strerror(saved));
-	}
-	return close(fd) < 0 ? error("%s: %s", path, strerror(errno)) : 0;
-}
-
-/* Whether name is one of a series: "NNNN-*.patch". */
-static int is_series_name(const char *name)
-{
-	if (name[0] == 'v' && isdigit((unsigned char)name[1])) {
-		const char *d = name + 1;
-		while (isdigit((unsigned char)*d))
-			d++;
-		if (*d == '-')
-			name = d + 1;
-	}
-	size_t n = strlen(name);
-
-	for (int i = 0; i < 4; i++)
-		if (!isdigit((unsigned char)name[i]))
-			return 0;
-	return name[4] == '-' && n > 11 && !strcmp(name + n - 6, ".patch");
-}
-
-/* The series names already in dir (sorted, malloc'd), or -1. */
-static int old_series(const char *dir, char ***names, size_t *n)
-{
-	DIR *d = opendir(dir);
-	size_t a = 0;
-
-	*names = NULL;
-	*n = 0;
-	if (!d)
-		return errno == ENOENT ? 0 : error("%s: %s", dir, strerror(errno));
-	for (struct dirent *de; (de = readdir(d));)
-		if (is_series_name(de->d_name)) {
-			GROW(*names, *n + 1, a);
-			(*names)[(*n)++] = xstrdup(de->d_name);
-		}
-	closedir(d);
-	sort_unique(*names, n, 1);
-	return 0;
-}
-
-/*
- * Puts the n files (names[i], data[i]) into mo->outdir as one step: they
- * are written into a mkdtemp folder (inside OUTDIR when it exists, else
- * beside it), then renamed in (the folder itself when OUTDIR is new).  An
- * old series there is refused, or with force replaced: its files that the
- * new series does not overwrite are removed last.  Prints each path.
- */
-static int write_series(const struct mail_opts *mo, char *const *names,
-			const struct sbuf *data, size_t n)
-{
-	struct stat sb;
-	int exists = stat(mo->outdir, &sb) == 0;
-	char **old = NULL;
-	size_t nold = 0;
-	struct sbuf tmp = SBUF_INIT, from = SBUF_INIT, to = SBUF_INIT;
-	int r = 0;
-
-	if (exists && !S_ISDIR(sb.st_mode))
-		return error("%s: not a directory", mo->outdir);
-	if (exists && old_series(mo->outdir, &old, &nold) < 0)
-		return -1;
-	if (nold && !mo->force) {
-		r = error("%s: holds a series already (%s); --force replaces it",
-			  mo->outdir, old[0]);
-		goto out;
-	}
-	if (exists) {
-		sb_addf(&tmp, "%s/.series-XXXXXX", mo->outdir);
-	} else {
-		char *parent = dir_of(mo->outdir);
-		sb_addf(&tmp, "%s/.series-XXXXXX", parent);
-		free(parent);
-	}
-	if (!mkdtemp(tmp.buf)) {
-		r = error("%s: %s", tmp.buf, strerror(errno));
-		goto out;
-	}
-	for (size_t i = 0; i < n && !r; i++) {
-		sb_setlen(&from, 0);
-		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
-		r = write_file(from.buf, &data[i]);
-		if (!r && stop_signal)
-			r = error("interrupted by signal %d", (int)stop_signal);
-	}
-	if (!r && !exists && rename(tmp.buf, mo->outdir) < 0)
-		r = error("%s: %s", mo->outdir, strerror(errno));
-	for (size_t i = 0; i < n && !r && exists; i++) {
-		sb_setlen(&from, 0);
-		sb_setlen(&to, 0);
-		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
-		sb_addf(&to, "%s/%s", mo->outdir, names[i]);
-		if (rename(from.buf, to.buf) < 0)
-			r = error("%s: %s", to.buf, strerror(errno));
-	}
-	if (r)
-		remove_tree(tmp.buf, 0);
-	else if (exists)
-		rmdir(tmp.buf);
-	for (size_t i = 0; i < nold && !r; i++) {
-		size_t k = 0;
-		while (k < n && strcmp(names[k], old[i]))
-			k++;
-		if (k < n)
-			continue;
-		sb_setlen(&to, 0);
-		sb_addf(&to, "%s/%s", mo->outdir, old[i]);
-		unlink(to.buf);
-	}
-	for (size_t i = 0; i < n && !r; i++)
-		printf("%s/%s\n", mo->outdir, names[i]);
-out:
-	for (size_t i = 0; i < nold; i++)
-		free(old[i]);
-	free(old);
-	sb_release(&tmp);
-	sb_release(&from);
-	sb_release(&to);
-	return r;
-}
-
-/* The mails' texts and names, and what each patch's headers hold. */
-struct series_mails {
-	size_t n;               /* patches; the cover letter is extra */
-	int cover;              /* there is one: text[0] */
-	char **name;
-	struct sbuf *text;
-	struct recipients *rcpt;   /* per patch, as series cc gives them */
-};
-
-static void series_mails_release(struct series_mails *sm)
-{
-	size_t nf = sm->n + (size_t)sm->cover;
-
-	for (size_t i = 0; i < nf; i++) {
-		free(sm->name[i]);
-		sb_release(&sm->text[i]);
-	}
-	free(sm->name);
-	free(sm->text);
-	free_recipients(sm->rcpt, sm->n);
-	memset(sm, 0, sizeof *sm);
-}
-
-/* Appends to *dst the lines of add that *dst does not hold yet. */
-static void add_new_lines(struct sbuf *dst, const char *add)
-{
-	const char *pos = add, *end = add + strlen(add);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		l = trim_span(l);
-		int seen = 0;
-		const char *q = dst->buf, *qe = dst->buf + dst->len;
-		for (struct span m; !seen && next_line(&q, qe, &m);)
-			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
-		if (l.len && !seen) {
-			sb_add(dst, l.p, l.len);
-			sb_addc(dst, '\n');
-		}
-	}
-}
-
-/* Who gets every mail besides its own recipients, and how: --to, --cc,
- * --all-cc of format; split has none of them. */
-struct addressing {
-	int all_cc;
-	const char *const *to, *const *cc;
-	size_t nto, ncc;
-};
-
-/* To: and Cc: of a patch: its people and lists (all in Cc: with
- * all_cc), then the extra addresses. */
-static void patch_addresses(const struct addressing *ad,
-			    const struct recipients *r, struct sbuf *to,
-			    struct sbuf *cc)
-{
-	const char *pos = r->lines.buf, *end = pos + r->lines.len;
-	size_t k = 0;
-
-	for (struct span l; next_line(&pos, end, &l); k++) {
-		struct sbuf *dst = k < r->people && !ad->all_cc ? to : cc;
-		sb_add(dst, l.p, l.len);
-		sb_addc(dst, '\n');
-	}
-	for (size_t i = 0; i < ad->nto; i++)
-		add_new_lines(to, ad->to[i]);
-	for (size_t i = 0; i < ad->ncc; i++)
-		add_new_lines(cc, ad->cc[i]);
-}
-
-/* What series cc answers for each of the n mail texts: the same scan of
- * the same bytes, and one pass over MAINTAINERS for all of them. */
-static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
-			   const struct sbuf *text, size_t n,
-			   struct recipients *out)
-{
-	struct cc_query *q = xcalloc(n + 1, sizeof *q);
-	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
-	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
-	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
-	size_t *people = xcalloc(n + 1, sizeof *people);
-
-	for (size_t i = 0; i < n; i++) {
-		kw[i] = (struct kwtext)KWTEXT_INIT;
-		sb_init(&lines[i]);
-		scan_patch(text[i].buf, text[i].len, &pf[i],
-			   co->keywords ? &kw[i] : NULL);
-		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
-					  .kw = &kw[i], .fixes = pf[i].fixes,
-					  .nfixes = pf[i].nfixes,
-					  .people = &people[i] };
-	}
-	int r = maintainers_query(m, co, q, n, lines, &err);
-	if (r < 0)
-		error("%s", err.buf);
-	for (size_t i = 0; i < n; i++) {
-		out[i] = (struct recipients){ lines[i], people[i] };
-		patch_files_release(&pf[i]);
-		kwtext_release(&kw[i]);
-	}
-	free(q);
-	free(pf);
-	free(kw);
-	free(lines);
-	free(people);
-	sb_release(&err);
-	return r;
-}
-
-/* One patch mail to write: its head (author, date, id), its group of
- * the source, its message and its tag ("[PATCH 3/7]"). */
-struct mail_item {
-	struct mail_opts mo;
-	const struct group *g;
-	struct sbuf msg, tag;
-};
-
-static void mail_items_release(struct mail_item *it, size_t n)
-{
-	for (size_t i = 0; it && i < n; i++) {
-		sb_release(&it[i].msg);
-		sb_release(&it[i].tag);
-	}
-	free(it);
-}
-
-/*
- * Writes each patch's mail with its recipients in To: and Cc:.  They are
- * what series cc (and get_maintainer.pl, which git send-email would run)
- * answers for the mail as git format-patch writes it, with no To: or Cc:
- * yet: a K: pattern that matches a list address (the kernel's "K: riscv"
- * against linux-riscv@) must not add people because of our own headers.
- * m NULL: no MAINTAINERS, only the extra addresses.
- */
-static int address_mails(struct series_mails *sm, struct maintainers *m,
-			 const struct cc_opts *co, const struct addressing *ad,
-			 const struct source *src, const struct mail_item *it)
-{
-	size_t n = sm->n, base = (size_t)sm->cover;
-	int r = 0;
-
-	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
-	for (size_t i = 0; i < n; i++) {
-		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
-		write_patch_mail(&sm->text[base + i], &it[i].mo, src, it[i].g,
-				 &it[i].msg, it[i].tag.buf);
-	}
-	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
-		return r;
-	for (size_t i = 0; i < n; i++) {
-		struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
-		struct mail_opts mo = it[i].mo;
-		patch_addresses(ad, &sm->rcpt[i], &to, &cc);
-		mo.to = to.buf;
-		mo.cc = cc.buf;
-		sb_setlen(&sm->text[base + i], 0);
-		write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
-				 &it[i].msg, it[i].tag.buf);
-		sb_release(&to);
-		sb_release(&cc);
-	}
-	return r;
-}
-
-/* The lists of the whole series, each once, in the order they first come. */
-static void series_lists(const struct series_mails *sm, struct sbuf *lists)
-{
-	for (size_t i = 0; i < sm->n; i++) {
-		const struct recipients *r = &sm->rcpt[i];
-		const char *pos = r->lines.buf, *end = pos + r->lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++)
-			if (k >= r->people) {
-				struct sbuf one = SBUF_INIT;
-				sb_add(&one, l.p, l.len);
-				add_new_lines(lists, one.buf);
-				sb_release(&one);
-			}
-	}
-}
-
-/* The mail sink: the plan's groups as a numbered series in mo->outdir,
- * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
- * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
- * message. */
-static int write_mails(const struct mail_opts *mo, const struct source *src,
-		       const struct plan *p, const struct sbuf *msgs,
-		       struct maintainers *m, const struct cc_opts *co)
-{
-	struct series_mails sm = { .n = p->nr, .cover = p->nr > 1 };
-	size_t nf = sm.n + (size_t)sm.cover;
-	struct addressing none = { 0 };
-	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
-	int r;
-
-	sm.name = xcalloc(nf + 1, sizeof *sm.name);
-	sm.text = xcalloc(nf + 1, sizeof *sm.text);
-	for (size_t i = 0; i < nf; i++)
-		sb_init(&sm.text[i]);
-	if (sm.cover)
-		sm.name[0] = mail_name(0, 0, NULL);
-	for (size_t i = 0; i < p->nr; i++) {
-		sm.name[i + (size_t)sm.cover] = mail_name(0, i + 1, msgs[i].buf);
-		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
-		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
-		if (p->nr > 1)
-			sb_addf(&it[i].tag, "[PATCH %zu/%zu]", i + 1, p->nr);
-		else
-			sb_adds(&it[i].tag, "[PATCH]");
-	}
-	r = address_mails(&sm, m, co, &none, src, it);
-	mail_items_release(it, p->nr);
-	if (!r && sm.cover) {
-		struct sbuf lists = SBUF_INIT;
-		struct mail_opts cmo = *mo;
-		series_lists(&sm, &lists);
-		cmo.cc = lists.buf;
-		write_cover_mail(&sm.text[0], &cmo, src, p, msgs, p->nr);
-		sb_release(&lists);
-	}
-	if (!r)
-		r = write_series(mo, sm.name, sm.text, nf);
-	series_mails_release(&sm);
-	return r;
-}
-
-/* ---- the apply transaction -------------------------------------------------------
- * A sink for changes that come as diff text (`split --commit`): a
- * temporary index starts at HEAD's tree; each group's diffs go through
- * `git apply --cached` into it, `git write-tree` and `git commit-tree` make
- * the group's commit on the previous one, every object into the quarantine
- * of the commit transaction above.  Then, as there, the objects move in and
- * HEAD moves once, by compare-and-swap.  The user's index and work tree are
- * never written; any failure before the swap leaves everything as it was.
- */
-static int apply_group_part(struct txn *t, const char *text, size_t len,
-			    int strip, const char *directory,
-			    const char *const *env)
-{
-	struct sbuf p = SBUF_INIT, dir = SBUF_INIT;
-	const char *words[8];
-	size_t n = 0;
-
-	sb_addf(&p, "-p%d", strip);
-	words[n++] = "apply";
-	words[n++] = "--cached";
-	words[n++] = "--whitespace=nowarn";
-	words[n++] = p.buf;
-	if (directory && *directory) {
-		sb_addf(&dir, "--directory=%s", directory);
-		words[n++] = dir.buf;
-	}
-	words[n] = NULL;
-	int r = git_ok("git apply", &(struct git_run){
-		.words = words, .env = env, .dir = t->repo->top,
-		.input = text, .inlen = len });
-	sb_release(&p);
-	sb_release(&dir);
-	return r;
-}
-
-/* Applies group g to the index env names: traditional files (their headers
- * rewritten where need be) with -p1, git's with their own -p and
- * --directory. */
-static int apply_group(struct txn *t, const struct source *src,
-		       const struct group *g, const char *directory,
-		       const char *const *env)
-{
-	struct sbuf text = SBUF_INIT;
-	int r = 0;
-
-	for (size_t i = 0; i < g->nr; i++) {
-		const struct sfile *f = &src->f[g->member[i]];
-		if (!f->git)
-			add_file_diff(&text, src, f);
-	}
-	if (text.len)
-		r = apply_group_part(t, text.buf, text.len, 1, NULL, env);
-	for (int strip = 0; !r && strip < 64; strip++) {
-		sb_setlen(&text, 0);
-		for (size_t i = 0; i < g->nr; i++) {
-			const struct sfile *f = &src->f[g->member[i]];
-			if (f->git && f->strip == strip)
-				add_file_diff(&text, src, f);
-		}
-		if (text.len)
-			r = apply_group_part(t, text.buf, text.len, strip,
-					     directory, env);
-	}
-	sb_release(&text);
-	return r;
-}
-
-/* The env of a commit's identity: GIT_<WHO>_NAME, _EMAIL, _DATE from an
- * ident "Name <email> TIME TZ", into three buffers. */
-static void ident_env(struct sbuf *e, const char *who, const char *ident)
-{
-	const char *lt = strrchr(ident, '<'), *gt = strrchr(ident, '>');
-	size_t nl = (size_t)(lt - ident);
-
-	while (nl && ident[nl - 1] == ' ')
-		nl--;
-	sb_addf(&e[0], "GIT_%s_NAME=%.*s", who, (int)nl, ident);
-	sb_addf(&e[1], "GIT_%s_EMAIL=%.*s", who, (int)(gt - lt - 1), lt + 1);
-	const char *date = gt[1] ? gt + 2 : "";
-	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
-}
-
-/* The commit point of a series that commit-tree wrote into the
- * quarantine: its last commit, last, becomes the tip; the objects move
- * in; HEAD moves once.  0, or -1 after error(). */
-static int land_series(struct txn *t, const struct sbuf *last)
-{
-	int r;
-
-	if (last->len >= sizeof t->tip || !is_oid(last->buf, last->len))
-		return error("git commit-tree: unexpected answer");
-	memcpy(t->tip, last->buf, last->len + 1);
-	if ((r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0)
-		return r;
-	return move_head(t);
-}
-
-/* base: the commit the series starts on (NULL: HEAD); want_tree: the tree
- * the last commit must have (NULL: any), checked before HEAD moves. */
-static int apply_series(struct txn *t, const struct source *src,
-			const char *directory, const struct sbuf *msgs,
-			const char *base, const char *want_tree)
-{
-	struct sbuf ienv = SBUF_INIT, id[6], tree = SBUF_INIT, parent = SBUF_INIT;
-	int r;
-
-	for (int i = 0; i < 6; i++)
-		sb_init(&id[i]);
-	if ((r = make_quarantine(t)) < 0)
-		goto out;
-	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
-	int fd = mkstemp(ienv.buf);
-	if (fd < 0) {
-		r = error("%s: %s", ienv.buf, strerror(errno));
-		goto out;
-	}
-	close(fd);
-	t->tmp_index = xstrdup(ienv.buf);
-	sb_setlen(&ienv, 0);
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
-	ident_env(id, "AUTHOR", t->author);
-	ident_env(id + 3, "COMMITTER", t->committer);
-	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
-			      id[0].buf, id[1].buf, id[2].buf, id[3].buf,
-			      id[4].buf, id[5].buf, NULL };
-	if (!base)
-		base = *t->repo->old ? t->repo->old : NULL;
-	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
-	if ((r = git_ok("git read-tree", &(struct git_run){
-			.words = read_tree, .env = env })) < 0)
-		goto out;
-	sb_adds(&parent, base ? base : "");
-	for (size_t i = 0; i < t->plan->nr && !r; i++) {
-		const struct group *g = &t->plan->g[i];
-		progress(i + 1, t->plan->nr, g->name);
-		static const char *const write_tree[] = { "write-tree", NULL };
-		char *prev = xstrdup(parent.buf);
-		sb_setlen(&tree, 0);
-		sb_setlen(&parent, 0);
-		if ((r = check_stop("git apply")) < 0 ||
-		    (r = apply_group(t, src, g, directory, env)) < 0 ||
-		    (r = git_ok("git write-tree", &(struct git_run){
-				.words = write_tree, .env = env, .out = &tree })) < 0) {
-			free(prev);
-			break;
-		}
-		chomp(&tree);
-		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
-		if (!*prev)
-			commit[2] = NULL;
-		r = git_ok("git commit-tree", &(struct git_run){
-			.words = commit, .env = env, .out = &parent,
-			.input = msgs[i].buf, .inlen = msgs[i].len });
-		free(prev);
-		chomp(&parent);
-		t->files += g->nr;
-	}
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
-	if (r < 0)
-		goto out;
-	if (want_tree && strcmp(tree.buf, want_tree)) {
-		r = error("git apply: the last commit's tree %.12s is not %.12s; "
-			  "nothing was changed", tree.buf, want_tree);
-		goto out;
-	}
-	r = land_series(t, &parent);
-out:
-	txn_abort(t);
-	sb_release(&ienv);
-	sb_release(&tree);
-	sb_release(&parent);
-	for (int i = 0; i < 6; i++)
-		sb_release(&id[i]);
-	return r;
-}
-
-/* ---- conversions that need hardware ----------------------------------------
- * A sink that reads each file's diff and reports the changes a reviewer
- * would want tested on the board before they are applied: moving a driver
- * to the managed-resources API (devm_*) changes when things are torn down,
- * and with a shared interrupt the handler can run after remove() (the
- * i2c-bcm2835 review of 2013).  The rules are one table; each fires on the
- * lines a hunk adds or removes (a call: the name right after a byte that
- * cannot be in an identifier), and some need facts from the whole file
- * (IRQF_SHARED, a remove() callback, what remove() does), read from the
- * file as the tree has it.  A rule reports once per file, at its first
- * line.  The hunk walker's grammar: "@@ -a[,b] +c[,d] @@ CONTEXT", then
- * ' ', '+', '-' and '\' lines; c is the new file's line of the first ' '
- * or '+', a missing ,d means 1; CONTEXT is git's (and spatch -p's)
- * function name, which tells remove() from an error path.
- */
-enum { NEEDS_SHARED = 1, NEEDS_REMOVE = 2, NEEDS_REMOVE_KEEPS_IRQ = 4,
-       NEEDS_CLEANUP_SITE = 8, NEEDS_NOT_READDED = 16 };
-
-static const char *const irq_devm[] = { "devm_request_irq(",
-	"devm_request_threaded_irq(", "devm_request_any_context_irq(", NULL };
-static const char *const irq_plain[] = { "request_irq(",
-	"request_threaded_irq(", "request_any_context_irq(", NULL };
-static const char *const res_devm[] = { "devm_clk_get", "devm_clk_bulk_get",
-	"devm_regulator_get", "devm_regulator_bulk_get", "dmam_",
-	"devm_dma_request_chan(", "devm_gpiod_get", "devm_gpio_request",
-	"devm_reset_control_get", "devm_pm_runtime_enable(",
-	"devm_add_action_or_reset(", NULL };
-static const char *const res_plain[] = { "clk_get(", "clk_bulk_get(",
-	"clk_prepare_enable(", "regulator_get(", "regulator_bulk_get(",
-	"regulator_enable(", "dma_alloc_coherent(", "dma_request_chan(",
-	"gpiod_get(", "gpio_request(", "reset_control_get(",
-	"reset_control_deassert(", "pm_runtime_enable(", NULL };
-static const char *const cleanups[] = { "free_irq(", "clk_disable_unprepare(",
-	"clk_disable(", "clk_unprepare(", "clk_put(", "clk_bulk_disable_unprepare(",
-	"regulator_disable(", "regulator_put(", "regulator_bulk_disable(",
-	"dma_free_coherent(", "dma_release_channel(", "gpiod_put(", "gpio_free(",
-	"reset_control_assert(", "iounmap(", "pm_runtime_disable(", NULL };
-
-static const struct check_rule {
-	const char *name;
-	const char *const *added;     /* a '+' line calls one of these */
-	const char *const *removed;   /* a '-' line calls one of these */
-	int needs;
-	const char *why;
-} check_rules[] = {
-	{ "devm-irq-shared", irq_devm, irq_plain, NEEDS_SHARED,
-	  "a shared interrupt (IRQF_SHARED) becomes devm-managed: another "
-	  "device on the line can run the handler after remove(), with the "
-	  "driver's data gone" },
-	{ "devm-irq-remove", irq_devm, irq_plain,
-	  NEEDS_REMOVE | NEEDS_REMOVE_KEEPS_IRQ,
-	  "the interrupt becomes devm-managed, but remove() does not disable "
-	  "it: it stays live until after remove() returns" },
-	{ "devm-teardown-order", res_devm, res_plain, NEEDS_REMOVE,
-	  "a resource becomes devm-managed in a driver with a remove() "
-	  "callback: it is now released after remove() returns, in another "
-	  "order" },
-	{ "cleanup-removed", NULL, cleanups,
-	  NEEDS_CLEANUP_SITE | NEEDS_NOT_READDED,
-	  "an explicit cleanup call leaves remove() or an error path: "
-	  "something else must now do it, at the right time" },
-};
-#define NRULES (sizeof check_rules / sizeof *check_rules)
-
-/* The first name of names that line[0..len) calls, or NULL. */
-static const char *calls(const char *line, size_t len,
-			 const char *const *names)
-{
-	for (; names && *names; names++) {
-		size_t n = strlen(*names);
-		const char *p = line, *end = line + len, *q;
-		while ((q = find_bytes(p, (size_t)(end - p), *names, n))) {
-			unsigned char before = q > line ? (unsigned char)q[-1] : ' ';
-			if (!isalnum(before) && before != '_')
-				return *names;
-			p = q + 1;
-		}
-	}
-	return NULL;
-}
-
-/* How many calls of names text holds. */
-static size_t count_calls(const char *text, size_t len, const char *const *names)
-{
-	size_t n = 0;
-
-	for (; names && *names; names++) {
-		size_t k = strlen(*names);
-		for (const char *p = text, *end = text + len, *q;
-		     (q = find_bytes(p, (size_t)(end - p), *names, k)); p = q + 1) {
-			unsigned char before = q > text ? (unsigned char)q[-1] : ' ';
-			n += !isalnum(before) && before != '_';
-		}
-	}
-	return n;
-}
-
-/* Whether a change from old to new text could fire a rule, from counts
- * alone: a conversion has more managed calls and fewer plain ones after,
- * a cleanup's removal fewer cleanup calls.  No diff is needed to say no. */
-static int could_fire(const struct sbuf *old, const struct sbuf *new)
-{
-	/* what the two share at both ends, in whole lines, counts alike */
-	size_t pre = 0, suf = 0, min = old->len < new->len ? old->len : new->len;
-	while (pre < min && old->buf[pre] == new->buf[pre])
-		pre++;
-	while (pre && old->buf[pre - 1] != '\n')
-		pre--;
-	while (suf < min - pre && old->buf[old->len - 1 - suf] ==
-				  new->buf[new->len - 1 - suf])
-		suf++;
-	while (suf && old->buf[old->len - suf] != '\n')
-		suf--;
-	const char *o = old->buf + pre, *n = new->buf + pre;
-	size_t ol = old->len - pre - suf, nl = new->len - pre - suf;
-
-	for (size_t r = 0; r < NRULES; r++) {
-		const struct check_rule *c = &check_rules[r];
-		if (c->added && count_calls(n, nl, c->added) <=
-				count_calls(o, ol, c->added))
-			continue;
-		if (count_calls(n, nl, c->removed) >= count_calls(o, ol, c->removed))
-			continue;
-		return 1;
-	}
-	return 0;
-}
-
-/* One line a hunk adds or removes, where it stands in the new file, and
- * the function git named in its hunk header. */
-struct hline {
-	char op;              /* '+' or '-' */
-	struct span text;     /* without the op */
-	size_t line;          /* in the new file */
-	struct span func;     /* the hunk header's context */
-	int label;            /* the hunk has a "label:" line (an error path) */
-};
-
-/* The lines a file's diff adds and removes, as the walker reads them. */
-static size_t hunk_lines(const char *t, size_t len, struct hline **out)
-{
-	const char *pos = t, *end = t + len;
-	size_t n = 0, alloc = 0, nline = 0, first = 0;
-	struct span func = { "", 0 };
-	int in_hunk = 0;
-
-	*out = NULL;
-	for (struct span l; next_line(&pos, end, &l);) {
-		if (l.len >= 2 && !memcmp(l.p, "@@", 2)) {
-			const char *plus = memchr(l.p, '+', l.len);
-			const char *close = l.len > 2 ?
-				find_bytes(l.p + 2, l.len - 2, "@@", 2) : NULL;
-			nline = plus ? strtoul(plus + 1, NULL, 10) : 0;
-			func = close ? trim_span((struct span){ close + 2,
-				(size_t)(l.p + l.len - close - 2) }) :
-				(struct span){ "", 0 };
-			in_hunk = 1;
-			first = n;
-			continue;
-		}
-		if (!in_hunk || !l.len || !strchr(" +-\\", l.p[0])) {
-			in_hunk = in_hunk && l.len == 0;
-			continue;
-		}
-		struct span body = { l.p + 1, l.len - 1 };
-		/* a label line (err_free_irq:) anywhere in the hunk marks its
-		 * lines as an error path's */
-		struct span tb = trim_span(body);
-		if (tb.len > 1 && tb.p[tb.len - 1] == ':' &&
-		    strspn(tb.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789_") == tb.len - 1)
-			for (size_t k = first; k < n; k++)
-				(*out)[k].label = 1;
-		if (l.p[0] == '+' || l.p[0] == '-') {
-			int label = n > first && (*out)[first].label;
-			GROW(*out, n + 1, alloc);
-			(*out)[n] = (struct hline){ l.p[0], body, nline, func, label };
-			n++;
-		}
-		if (l.p[0] != '-' && l.p[0] != '\\')
-			nline++;
-	}
-	return n;
-}
-
-/* The body of the file's remove() callback: the function named in
- * ".remove = NAME" (or .remove_new), from its line to the next line that
- * is a lone '}'.  Empty where there is none. */
-static struct span remove_body(const char *t, size_t len)
-{
-	const char *pos = t, *end = t + len;
-	struct span name = { NULL, 0 };
-
-	for (struct span l; !name.p && next_line(&pos, end, &l);) {
-		struct span s = trim_span(l);
-		if ((s.len > 8 && !memcmp(s.p, ".remove", 7)) &&
-		    (s.p[7] == ' ' || s.p[7] == '\t' || s.p[7] == '=' ||
-		     !memcmp(s.p + 7, "_new", 4))) {
-			const char *eq = memchr(s.p, '=', s.len);
-			if (!eq)
-				continue;
-			struct span v = trim_span((struct span){ eq + 1,
-				(size_t)(s.p + s.len - eq - 1) });
-			while (v.len && (v.p[v.len - 1] == ',' || is_space(v.p[v.len - 1])))
-				v.len--;
-			if (v.len)
-				name = v;
-		}
-	}
-	if (!name.p)
-		return (struct span){ NULL, 0 };
-	/* its definition: NAME( at the start of a line's text, not a call
-	 * ending in ';' */
-	pos = t;
-	for (struct span l; next_line(&pos, end, &l);) {
-		const char *q = find_bytes(l.p, l.len, name.p, name.len);
-		if (!q || q + name.len >= l.p + l.len || q[name.len] != '(' ||
-		    memchr(l.p, ';', l.len) || is_space(l.p[0]))
-			continue;
-		const char *from = l.p, *stop = end;
-		for (struct span b; next_line(&pos, end, &b);)
-			if (b.len && b.p[0] == '}') {
-				stop = b.p + b.len;
-				break;
-			}
-		return (struct span){ from, (size_t)(stop - from) };
-	}
-	return (struct span){ NULL, 0 };
-}
-
-/* What a rule needs to know of the file it looks at. */
-struct file_facts {
-	int shared;           /* IRQF_SHARED in the file or the hunk */
-	struct span remove;   /* remove()'s body, or { NULL, 0 } */
-};
-
-static int rule_fires(const struct check_rule *r, const struct hline *h,
-		      size_t n, const struct file_facts *ff, size_t *at)
-{
-	const struct hline *hit = NULL;
-
-	for (size_t i = 0; i < n && !hit; i++) {
-		const char *const *want = r->added ? r->added : r->removed;
-		char op = r->added ? '+' : '-';
-		if (h[i].op != op || !calls(h[i].text.p, h[i].text.len, want))
-			continue;
-		if (r->needs & NEEDS_CLEANUP_SITE) {
-			int in_remove = h[i].func.len &&
-				find_bytes(h[i].func.p, h[i].func.len, "remove", 6);
-			if (!in_remove && !h[i].label)
-				continue;
-		}
-		if (r->needs & NEEDS_NOT_READDED) {
-			const char *c = calls(h[i].text.p, h[i].text.len, want);
-			int again = 0;
-			for (size_t j = 0; j < n && !again; j++)
-				again = h[j].op == '+' &&
-					calls(h[j].text.p, h[j].text.len,
-					      (const char *const[]){ c, NULL });
-			if (again)
-				continue;
-		}
-		hit = &h[i];
-	}
-	if (!hit)
-		return 0;
-	/* a conversion: the plain call goes where the managed one comes */
-	if (r->added) {
-		int gone = 0;
-		for (size_t i = 0; i < n && !gone; i++)
-			gone = h[i].op == '-' &&
-			       calls(h[i].text.p, h[i].text.len, r->removed);
-		if (!gone)
-			return 0;
-	}
-	if ((r->needs & NEEDS_SHARED) && !ff->shared)
-		return 0;
-	if ((r->needs & NEEDS_REMOVE) && !ff->remove.p)
-		return 0;
-	if ((r->needs & NEEDS_REMOVE_KEEPS_IRQ) &&
-	    (ff->shared || calls(ff->remove.p, ff->remove.len,
-				 (const char *const[]){ "disable_irq(",
-				   "disable_irq_nosync(", "free_irq(",
-				   "devm_free_irq(", NULL })))
-		return 0;
-	*at = hit->line;
-	return 1;
-}
-
-/* A finding: FILE:LINE: why [rule]. */
-struct finding {
-	size_t patch;         /* the group (patch) it is in */
-	const char *path;
-	size_t line;
-	const struct check_rule *rule;
-};
-struct findings {
-	struct finding *v;
-	size_t n, alloc;
-};
-
-/*
- * Runs every rule on every file of every group of p: the hunks from the
- * source's diff text, the file's facts from text[i] (file i as the tree
- * has it; empty where unknown, then the hunks alone tell).  Appends to
- * *f; returns how many.
- */
-static size_t check_groups(const struct source *src, const struct plan *p,
-			   const struct sbuf *text, struct findings *f)
-{
-	size_t before = f->n;
-
-	for (size_t g = 0; g < p->nr; g++)
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			size_t fi = p->g[g].member[j];
-			const struct sfile *e = &src->f[fi];
-			struct hline *h;
-			size_t n = hunk_lines(src->text.buf + e->off, e->len, &h);
-			struct file_facts ff = { 0 };
-			const struct sbuf *t = &text[fi];
-			ff.shared = t->len && find_bytes(t->buf, t->len, "IRQF_SHARED", 11);
-			for (size_t i = 0; i < n && !ff.shared; i++)
-				ff.shared = find_bytes(h[i].text.p, h[i].text.len,
-						       "IRQF_SHARED", 11) != NULL;
-			ff.remove = remove_body(t->buf, t->len);
-			int irq_said = 0;
-			for (size_t r = 0; r < NRULES; r++) {
-				size_t at = 0;
-				/* one interrupt finding per file */
-				if (irq_said && check_rules[r].added == irq_devm)
-					continue;
-				if (!rule_fires(&check_rules[r], h, n, &ff, &at))
-					continue;
-				irq_said |= check_rules[r].added == irq_devm;
-				GROW(f->v, f->n + 1, f->alloc);
-				f->v[f->n++] = (struct finding){ g, e->path, at,
-								 &check_rules[r] };
-			}
-			free(h);
-		}
-	return f->n - before;
-}
-
-/*
- * Each file of the groups as the tree has it after its commit: one
- * `git cat-file --batch` for all.  Its grammar: per request "OID TYPE
- * SIZE" LF, SIZE bytes, LF; or "NAME missing" LF (a deleted file).
- * rev[g] is group g's commit, or NULL for the work tree (then the file is
- * read from top).  text[i] gets file i.
- */
-static int tree_texts(const struct source *src, const struct plan *p,
-		      char *const *rev, const char *top, struct sbuf *text)
-{
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT, path = SBUF_INIT;
-	size_t *order = xcalloc(src->nr + 1, sizeof *order), no = 0;
-	int r = 0;
-
-	for (size_t g = 0; g < p->nr; g++)
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			size_t fi = p->g[g].member[j];
-			if (!src->f[fi].new_mode)
-				continue;       /* deleted: no text after */
-			if (!rev || !rev[g]) {
-				sb_setlen(&path, 0);
-				sb_addf(&path, "%s/%s", top, src->f[fi].path);
-				sb_read_file(&text[fi], path.buf);  /* none: unknown */
-				continue;
-			}
-			sb_addf(&in, "%s:%s\n", rev[g], src->f[fi].path);
-			order[no++] = fi;
-		}
-	const char *words[] = { "cat-file", "--batch", NULL };
-	if (no && (r = git_ok("git cat-file", &(struct git_run){ .words = words,
-			.input = in.buf, .inlen = in.len, .out = &out })) < 0)
-		goto out;
-	const char *pos = out.buf, *end = out.buf + out.len;
-	for (size_t k = 0; k < no && !r; k++) {
-		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
-		if (!nl) {
-			r = error("git cat-file: %zu of %zu objects missing from "
-				  "its output", no - k, no);
-			break;
-		}
-		const char *sp = memrchr_bytes(pos, (size_t)(nl - pos), ' ');
-		if (!sp || ((size_t)(nl - sp) == 8 && !memcmp(sp, " missing", 8))) {
-			pos = nl + 1;
-			continue;
-		}
-		size_t size = strtoul(sp + 1, NULL, 10);
-		if (size > (size_t)(end - nl - 1)) {
-			r = error("git cat-file: a short object");
-			break;
-		}
-		sb_add(&text[order[k]], nl + 1, size);
-		pos = nl + 1 + size + 1;
-	}
-out:
-	free(order);
-	sb_release(&in);
-	sb_release(&out);
-	sb_release(&path);
-	return r;
-}
-
-/* Who tested changes to these files before: the Tested-by: lines of the
- * last CHECK_LOG commits that touch them, most recent first, each person
- * once, at most five.  Appended one a line. */
-#define CHECK_LOG 500
-static void past_testers(char *const *path, size_t n, struct sbuf *out)
-{
-	struct sbuf log = SBUF_INIT, max = SBUF_INIT;
-	size_t w, found = 0;
-
-	sb_addf(&max, "--max-count=%d", CHECK_LOG);
-	const char *head[] = { "log", "--format=%B", max.buf, NULL };
-	const char **words = pathspec_words(head, n, &w);
-	for (size_t i = 0; i < n; i++)
-		words[w++] = path[i];
-	if (!run_git(&(struct git_run){ .words = words, .out = &log, .quiet = 1 })) {
-		const char *pos = log.buf, *end = log.buf + log.len;
-		for (struct span l; found < 5 && next_line(&pos, end, &l);) {
-			struct span t = trim_span(l);
-			if (t.len <= 10 || strncasecmp(t.p, "Tested-by:", 10))
-				continue;
-			struct span who = trim_span((struct span){ t.p + 10, t.len - 10 });
-			struct sbuf one = SBUF_INIT;
-			sb_add(&one, who.p, who.len);
-			size_t before = out->len;
-			add_new_lines(out, one.buf);
-			found += out->len > before;
-			sb_release(&one);
-		}
-	}
-	free(words);
-	sb_release(&log);
-	sb_release(&max);
-}
-
-/* The findings of a plan's groups over src; rev as for tree_texts().  0,
- * or -1 after error(). */
-static int check_plan_groups(const struct source *src, const struct plan *p,
-			     char *const *rev, const char *top,
-			     struct findings *f)
-{
-	struct sbuf *text = xcalloc(src->nr + 1, sizeof *text);
-	int r;
-
-	for (size_t i = 0; i < src->nr; i++)
-		sb_init(&text[i]);
-	if (!(r = tree_texts(src, p, rev, top, text)))
-		check_groups(src, p, text, f);
-	free_messages(text, src->nr);
-	return r;
-}
-
-/* The warning plan and format give for a patch that needs the hardware. */
-static void warn_hardware(const struct findings *f, size_t g, const char *what)
-{
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].patch == g) {
-			warning("%s needs testing on the hardware (%s at %s:%zu; "
-				"series check says more): send such patches one by "
-				"one (series format --individual) and ask for "
-				"Tested-by:", what, f->v[i].rule->name,
-				f->v[i].path, f->v[i].line);
-			return;
-		}
 }
 
 /* ---- replies: the mbox parser -----------------------------------------------
@@ -5954,6 +2821,7 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what)
  * "Tag: value" at a line's start with Tag one of trailer_tags (any case);
  * a quoted line ("> Tested-by: ...") never counts.
  */
+
 static const char *const trailer_tags[] = { "Reported-by", "Suggested-by",
 	"Tested-by", "Reviewed-by", "Acked-by", NULL };
 
@@ -6192,6 +3060,8 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 	sb_release(&h);
 	return (int)(mb->n - at);
 }
+
+/* ==== 4. recipients ===================================================== */
 
 /* ---- diff parser -------------------------------------------------------------
  * What a patch touches, read line by line the way get_maintainer.pl reads it,
@@ -6455,12 +3325,17 @@ void patch_files_release(struct patch_files *pf)
  * unknown letter escapes, a program over RE_MAX_INST instructions.
  * The only answer is "does it match anywhere": no captures are kept.
  */
+
 enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
        R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB };
+
 enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
        I_MATCH };
+
 #define RE_MAX_INST 20000
+
 #define RE_MAX_NODES 10000
+
 #define RE_MAX_LEN 4096     /* bytes of pattern; MAINTAINERS' longest is 180 */
 
 struct rnode {
@@ -7344,8 +4219,40 @@ static void next_gen(struct regex *re)
 	}
 }
 
+/* The Pike VM itself: s[start..len) against the program, s[0..start)
+ * context for \b. */
 static int vm_search(struct regex *re, const char *s, size_t len,
-		     size_t start);
+		     size_t start)
+{
+	size_t nc = 0, nn = 0;
+	unsigned *cl = re->list[0], *nl = re->list[1];
+
+	/* One generation of marks per position, as in re1: the threads that
+	 * step onto pos+1 and the new thread the unanchored search starts
+	 * there share it, so none is added twice. */
+	next_gen(re);
+	if (addthread(re, cl, &nc, 0, s, len, start))
+		return 1;
+	for (size_t pos = start; pos < len; pos++) {
+		unsigned c = (unsigned char)s[pos];
+		next_gen(re);
+		nn = 0;
+		for (size_t i = 0; i < nc; i++) {
+			const struct rinst *in = &re->prog[cl[i]];
+			int ok = in->op == I_ANY ? c != '\n' :
+				 has_bit(re->cls[in->cls], c);
+			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
+				return 1;
+		}
+		if (addthread(re, nl, &nn, 0, s, len, pos + 1))
+			return 1;
+		unsigned *t = cl;
+		cl = nl;
+		nl = t;
+		nc = nn;
+	}
+	return 0;
+}
 
 int re_search(struct regex *re, const char *s, size_t len, size_t start)
 {
@@ -7457,41 +4364,6 @@ int re_search_lines(struct regex *re, const char *text, size_t tlen,
 	return 0;
 }
 
-/* The Pike VM itself: s[start..len) against the program, s[0..start)
- * context for \b. */
-static int vm_search(struct regex *re, const char *s, size_t len,
-		     size_t start)
-{
-	size_t nc = 0, nn = 0;
-	unsigned *cl = re->list[0], *nl = re->list[1];
-
-	/* One generation of marks per position, as in re1: the threads that
-	 * step onto pos+1 and the new thread the unanchored search starts
-	 * there share it, so none is added twice. */
-	next_gen(re);
-	if (addthread(re, cl, &nc, 0, s, len, start))
-		return 1;
-	for (size_t pos = start; pos < len; pos++) {
-		unsigned c = (unsigned char)s[pos];
-		next_gen(re);
-		nn = 0;
-		for (size_t i = 0; i < nc; i++) {
-			const struct rinst *in = &re->prog[cl[i]];
-			int ok = in->op == I_ANY ? c != '\n' :
-				 has_bit(re->cls[in->cls], c);
-			if (ok && addthread(re, nl, &nn, cl[i] + 1, s, len, pos + 1))
-				return 1;
-		}
-		if (addthread(re, nl, &nn, 0, s, len, pos + 1))
-			return 1;
-		unsigned *t = cl;
-		cl = nl;
-		nl = t;
-		nc = nn;
-	}
-	return 0;
-}
-
 /*
  * The longest run of bytes every match of pat must contain, read from the
  * source without compiling it, so a caller can skip a pattern whose run its
@@ -7597,6 +4469,7 @@ size_t re_literal(const char *pat, size_t len, int xflag, size_t *at)
  * the file's patterns, and one we cannot run is an error naming its line
  * whenever it could change an answer.
  */
+
 struct maintainers {
 	const char *text;         /* the file, len bytes: mapped, or own.buf */
 	size_t len;
@@ -7755,6 +4628,7 @@ static uint32_t fnv_step(uint32_t h, unsigned char c)
 {
 	return (h ^ c) * 16777619u;
 }
+
 #define FNV_INIT 2166136261u
 
 static uint32_t hash_bytes(const char *s, size_t n)
@@ -7778,6 +4652,7 @@ struct memo_ent {
 	size_t klen, vlen;
 	uint32_t h;
 };
+
 struct memo {
 	struct memo_ent *v;
 	size_t cap, n;
@@ -8239,6 +5114,7 @@ struct kwindex {
 };
 
 #define TRIPLE_BITS 18
+
 static unsigned triple_hash(unsigned char a, unsigned char b, unsigned char c)
 {
 	uint32_t w = (uint32_t)a << 16 | (uint32_t)b << 8 | c;
@@ -8433,6 +5309,7 @@ static void kwindex_find(const struct kwindex *x, const char *t, size_t n,
 }
 
 #define KW_PREPASS_BYTES (1 << 20)
+
 static void find_keyword_literals(struct scan *s)
 {
 	struct kwindex *x = kwindex_build(s->m);
@@ -8580,9 +5457,6 @@ static int scan_tag(struct scan *s, const char *p, size_t n, size_t idx,
 	return 0;
 }
 
-
-
-
 /* The one pass over the file (see the section's comment). */
 static int scan_maintainers(struct scan *s, struct sbuf *err)
 {
@@ -8673,6 +5547,7 @@ static size_t first_hit(const struct scan *s, size_t fi)
  * holding anything but [A-Za-z0-9_ -] (UTF-8 included: Perl's \w is ASCII
  * on bytes) is put in double quotes with its own quotes escaped.
  */
+
 static void trim(struct sbuf *sb)
 {
 	size_t s = 0, e = sb->len;
@@ -8794,11 +5669,13 @@ static void format_email(struct sbuf *out, const char *name, const char *addr,
  * last line that maps a key wins, for the name and the address each, as
  * the script's hash assignments do.
  */
+
 struct mm_line {
 	size_t off;             /* the line: mm.buf + off, NUL-terminated */
 	uint32_t hash, next;    /* next: the chain, or NO_MM */
 	int odd;                /* tried for every address */
 };
+
 #define NO_MM UINT32_MAX
 
 /* One line's mapping: key, and the name and/or address it maps to. */
@@ -8806,6 +5683,7 @@ struct mm_entry {
 	struct sbuf key, name, addr, n2, a2, tmp;
 	int has_name, has_addr;
 };
+
 #define MM_ENTRY_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
 			SBUF_INIT, 0, 0 }
 
@@ -8997,6 +5875,7 @@ struct mm_answer {
 	int has_name, has_addr;
 	struct mm_entry line;
 };
+
 #define MM_ANSWER_INIT { SBUF_INIT, SBUF_INIT, 0, 0, MM_ENTRY_INIT }
 
 static void mm_answer_release(struct mm_answer *a)
@@ -9071,6 +5950,7 @@ static void mailmap_email(const struct maintainers *m, struct sbuf *out,
  * A patch that touches a devicetree binding also goes to the addresses its
  * maintainers: list holds, cleaned as the script cleans them.
  */
+
 /* The bytes of the script's [A-Za-zÀ-ÿ...] classes: its source is UTF-8 read
  * as bytes, so "À-ÿ" is \xC3, \x80-\xC3 and \xBF. */
 static int latin_byte(unsigned char c)
@@ -9257,6 +6137,7 @@ static void file_emails(const char *t, size_t len, struct sbuf *list)
  * of files no section maintains exactly; Linus dropped; the addresses
  * written in a .yaml file the patch touches; the signers of Fixes: commits.
  */
+
 struct rcpt {
 	char *email, *role;
 };
@@ -9697,9 +6578,11 @@ static void deduplicate_email(struct query *q, char **email)
  * Fixes: lines (the fixed commit's signers).  Where the tree is no git work
  * tree, or git cannot run, there is no history, as in the script.
  */
+
 static const char *const signature_tags[] = {
 	"Signed-off-by:", "Reviewed-by:", "Acked-by:"
 };
+
 #define LOG_FORMAT "--format=GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate: %aD%n" \
 		   "GitSubject: %s%n%b%n"
 
@@ -9713,6 +6596,7 @@ struct history {
 	size_t *added, *removed;        /* per author, when every commit's
 					   numstat line was found */
 };
+
 #define HISTORY_INIT { SBUF_INIT, NULL, 0, 0, 0, NULL, NULL, 0, 0, 0, 0, \
 		       NULL, NULL }
 
@@ -9963,6 +6847,7 @@ static void fixes_signers(struct query *q, const char *commit)
  * entry point, maintainers_query(), that every caller asks: a set of files,
  * the patch's keyword text and its Fixes: commits in, the recipients out.
  */
+
 /* Sections of the keyword hits of one query, as the script sorts the K:
  * lines' indices: as strings, each once. */
 struct kwsec {
@@ -10012,7 +6897,6 @@ static int section_maintained(const struct maintainers *m,
 	sb_release(&v);
 	return s && has_m;
 }
-
 
 static void query_release(struct query *q)
 {
@@ -10348,231 +7232,181 @@ int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 	return r;
 }
 
-/* ---- commands ----------------------------------------------------------------
- * One function per verb, named for it; each reads its options by its own
- * tables through parse_opts() (below), checks its required arguments
- * first, and returns an exit code.
- */
 /*
- * Options, from tables.  A row names a switch and where its value goes:
- * an offset into the command's own options struct.  Each command lists its
- * tables beside its synopsis (the command table below main's section
- * opens), one parser reads them, and `series CMD -h` prints the synopsis
- * and every row's help from the same tables, so none can drift.
- * Conventions, git's: "--long=value", "--long value" or "-x value"; "--"
- * ends the options; -h anywhere is help on stdout and exit 0; a usage
- * error is one line naming it, then that command's synopsis, on stderr,
- * and exit 2, with nothing on stdout.
+ * `series cc`: where MAINTAINERS is.  --maintainers FILE, else the nearest
+ * directory holding one above the first patch, else above the current
+ * directory.  The tree's top is that directory.
  */
-enum opt_kind {
-	OPT_FLAG,     /* int = val */
-	OPT_VALUE,    /* const char * = the value */
-	OPT_LIST,     /* struct opt_list += the value */
-	OPT_NUMBER,   /* int = the value, in min..max */
-	OPT_CHOICE    /* int = the index of the value in choices */
-};
-struct opt {
-	const char *shrt, *lng;
-	enum opt_kind kind;
-	size_t off;
-	int val;
-	const char *arg;              /* the value's name in help */
-	const char *help;             /* NULL: an alias, not listed */
-	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
-	int min, max;                 /* OPT_NUMBER */
-};
-/* A repeated option's values, NULL-terminated (v is NULL when n is 0). */
-struct opt_list {
-	const char **v;
-	size_t n;
-};
-
-struct args {
-	int argc;
-	char **argv;
-	int i;
-	const struct command *cmd;
-	const char **word;   /* the words that are no option, in order */
-	size_t nword;
-	size_t dashdash;     /* how many of them came before "--" */
-};
-
-struct command {
-	const char *name;
-	int (*fn)(struct args *);
-	const char *synopsis;
-	const struct opt *const *tables; /* NULL-terminated; rows end at lng NULL */
-	int words;           /* 1: arguments anywhere; 0: only after "--" */
-};
-
-static int cmd_usage(const struct command *cmd, const char *fmt, ...);
-
-/* The row that w names (its "=value" part aside), or NULL. */
-static const struct opt *find_opt(const struct opt *const *tables,
-				  const char *w, const char **inline_val)
+static char *find_up(const char *start)
 {
-	*inline_val = NULL;
-	for (const struct opt *const *t = tables; t && *t; t++)
-		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
-			if (o->shrt && !strcmp(w, o->shrt))
-				return o;
-			/* "-p1", as patch and git apply take it */
-			if (o->shrt && o->kind != OPT_FLAG && !o->shrt[2] &&
-			    w[0] == '-' && w[1] == o->shrt[1] && w[2]) {
-				*inline_val = w + 2;
-				return o;
-			}
-			size_t n = o->lng ? strlen(o->lng) : 0;
-			if (!n || strncmp(w, o->lng, n))
-				continue;
-			if (!w[n])
-				return o;
-			if (w[n] == '=' && o->kind != OPT_FLAG) {
-				*inline_val = w + n + 1;
-				return o;
-			}
+	struct sbuf dir = SBUF_INIT, probe = SBUF_INIT;
+	struct stat st;
+
+	if (start[0] != '/') {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof cwd))
+			return NULL;
+		sb_adds(&dir, cwd);
+		if (strcmp(start, "."))
+			sb_addf(&dir, "/%s", start);
+	} else {
+		sb_adds(&dir, start);
+	}
+	for (;;) {
+		sb_setlen(&probe, 0);
+		sb_addf(&probe, "%s/MAINTAINERS", dir.buf);
+		if (!stat(probe.buf, &st) && S_ISREG(st.st_mode)) {
+			sb_release(&probe);
+			return sb_detach(&dir, NULL);
 		}
+		char *slash = strrchr(dir.buf, '/');
+		if (!slash)
+			break;
+		if (slash == dir.buf) {
+			if (dir.len == 1)
+				break;
+			sb_setlen(&dir, 1);
+		} else {
+			sb_setlen(&dir, (size_t)(slash - dir.buf));
+		}
+	}
+	sb_release(&dir);
+	sb_release(&probe);
 	return NULL;
 }
 
-/* Stores v (NULL for a flag) as row o says.  0, or a usage error. */
-static int set_opt(const struct command *cmd, const struct opt *o, void *opts,
-		   const char *v)
-{
-	char *field = (char *)opts + o->off;
-	const char *name = o->lng ? o->lng : o->shrt;
+/* The switches of get_maintainer.pl that `series cc` honours, as option
+ * rows into struct cc_opts (all ints), for the command line and for
+ * .get_maintainer.conf alike. */
+#define CCO(f) offsetof(struct cc_opts, f)
 
-	switch (o->kind) {
-	case OPT_FLAG:
-		*(int *)(void *)field = o->val;
-		return 0;
-	case OPT_VALUE:
-		*(const char **)(void *)field = v;
-		return 0;
-	case OPT_LIST: {
-		struct opt_list *l = (struct opt_list *)(void *)field;
-		l->v = xrealloc(l->v, xmul(l->n + 2, sizeof *l->v));
-		l->v[l->n++] = v;
-		l->v[l->n] = NULL;
-		return 0;
-	}
-	case OPT_NUMBER: {
-		char *end;
-		errno = 0;
-		long n = strtol(v, &end, 10);
-		if (!*v || *end || errno || n < o->min || n > o->max)
-			return cmd_usage(cmd, "%s: bad value '%s' (%d to %d)", name,
-					 v, o->min, o->max);
-		*(int *)(void *)field = (int)n;
-		return 0;
-	}
-	case OPT_CHOICE:
-		for (int i = 0; o->choices[i]; i++)
-			if (!strcmp(v, o->choices[i])) {
-				*(int *)(void *)field = i;
-				return 0;
-			}
-		struct sbuf names = SBUF_INIT;
-		for (int i = 0; o->choices[i]; i++)
-			sb_addf(&names, "%s%s", i ? ", " : "", o->choices[i]);
-		int r = cmd_usage(cmd, "%s: bad value '%s' (%s)", name, v,
-				  names.buf);
-		sb_release(&names);
-		return r;
-	}
+#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0 }
+
+static const struct opt cc_switches[] = {
+	SW("--m", m, 1, "maintainers (M:), the default"),
+	SW("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
+	SW("--r", r, 1, "reviewers (R:), the default"),
+	SW("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
+	SW("--l", l, 1, "lists (L:), the default"),
+	SW("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
+	SW("--s", s, 1, "subscriber lists too"),
+	SW("--no-s", s, 0, NULL), SW("--nos", s, 0, NULL),
+	SW("--moderated", moderated, 1, NULL),
+	SW("--no-moderated", moderated, 0, "no moderated lists"),
+	SW("--roles", roles, 1, "say each address's role"),
+	SW("--no-roles", roles, 0, NULL),
+	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
+	SW("--norolestats", roles, 0, NULL),
+	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0 },
+	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
+	SW("--git-fallback", git_fallback, 1,
+	   "recent signers where no section maintains a file"),
+	SW("--no-git-fallback", git_fallback, 0, NULL),
+	SW("--nogit-fallback", git_fallback, 0, NULL),
+	SW("--mailmap", mailmap, 1, NULL),
+	SW("--no-mailmap", mailmap, 0, "do not apply .mailmap"),
+	SW("--tree", tree, 1, NULL), SW("--no-tree", tree, 0, NULL),
+	SW("--git", git, 1, "recent signers for every file"),
+	SW("--no-git", git, 0, NULL), SW("--nogit", git, 0, NULL),
+	SW("--fixes", fixes, 1, NULL),
+	SW("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
+	SW("--email", email, 1, NULL),
+	{ 0 }
+};
+
+#undef SW
+
+#undef CCO
+
+static const struct opt *const cc_switch_tables[] = { cc_switches, NULL };
+
+/* Applies the switch w to o; 0 if w is one, -1 if it is not. */
+static int cc_option(struct cc_opts *o, const char *w)
+{
+	const char *v;
+	const struct opt *row = find_opt(cc_switch_tables, w, &v);
+
+	if (!row || v)
+		return -1;
+	*(int *)(void *)((char *)o + row->off) = row->val;
 	return 0;
 }
 
-/* Prints `series CMD -h`: the synopsis, then a line for each option. */
-static void print_help(const struct command *cmd)
+/* .get_maintainer.conf at the top: its words go before ours. */
+static void read_conf(struct cc_opts *o, const char *top)
 {
-	struct sbuf line = SBUF_INIT;
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
 
-	printf("usage: series %s\n\n", cmd->synopsis);
-	for (const struct opt *const *t = cmd->tables; t && *t; t++)
-		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
-			if (!o->help)
-				continue;
-			sb_setlen(&line, 0);
-			sb_addf(&line, "    %s%s%s", o->shrt ? o->shrt : "",
-				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
-			if (o->kind != OPT_FLAG)
-				sb_addf(&line, " %s", o->arg);
-			printf("%-30s %s\n", line.buf, o->help);
-		}
-	printf("\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
-	       "128+N killed by signal N\n", !strcmp(cmd->name, "check") ?
-	       "something needs the hardware" : "nothing to do");
-	sb_release(&line);
-}
-
-/* A return of parse_opts(): -h was asked for and answered. */
-#define HELP_SHOWN (-2)
-
-/*
- * Reads a->argv[1..] by the command's tables into opts; the other words go
- * to a->word (a->dashdash of them before "--").  Returns 0, HELP_SHOWN, or
- * EXIT_USAGE after saying why.
- */
-static int parse_opts(struct args *a, void *opts)
-{
-	const struct command *cmd = a->cmd;
-	int dashdash = 0;
-
-	a->word = xcalloc((size_t)a->argc, sizeof *a->word);
-	a->nword = a->dashdash = 0;
-	for (a->i = 1; a->i < a->argc; a->i++) {
-		const char *w = a->argv[a->i], *v;
-		if (dashdash || w[0] != '-' || !w[1]) {
-			if (!dashdash && !cmd->words)
-				return cmd_usage(cmd, "unknown argument '%s' (paths "
-						 "go after --)", w);
-			a->word[a->nword++] = w;
-			if (!dashdash)
-				a->dashdash = a->nword;
-			continue;
-		}
-		if (!strcmp(w, "--")) {
-			dashdash = 1;
-			a->dashdash = a->nword;
-			continue;
-		}
-		if (!strcmp(w, "-h") || !strcmp(w, "--help")) {
-			print_help(cmd);
-			return HELP_SHOWN;
-		}
-		const struct opt *o = find_opt(cmd->tables, w, &v);
-		if (!o)
-			return cmd_usage(cmd, "unknown option '%s'", w);
-		if (o->kind != OPT_FLAG && !v) {
-			if (a->i + 1 >= a->argc)
-				return cmd_usage(cmd, "%s needs a value", w);
-			v = a->argv[++a->i];
-		}
-		int r = set_opt(cmd, o, opts, v);
-		if (r)
-			return r;
+	sb_addf(&path, "%s/.get_maintainer.conf", top);
+	if (sb_read_file(&text, path.buf) < 0) {
+		sb_release(&path);
+		return;
 	}
-	if (!dashdash)
-		a->dashdash = a->nword;
-	return 0;
+	const char *pos = text.buf, *end = text.buf + text.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *p = (char *)l.p, *e = p + l.len;   /* ours: cut in place */
+		while (p < e) {
+			while (p < e && is_space((unsigned char)*p))
+				p++;
+			char *tok = p;
+			while (p < e && !is_space((unsigned char)*p))
+				p++;
+			if (tok == p || *tok == '#')
+				break;
+			*p++ = '\0';
+			if (cc_option(o, tok) < 0)
+				warning("%s: option '%s' is not supported; ignored",
+					path.buf, tok);
+		}
+	}
+	sb_release(&path);
+	sb_release(&text);
 }
 
-/* What parse_opts() returned, as the command's exit code. */
-static int opts_exit(int r)
+/* .get_maintainer.ignore at the top: addresses the history never adds.
+ * Each line trimmed, then cut at '#' (as the script cuts it: after). */
+static void read_ignore(struct maintainers *m, const char *top)
 {
-	return r == HELP_SHOWN ? EXIT_DONE : r;
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+	struct span line;
+
+	sb_addf(&path, "%s/.get_maintainer.ignore", top);
+	if (sb_read_file(&text, path.buf) == 0)
+		for (const char *pos = text.buf, *end = pos + text.len;
+		     next_line(&pos, end, &line);) {
+			struct span t = trim_span(line);
+			char *p = (char *)t.p;   /* ours: cut in place */
+			p[t.len] = '\0';
+			char *hash = strchr(p, '#');
+			if (hash)
+				*hash = '\0';
+			if (strchr(p, '@') && strlen(p) == (hash ? (size_t)(hash - p) : t.len))
+				sb_add(&m->ignore, p, strlen(p) + 1);
+		}
+	sb_release(&path);
+	sb_release(&text);
 }
 
-/*
- * The facts the MAINTAINERS groupings group by, and plan shows: the tree's
- * MAINTAINERS, loaded once, then per source file its owning section, its
- * tree and (for --by maintainers) its recipients, each from one pass.
- */
 static struct maintainers *load_maintainers(const char *file, const char *top,
-					    const struct cc_opts *o);
-static void read_conf(struct cc_opts *o, const char *top);
-static char *find_up(const char *start);
+					    const struct cc_opts *o)
+{
+	struct sbuf err = SBUF_INIT, text = SBUF_INIT, mm = SBUF_INIT;
+	struct maintainers *m = maintainers_open(file, top, &err);
+
+	if (!m) {
+		error("%s", err.buf);
+		sb_release(&err);
+		return NULL;
+	}
+	sb_addf(&mm, "%s/.mailmap", top);
+	if (o->mailmap && sb_read_file(&text, mm.buf) == 0)
+		mailmap_parse(m, text.buf, text.len);
+	read_ignore(m, top);
+	sb_release(&text);
+	sb_release(&mm);
+	sb_release(&err);
+	return m;
+}
 
 struct owners {
 	struct maintainers *m;    /* NULL: the tree has no MAINTAINERS */
@@ -10792,6 +7626,297 @@ static int owner_facts(struct owners *ow, const struct source *src,
 	return r;
 }
 
+/* ==== 5. groupings ====================================================== */
+
+/* ---- grouping --------------------------------------------------------------
+ * An entry belongs to the group of its (new) path; a rename's old path goes
+ * with it, so no commit of the series has the file twice or not at all.
+ * Entries sort by (group, path) and each run of one group is one group:
+ * sorting by path alone would split a directory around its subdirectories.
+ */
+
+char *group_name(const char *path, const struct selection *sel)
+{
+	if (sel->by == BY_TREE)
+		return xstrdup("treewide");
+	if (sel->by == BY_FILE)
+		return xstrdup(path);
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	size_t len = (size_t)(slash - path);
+	if (sel->depth > 0) {
+		int n = 0;
+		for (size_t i = 0; i < len; i++)
+			if (path[i] == '/' && ++n == sel->depth) {
+				len = i;
+				break;
+			}
+	}
+	return xstrndup(path, len);
+}
+
+static int included(const char *path, const struct selection *sel)
+{
+	if (!sel->include || !sel->include[0])
+		return 1;
+	for (const char *const *g = sel->include; *g; g++)
+		if (!fnmatch(*g, path, 0))
+			return 1;
+	return 0;
+}
+
+struct keyed {
+	char *key;
+	const char *path;
+	size_t idx;
+	size_t root;        /* union-find parent, an index into the keyed array */
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+/* A path and what it belongs to: the keyed entry it comes from (here),
+ * the group it is in (learn_prefixes). */
+struct owned {
+	const char *path;
+	size_t k;
+};
+
+static int cmp_owned(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->path,
+		      ((const struct owned *)b)->path);
+}
+
+static size_t find_root(struct keyed *k, size_t i)
+{
+	while (k[i].root != i)
+		i = k[i].root = k[k[i].root].root;
+	return i;
+}
+
+static void unite(struct keyed *k, size_t a, size_t b)
+{
+	a = find_root(k, a);
+	b = find_root(k, b);
+	if (a != b)
+		k[b].root = a;
+}
+
+/* The first of the n sorted paths that is >= s (n when none is). */
+static size_t lower_bound(const struct owned *o, size_t n, const char *s,
+			  size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(o[mid].path, s, len);
+		if (c < 0 || (!c && strlen(o[mid].path) < len))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A file replaced by a directory, or a directory by a file, is one change:
+ * no tree can hold both "a" and "a/b", so the deletion of one and the
+ * addition of the other must be in the same commit.  Each such pair's
+ * entries are united, and a union takes the smallest of its groups.
+ */
+static void unite_replacements(struct keyed *k, size_t n,
+			       const struct source *src)
+{
+	struct owned *present = xcalloc(n, sizeof *present), *gone = NULL;
+	size_t np = 0, ng = 0, ag = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *e = &src->f[k[i].idx];
+		if (e->new_mode)
+			present[np++] = (struct owned){ e->path, i };
+		else {
+			GROW(gone, ng + 1, ag);
+			gone[ng++] = (struct owned){ e->path, i };
+		}
+		if (e->kind == SF_RENAME) {
+			GROW(gone, ng + 1, ag);
+			gone[ng++] = (struct owned){ e->orig, i };
+		}
+	}
+	sort_n(present, np, sizeof *present, cmp_owned);
+	for (size_t g = 0; g < ng; g++) {
+		const char *d = gone[g].path;
+		size_t dl = strlen(d);
+		/* files now below the deleted path: "d/..." */
+		char *under = xmalloc(dl + 2);
+		memcpy(under, d, dl);
+		memcpy(under + dl, "/", 2);
+		for (size_t i = lower_bound(present, np, under, dl + 1);
+		     i < np && !strncmp(present[i].path, under, dl + 1); i++)
+			unite(k, gone[g].k, present[i].k);
+		free(under);
+		/* a file now where a directory of the deleted path was */
+		for (size_t j = 0; j < dl; j++) {
+			if (d[j] != '/')
+				continue;
+			size_t i = lower_bound(present, np, d, j);
+			if (i < np && strlen(present[i].path) == j &&
+			    !strncmp(present[i].path, d, j))
+				unite(k, gone[g].k, present[i].k);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t r = find_root(k, i);
+		if (strcmp(k[i].key, k[r].key) < 0)
+			k[r].key = k[i].key;   /* keys are freed below, by owner */
+	}
+	free(present);
+	free(gone);
+}
+
+/* The key a file is grouped by: its group's name, or for the MAINTAINERS
+ * groupings "\1" and its owner (section, recipients, tree), or "\2" and
+ * its directory where THE REST alone has it. */
+static char *plan_key(const char *path, size_t i, const struct selection *sel)
+{
+	if (sel->by < BY_SUBSYSTEM)
+		return group_name(path, sel);
+	struct sbuf k = SBUF_INIT;
+	if (sel->key && sel->key[i]) {
+		sb_addc(&k, '\1');
+		sb_adds(&k, sel->key[i]);
+	} else {
+		struct selection dir = { BY_DIR, sel->depth, NULL, NULL, NULL };
+		char *d = group_name(path, &dir);
+		sb_addc(&k, '\2');
+		sb_adds(&k, d);
+		free(d);
+	}
+	return sb_detach(&k, NULL);
+}
+
+/* Cuts the directory a (".": the top) to the deepest one that also holds
+ * the file path: their common leading components. */
+static void common_dir(struct sbuf *a, const char *path)
+{
+	char *d = dir_of(path);
+	size_t n = 0, keep = 0;
+
+	if (strcmp(a->buf, ".") && strcmp(d, ".")) {
+		for (; n < a->len && a->buf[n] == d[n]; n++)
+			if (a->buf[n] == '/')
+				keep = n;
+		/* both end here, or one ends where the other has a '/' */
+		if ((n == a->len || a->buf[n] == '/') && (!d[n] || d[n] == '/'))
+			keep = n;
+	}
+	sb_setlen(a, keep);
+	if (!keep)
+		sb_adds(a, ".");
+	free(d);
+}
+
+static void name_keyed_group(struct group *g, const char *key,
+			     const struct source *src, const struct selection *sel)
+{
+	struct sbuf name = SBUF_INIT;
+
+	if (key[0] == '\2') {
+		sb_adds(&name, key + 1);
+	} else {
+		char *d = dir_of(src->f[g->member[0]].path);
+		sb_adds(&name, d);
+		free(d);
+		for (size_t m = 1; m < g->nr; m++)
+			common_dir(&name, src->f[g->member[m]].path);
+	}
+	g->name = sb_detach(&name, NULL);
+	for (size_t m = 0; sel->section && m < g->nr && !g->section; m++)
+		if (sel->section[g->member[m]])
+			g->section = xstrdup(sel->section[g->member[m]]);
+}
+
+/* Groups by name, then by their first file: two owners in one directory
+ * stay two groups, in a stable order. */
+struct named_group {
+	const char *first;
+	struct group g;
+};
+
+static int cmp_named_group(const void *a, const void *b)
+{
+	const struct named_group *x = a, *y = b;
+	int c = strcmp(x->g.name, y->g.name);
+
+	return c ? c : strcmp(x->first, y->first);
+}
+
+static void sort_groups(struct plan *p, const struct source *src)
+{
+	struct named_group *v = xcalloc(p->nr + 1, sizeof *v);
+
+	for (size_t i = 0; i < p->nr; i++)
+		v[i] = (struct named_group){ src->f[p->g[i].member[0]].path, p->g[i] };
+	sort_n(v, p->nr, sizeof *v, cmp_named_group);
+	for (size_t i = 0; i < p->nr; i++)
+		p->g[i] = v[i].g;
+	free(v);
+}
+
+size_t make_plan(struct plan *p, const struct source *src,
+		 const struct selection *sel)
+{
+	struct keyed *k = xcalloc(src->nr, sizeof *k);
+	char **own = xcalloc(src->nr, sizeof *own);
+	size_t n = 0;
+
+	for (size_t i = 0; i < src->nr; i++) {
+		const struct sfile *e = &src->f[i];
+		if (e->noop || !included(e->path, sel))
+			continue;
+		own[n] = k[n].key = plan_key(e->path, i, sel);
+		k[n].path = e->path;
+		k[n].idx = i;
+		k[n].root = n;
+		n++;
+	}
+	unite_replacements(k, n, src);
+	for (size_t i = 0; i < n; i++)
+		k[i].key = k[find_root(k, i)].key;
+	sort_n(k, n, sizeof *k, cmp_keyed);
+	p->g = xcalloc(n, sizeof *p->g);
+	p->nr = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && !strcmp(k[j].key, k[i].key))
+			j++;
+		struct group *g = &p->g[p->nr++];
+		g->member = xcalloc(j - i, sizeof *g->member);
+		for (size_t m = i; m < j; m++)
+			g->member[g->nr++] = k[m].idx;
+		if (sel->by < BY_SUBSYSTEM)
+			g->name = xstrdup(k[i].key);
+		else
+			name_keyed_group(g, k[i].key, src, sel);
+		i = j;
+	}
+	if (sel->by >= BY_SUBSYSTEM)
+		sort_groups(p, src);
+	for (size_t i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
+	free(k);
+	return p->nr;
+}
+
 /* Points sel at the facts its grouping keys files by. */
 static void select_keys(struct selection *sel, const struct owners *ow)
 {
@@ -10799,190 +7924,6 @@ static void select_keys(struct selection *sel, const struct owners *ow)
 	sel->key = sel->by == BY_SUBSYSTEM ? ow->section :
 		   sel->by == BY_ROUTE ? ow->route :
 		   sel->by == BY_MAINTAINERS ? ow->rcpt : NULL;
-}
-
-/* The options of plan and commit, and where the tables put them. */
-struct commit_opts {
-	int by, depth;
-	struct opt_list include;
-	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
-	const char *file, *message;
-	const char *author, *directory, *outdir;   /* split */
-	int strip, force, commit;                  /* split; strip -1: found */
-	int compare;                               /* plan */
-	int prefixes;   /* learn %(prefix) from history (plan, or a template
-			 * that holds it) */
-	struct selection sel;
-	const char *const *pathspec;
-};
-
-static const char *const by_names[] = { "dir", "file", "tree", "subsystem",
-					 "maintainers", "route", NULL };
-/* The option that needs MAINTAINERS, as the user wrote it, or NULL. */
-static const char *needs_maintainers(const struct commit_opts *o)
-{
-	static const char *const opt[] = { "--by subsystem",
-					   "--by maintainers", "--by route" };
-
-	if (o->compare)
-		return "--compare";
-	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
-}
-#define CO(f) offsetof(struct commit_opts, f)
-static const struct opt selection_opts[] = {
-	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "ORG",
-	  "dir (default), file, tree (one group), or from MAINTAINERS: "
-	  "subsystem (owning section), maintainers (same recipients), "
-	  "route (same T: tree)", by_names, 0, 0 },
-	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
-	  "cut directories to their first N components", NULL, 1, 4096 },
-	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
-	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt worktree_opts[] = {
-	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
-	  "take untracked files too", NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt signoff_opts[] = {
-	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
-	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt split_only_opts[] = {
-	{ NULL, "--author", OPT_VALUE, CO(author), 0, "'NAME <ADDR>'",
-	  "the mails' author (default: git's user.name and user.email)",
-	  NULL, 0, 0 },
-	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, "N",
-	  "drop N leading components of the diff's paths (default: found)",
-	  NULL, 0, 4096 },
-	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, "DIR",
-	  "put DIR/ before every path of the diff, as git apply does",
-	  NULL, 0, 0 },
-	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, "DIR",
-	  "write the mails into DIR (default: .)", NULL, 0, 0 },
-	{ NULL, "--force", OPT_FLAG, CO(force), 1, NULL,
-	  "replace a series already in the output directory", NULL, 0, 0 },
-	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, NULL,
-	  "commit the groups on HEAD instead (index and work tree untouched)",
-	  NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt template_opts[] = {
-	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
-	  "the message template (- for stdin): SEDME is the group's "
-	  "directory, %(section) its owning section, %(prefix) SEDME and "
-	  "\": \"", NULL, 0, 0 },
-	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
-	  "the message template itself", NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt commit_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
-	  "show the commits and their messages; write nothing", NULL, 0, 0 },
-	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
-	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0 },
-	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, NULL,
-	  "sign (refused: series cannot sign)", NULL, 0, 0 },
-	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, NULL,
-	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt plan_only_opts[] = {
-	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, NULL,
-	  "a row of figures per organisation, to choose one with",
-	  NULL, 0, 0 },
-	{ 0 }
-};
-static const struct opt regroup_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
-	  "show the new commits and every trailer's fate; write nothing",
-	  NULL, 0, 0 },
-	{ 0 }
-};
-#undef CO
-static const struct opt *const plan_tables[] = {
-	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
-static const struct opt *const commit_tables[] = {
-	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
-	template_opts, NULL };
-static const struct opt *const regroup_tables[] = {
-	selection_opts, template_opts, signoff_opts, regroup_only_opts, NULL };
-static const struct opt *const split_tables[] = {
-	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
-
-/* Reads the options of plan or commit, then checks what the tables
- * cannot: -F with -m. */
-static int parse_commit_opts(struct args *a, struct commit_opts *o)
-{
-	int r = parse_opts(a, o);
-
-	if (r)
-		return r;
-	o->sel.by = (enum group_by)o->by;   /* by_names is in enum order */
-	o->sel.depth = o->depth;
-	o->sel.include = o->include.v;
-	o->pathspec = a->word;
-	if (o->file && o->message)
-		return cmd_usage(a->cmd, "-F and -m cannot be used together");
-	return 0;
-}
-
-/* The message template from -F or -m: no NUL, not blank. */
-static int load_template(struct sbuf *text, const struct commit_opts *o)
-{
-	if (o->file && o->message)
-		return error("-F and -m cannot be used together");
-	if (o->message)
-		sb_adds(text, o->message);
-	else if (!strcmp(o->file, "-") ? sb_read_fd(text, 0) < 0 :
-		 sb_read_file(text, o->file) < 0)
-		return error("%s: %s", o->file, strerror(errno));
-	if (memchr(text->buf, '\0', text->len))
-		return error("%s: the template holds a NUL byte",
-			     o->file ? o->file : "-m");
-	struct sbuf probe = SBUF_INIT;
-	sb_add(&probe, text->buf, text->len);
-	cleanup_message(&probe);
-	size_t len = probe.len;
-	sb_release(&probe);
-	if (!len)
-		return error("%s: the template is empty", o->file ? o->file : "-m");
-	return 0;
-}
-
-/* Whether the template asks for %(prefix), which history fills. */
-static int uses_prefix(const struct template *t)
-{
-	return t->text && find_bytes(t->text, t->len, "%(prefix)", 9) != NULL;
-}
-
-/* Loads MAINTAINERS at top (an error where the grouping needs it and
- * there is none) and gives the selection each file's owner. */
-static int group_source(struct commit_opts *o, const struct source *src,
-			struct owners *ow, const char *top)
-{
-	if (load_owners(ow, top, needs_maintainers(o)) < 0 ||
-	    owner_facts(ow, src, o->sel.by == BY_MAINTAINERS || o->compare) < 0)
-		return -1;
-	select_keys(&o->sel, ow);
-	return 0;
-}
-
-/* Each group's recipients, where MAINTAINERS is loaded (else NULL). */
-static struct recipients *plan_recipients(struct owners *ow,
-					  const struct source *src,
-					  const struct plan *p)
-{
-	if (!ow || !ow->m || !p->nr)
-		return NULL;
-	struct recipients *r = xcalloc(p->nr, sizeof *r);
-	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
-		free_recipients(r, p->nr);
-		return NULL;
-	}
-	return r;
 }
 
 /*
@@ -10999,7 +7940,522 @@ static const struct organisation {
 	{ "maintainers", BY_MAINTAINERS, 0 }, { "subsystem", BY_SUBSYSTEM, 0 },
 	{ "depth 2", BY_DIR, 2 }, { "dir", BY_DIR, 0 }, { "file", BY_FILE, 0 },
 };
+
 #define NORGS (sizeof organisations / sizeof *organisations)
+
+/* How the commits are organised, as the cover letter says it: the first
+ * organisation whose grouping of their files gives exactly the commits. */
+static const char *organisation_of(const struct source *src,
+				   const struct plan *commits,
+				   struct owners *ow)
+{
+	static const struct { const char *says; enum group_by by; } org[] = {
+		{ "as one patch for the whole tree", BY_TREE },
+		{ "per file", BY_FILE },
+		{ "per directory", BY_DIR },
+		{ "per subsystem (MAINTAINERS section)", BY_SUBSYSTEM },
+		{ "per maintainer set", BY_MAINTAINERS },
+		{ "per merge route (the git tree that takes it)", BY_ROUTE },
+	};
+	if (commits->nr == 1)
+		return org[0].says;
+	for (size_t k = 1; k < sizeof org / sizeof *org; k++) {
+		if (org[k].by >= BY_SUBSYSTEM && !ow->m)
+			break;
+		/* each file's recipients: a pass of their own, so only now */
+		if (org[k].by == BY_MAINTAINERS && !ow->khit &&
+		    file_recipients(ow, src, ow->rcpt) < 0)
+			break;
+		int fits = 1;
+		struct selection sel = { .by = org[k].by };
+		select_keys(&sel, ow);
+		char **key = xcalloc(src->nr + 1, sizeof *key);
+		for (size_t i = 0; i < src->nr; i++)
+			key[i] = plan_key(src->f[i].path, i, &sel);
+		/* each commit one key, and no key in two commits (an empty
+		 * commit has none) */
+		for (size_t c = 0; c < commits->nr && fits; c++) {
+			const struct group *g = &commits->g[c];
+			for (size_t j = 0; j < g->nr && fits; j++)
+				fits = !strcmp(key[g->member[j]], key[g->member[0]]);
+			for (size_t d = 0; d < c && fits && g->nr; d++)
+				fits = !commits->g[d].nr ||
+				       strcmp(key[commits->g[d].member[0]],
+					      key[g->member[0]]) != 0;
+		}
+		free_strings(key, src->nr);
+		if (fits)
+			return org[k].says;
+	}
+	return "as it was committed";
+}
+
+/* Whether some file is in two commits; its path into *path then. */
+static int shared_file(const struct source *src, const struct plan *p,
+		       const char **path)
+{
+	char **v = xcalloc(src->nr + 1, sizeof *v);
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++)
+			v[n++] = src->f[p->g[i].member[j]].path;
+	sort_n(v, n, sizeof *v, cmp_str);
+	for (size_t i = 1; i < n && !r; i++)
+		if (!strcmp(v[i], v[i - 1])) {
+			*path = v[i];
+			r = 1;
+		}
+	free(v);
+	return r;
+}
+
+/* ==== 6. messages ======================================================= */
+
+/* ---- commit messages ---------------------------------------------------- */
+
+void expand_template(struct sbuf *out, const char *tmpl, size_t len,
+		     const struct group *g)
+{
+	static const char *const key[] = { "SEDME", "%(section)", "%(prefix)" };
+	const char *p = tmpl, *end = tmpl + len;
+
+	while (p < end) {
+		const char *q = p;
+		size_t k = 0, klen = 0;
+		for (; q < end; q++) {
+			if (*q != 'S' && *q != '%')
+				continue;
+			for (k = 0; k < 3; k++) {
+				klen = strlen(key[k]);
+				if ((size_t)(end - q) >= klen && !memcmp(q, key[k], klen))
+					break;
+			}
+			if (k < 3)
+				break;
+		}
+		sb_add(out, p, (size_t)(q - p));
+		if (q == end)
+			break;
+		if (k == 0)
+			sb_adds(out, g->name);
+		else if (k == 1)
+			sb_adds(out, g->section ? g->section : g->name);
+		else if (g->prefix)
+			sb_adds(out, g->prefix);
+		else {
+			/* history said nothing, or disagreed: the SEDME form */
+			sb_adds(out, g->name);
+			sb_adds(out, ": ");
+		}
+		p = q + klen;
+	}
+}
+
+/*
+ * Subject prefixes from history, as maintainers expect them ("i2c:
+ * bcm2835: ", "net: stmmac: "): the subjects of the last PREFIX_COMMITS
+ * commits (no merges) before rev that touch a group's files, each cut
+ * after its last ": " (one without ": " has no say); the cut most of them
+ * share, when more than half do, is the group's prefix.  One git log for the whole plan, bounded:
+ *   git --literal-pathspecs log --no-merges -z --format=%x01%s --name-only
+ * Grammar: per commit "\1" SUBJECT NUL, then LF and its paths, each ending
+ * in NUL; a subject holds no NUL or LF (%s is one line), and a record
+ * starts with \1 only after a NUL, so a path that starts with \1 is
+ * misread as a subject (it then owns no file).
+ */
+#define PREFIX_COMMITS 50
+
+#define PREFIX_LOG_MAX 10000
+
+/* The most common of the n cuts, when more than half of them are it. */
+static char *majority(char **cut, size_t n)
+{
+	char *best = NULL;
+	size_t most = 0;
+
+	sort_n(cut, n, sizeof *cut, cmp_str);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && !strcmp(cut[j], cut[i]); j++)
+			;
+		if (j - i > most) {
+			most = j - i;
+			best = cut[i];
+		}
+	}
+	return best && 2 * most > n ? xstrdup(best) : NULL;
+}
+
+int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
+{
+	struct owned *pg = NULL;
+	size_t npg = 0, apg = 0;
+	struct sbuf max = SBUF_INIT, out = SBUF_INIT;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++) {
+			const struct sfile *f = &src->f[p->g[i].member[j]];
+			GROW(pg, npg + 2, apg);
+			pg[npg++] = (struct owned){ f->path, i };
+			if (f->orig)
+				pg[npg++] = (struct owned){ f->orig, i };
+		}
+	if (!npg)
+		return 0;
+	sort_n(pg, npg, sizeof *pg, cmp_owned);
+	size_t limit = p->nr * PREFIX_COMMITS;
+	sb_addf(&max, "--max-count=%zu", limit < PREFIX_LOG_MAX ? limit : PREFIX_LOG_MAX);
+	const char *head[] = { "log", "--no-merges", "-z", "--format=%x01%s",
+			       "--name-only", "--no-renames", max.buf, rev, NULL };
+	size_t w;
+	const char **words = pathspec_words(head, npg, &w);
+	for (size_t i = 0; i < npg; i++)
+		words[w++] = pg[i].path;
+	int r = run_git(&(struct git_run){ .words = words, .out = &out,
+					   .quiet = 1 });
+	free(words);
+	/* no history (an unborn branch, no git): no prefixes, not an error */
+	char ***cut = xcalloc(p->nr + 1, sizeof *cut);
+	size_t *ncut = xcalloc(p->nr + 1, sizeof *ncut);
+	char *seen = xcalloc(p->nr + 1, 1);
+	const char *pos = out.buf, *end = out.buf + (r ? 0 : out.len);
+	const char *subject = NULL;
+	size_t slen = 0;
+	while (pos < end) {
+		const char *nul = memchr(pos, '\0', (size_t)(end - pos));
+		if (!nul)
+			break;
+		if (*pos == '\1') {
+			subject = pos + 1;
+			slen = (size_t)(nul - pos - 1);
+			memset(seen, 0, p->nr);
+		} else if (subject) {
+			const char *path = pos + (*pos == '\n');
+			struct owned key = { .path = NULL };
+			char *pz = xstrndup(path, (size_t)(nul - path));
+			key.path = pz;
+			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg,
+							 cmp_owned);
+			/* equal paths sit together: take every group of it */
+			for (struct owned *h = hit; h && h > pg &&
+			     !strcmp(h[-1].path, pz); h--)
+				hit = h - 1;
+			for (; hit && hit < pg + npg && !strcmp(hit->path, pz); hit++) {
+				size_t g = hit->k;
+				if (seen[g] || ncut[g] >= PREFIX_COMMITS)
+					continue;
+				seen[g] = 1;
+				const char *last = NULL;
+				for (const char *c = subject; c + 1 < subject + slen; c++)
+					if (c[0] == ':' && c[1] == ' ')
+						last = c;
+				if (!last)
+					continue;       /* "Initial commit": no vote */
+				cut[g] = xrealloc(cut[g], (ncut[g] + 1) * sizeof **cut);
+				cut[g][ncut[g]++] = xstrndup(subject,
+					(size_t)(last + 2 - subject));
+			}
+			free(pz);
+		}
+		pos = nul + 1;
+	}
+	for (size_t i = 0; i < p->nr; i++) {
+		free(p->g[i].prefix);
+		p->g[i].prefix = majority(cut[i], ncut[i]);
+		free_strings(cut[i], ncut[i]);
+	}
+	free(cut);
+	free(ncut);
+	free(seen);
+	free(pg);
+	sb_release(&max);
+	sb_release(&out);
+	return 0;
+}
+
+void cleanup_message(struct sbuf *msg)
+{
+	struct sbuf out = SBUF_INIT;
+	size_t blank = 0;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		while (l.len && is_space((unsigned char)l.p[l.len - 1]))
+			l.len--;
+		if (!l.len) {
+			blank++;
+			continue;
+		}
+		if (blank && out.len)
+			sb_addc(&out, '\n');
+		blank = 0;
+		sb_add(&out, l.p, l.len);
+		sb_addc(&out, '\n');
+	}
+	sb_release(msg);
+	*msg = out;
+}
+
+/* Whether the line looks like a trailer ("Token: value"). */
+static int is_trailer(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '-'))
+		i++;
+	return i > 0 && i + 1 < len && s[i] == ':' && s[i + 1] == ' ';
+}
+
+/*
+ * Whether msg[0..end) ends in a trailer block: a last paragraph, not the
+ * subject's, whose every line is a trailer (git's rule, less its 25%
+ * tolerance for other lines).
+ */
+static int ends_in_trailers(const char *msg, size_t end)
+{
+	size_t start = end;
+
+	while (start && !(msg[start - 1] == '\n' && start >= 2 &&
+			  msg[start - 2] == '\n'))
+		start--;
+	if (!start)
+		return 0;
+	for (size_t p = start; p < end;) {
+		const char *nl = memchr(msg + p, '\n', end - p);
+		size_t e = nl ? (size_t)(nl - msg) : end;
+		if (!is_trailer(msg + p, e - p))
+			return 0;
+		p = e + 1;
+	}
+	return 1;
+}
+
+/* The trailer lines of msg (its last paragraph, when it is not the first
+ * and every line is "Token: value"), as a new array of strings in *out
+ * (the caller frees both). */
+static void message_trailers(const char *msg, char ***out, size_t *n)
+{
+	size_t end = strlen(msg), a = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (end && (msg[end - 1] == '\n' || msg[end - 1] == ' '))
+		end--;
+	if (!ends_in_trailers(msg, end))
+		return;
+	size_t start = end;
+	while (start && !(msg[start - 1] == '\n' && start >= 2 &&
+			  msg[start - 2] == '\n'))
+		start--;
+	for (const char *pos = msg + start, *e = msg + end; pos < e;) {
+		struct span ln;
+		next_line(&pos, e, &ln);
+		ln = trim_span(ln);
+		if (!ln.len)
+			continue;
+		GROW(*out, *n + 1, a);
+		(*out)[(*n)++] = xstrndup(ln.p, ln.len);
+	}
+}
+
+void add_signoff(struct sbuf *msg, const char *sob)
+{
+	size_t end = msg->len;
+
+	while (end && msg->buf[end - 1] == '\n')
+		end--;
+	size_t start = end;
+	while (start && msg->buf[start - 1] != '\n')
+		start--;
+	size_t slen = strlen(sob);
+	if (end - start == slen && !memcmp(msg->buf + start, sob, slen))
+		return;
+	sb_setlen(msg, end);
+	if (end)
+		sb_adds(msg, ends_in_trailers(msg->buf, end) ? "\n" : "\n\n");
+	sb_adds(msg, sob);
+	sb_addc(msg, '\n');
+}
+
+static void group_message(struct sbuf *msg, const struct template *t,
+			  const struct group *g)
+{
+	expand_template(msg, t->text, t->len, g);
+	cleanup_message(msg);
+	if (t->sob)
+		add_signoff(msg, t->sob);
+}
+
+/* Each group's message from the template, as an array the caller frees
+ * with free_messages(). */
+static struct sbuf *group_messages(const struct plan *p, const struct template *t)
+{
+	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		sb_init(&m[i]);
+		group_message(&m[i], t, &p->g[i]);
+	}
+	return m;
+}
+
+static void free_messages(struct sbuf *m, size_t n)
+{
+	for (size_t i = 0; m && i < n; i++)
+		sb_release(&m[i]);
+	free(m);
+}
+
+/* Whether the template asks for %(prefix), which history fills. */
+static int uses_prefix(const struct template *t)
+{
+	return t->text && find_bytes(t->text, t->len, "%(prefix)", 9) != NULL;
+}
+
+/* The subject (the first paragraph, its lines joined by spaces) and where
+ * the body starts, of a cleaned-up message. */
+static char *message_subject(const struct sbuf *msg, const char **body)
+{
+	struct sbuf s = SBUF_INIT;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
+	struct span ln;
+
+	while (next_line(&pos, end, &ln) && ln.len) {
+		if (s.len)
+			sb_addc(&s, ' ');
+		sb_add(&s, ln.p, ln.len);
+	}
+	*body = pos;
+	return sb_detach(&s, NULL);
+}
+
+static char *subject_of(const char *msg)
+{
+	struct sbuf m = SBUF_INIT;
+	const char *body;
+
+	sb_adds(&m, msg);
+	char *s = message_subject(&m, &body);
+	sb_release(&m);
+	return s;
+}
+
+/* ==== 7. sinks ========================================================== */
+
+/* What a source's file is, as a letter for people: A M D T R C. */
+static char sfile_letter(const struct sfile *f)
+{
+	if (f->kind == SF_RENAME || f->kind == SF_COPY || f->kind == SF_ADD ||
+	    f->kind == SF_DELETE)
+		return f->kind;
+	return (f->old_mode & 0170000) != (f->new_mode & 0170000) ? 'T' : 'M';
+}
+
+/* A group's recipients under it, as its mail would have them: people in
+ * To:, lists in Cc:. */
+static void add_recipients(struct sbuf *out, const struct recipients *r)
+{
+	const char *pos = r->lines.buf, *end = pos + r->lines.len;
+	size_t n = 0;
+
+	for (struct span l; next_line(&pos, end, &l); n++) {
+		sb_adds(out, n < r->people ? "    to: " : "    cc: ");
+		sb_add(out, l.p, l.len);
+		sb_addc(out, '\n');
+	}
+}
+
+/* How many distinct people and lists the n groups' recipients name. */
+static void count_recipients(const struct recipients *r, size_t n,
+			     size_t *people, size_t *lists)
+{
+	char **v = NULL;   /* "P" or "L", then the address */
+	size_t nv = 0, av = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++) {
+			GROW(v, nv + 1, av);
+			struct sbuf e = SBUF_INIT;
+			sb_addc(&e, k < r[i].people ? 'P' : 'L');
+			sb_add(&e, l.p, l.len);
+			v[nv++] = sb_detach(&e, NULL);
+		}
+	}
+	sort_unique(v, &nv, 1);
+	*people = *lists = 0;
+	for (size_t i = 0; i < nv; i++) {
+		*(v[i][0] == 'P' ? people : lists) += 1;
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* The plan as people read it, ending in "N groups, N files"; with
+ * messages != 0 each group's whole message.  letter[i] is file i's. */
+static void print_plan(const struct plan *p, const struct source *src,
+		       const char *letter, const struct sbuf *msgs,
+		       int messages, const struct recipients *rcpt)
+{
+	struct sbuf out = SBUF_INIT;
+	size_t files = 0;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct group *g = &p->g[i];
+		sb_quote_c(&out, g->name, strlen(g->name), 0);
+		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
+		if (g->prefix) {
+			/* quoted: the space after the last ":" is part of it */
+			sb_adds(&out, "    prefix: ");
+			sb_quote_c(&out, g->prefix, strlen(g->prefix), 1);
+			sb_addc(&out, '\n');
+		}
+		if (msgs) {
+			const struct sbuf *m = &msgs[i];
+			const char *pos = m->buf, *end = m->buf + m->len;
+			for (struct span l; next_line(&pos, end, &l);) {
+				sb_adds(&out, messages ? "    | " : "    subject: ");
+				sb_add(&out, l.p, l.len);
+				sb_addc(&out, '\n');
+				if (!messages)
+					break;
+			}
+		}
+		for (size_t j = 0; j < g->nr; j++) {
+			const struct sfile *e = &src->f[g->member[j]];
+			sb_addf(&out, "    %c ", letter[g->member[j]]);
+			if (e->orig) {
+				sb_quote_c(&out, e->orig, strlen(e->orig), 0);
+				sb_adds(&out, " -> ");
+			}
+			sb_quote_c(&out, e->path, strlen(e->path), 0);
+			sb_addc(&out, '\n');
+		}
+		if (rcpt)
+			add_recipients(&out, &rcpt[i]);
+		fwrite(out.buf, 1, out.len, stdout);
+		sb_setlen(&out, 0);
+		files += g->nr;
+	}
+	sb_add_count(&out, p->nr);
+	sb_adds(&out, p->nr == 1 ? " group, " : " groups, ");
+	sb_add_count(&out, files);
+	sb_adds(&out, files == 1 ? " file" : " files");
+	if (rcpt) {
+		size_t people, lists;
+		count_recipients(rcpt, p->nr, &people, &lists);
+		sb_adds(&out, ", ");
+		sb_add_count(&out, people);
+		sb_adds(&out, people == 1 ? " maintainer, " : " maintainers, ");
+		sb_add_count(&out, lists);
+		sb_adds(&out, lists == 1 ? " list" : " lists");
+	}
+	sb_addc(&out, '\n');
+	fwrite(out.buf, 1, out.len, stdout);
+	sb_release(&out);
+}
 
 struct org_figures {
 	size_t patches, most_rcpt, cover_lists, most_to_list, people;
@@ -11093,6 +8549,3026 @@ static int same_files_answers(struct owners *ow, const struct source *src,
 	free(from);
 	free(ask);
 	free(by);
+	return r;
+}
+
+/* ---- the mail writer -----------------------------------------------------------
+ * A sink: one mail per group, in `git format-patch` layout, so that git am
+ * and git send-email take them as they take git's:
+ *   From <zero id> Mon Sep 17 00:00:00 2001     (the mbox separator)
+ *   From:, Date:, Subject: [PATCH n/m] ...      (RFC 5322: folded, and
+ *                                                RFC 2047 where not ASCII)
+ *   the message body, "---", a diffstat with its summary,
+ *   the group's file diffs byte for byte as the source holds them,
+ *   "-- ", the version.
+ * With more than one patch, 0000-cover-letter.patch comes first, with git's
+ * placeholders, the shortlog and the whole diffstat.  The series is written
+ * into a temporary folder and moved into place at the end, so OUTDIR holds
+ * the whole series or none of it.
+ */
+
+struct mail_opts {
+	const char *author;     /* "Name <addr>" */
+	time_t when;
+	int tz;                 /* minutes east of UTC */
+	const char *outdir;
+	int force;
+	const char *id;         /* the From line's commit id, or NULL: zeros */
+	const char *to, *cc;    /* addresses, one a line, or NULL */
+};
+
+/* Date: as RFC 5322 writes it, whatever the locale. */
+static void add_mail_date(struct sbuf *sb, time_t when, int tz)
+{
+	static const char day[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri",
+				       "Sat" };
+	static const char mon[][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+				       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	time_t local = when + (time_t)tz * 60;
+	struct tm tm;
+
+	gmtime_r(&local, &tm);
+	int a = tz < 0 ? -tz : tz;
+	sb_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", day[tm.tm_wday],
+		tm.tm_mday, mon[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
+		tm.tm_min, tm.tm_sec, tz < 0 ? '-' : '+', a / 60, a % 60);
+}
+
+static int is_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return 0;
+	return 1;
+}
+
+/* s as RFC 2047 encoded words ("=?UTF-8?q?...?="), each at most 75 bytes,
+ * with the fold before each but the first; col is the column so far. */
+static void add_encoded(struct sbuf *sb, const char *s, size_t n, size_t col)
+{
+	size_t word = 0;
+
+	sb_adds(sb, "=?UTF-8?q?");
+	word = 10;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		size_t need = (isalnum(c) || strchr("!*+-/", c)) && c ? 1 : 3;
+		/* keep a UTF-8 sequence within one word */
+		size_t seq = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+		if (col + word + seq * 3 + 2 > 76) {
+			sb_adds(sb, "?=\n =?UTF-8?q?");
+			col = 1;
+			word = 10;
+		}
+		if (c == ' ')
+			sb_addc(sb, '_'), need = 1;
+		else if (need == 1)
+			sb_addc(sb, (char)c);
+		else
+			sb_addf(sb, "=%02X", c);
+		word += need;
+	}
+	sb_adds(sb, "?=");
+}
+
+/* "Name: value": ASCII values folded at spaces to lines of 78 bytes at
+ * most (where a word allows), others encoded. */
+static void add_header(struct sbuf *sb, const char *name, const char *v)
+{
+	size_t n = strlen(v), col = strlen(name) + 2;
+
+	sb_addf(sb, "%s: ", name);
+	if (!is_ascii(v, n)) {
+		add_encoded(sb, v, n, col);
+		sb_addc(sb, '\n');
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t w = i;
+		while (w < n && v[w] != ' ')
+			w++;
+		if (i && col + (w - i) + 1 > 78) {
+			sb_adds(sb, "\n ");
+			col = 1;
+		} else if (i) {
+			sb_addc(sb, ' ');
+			col++;
+		}
+		sb_add(sb, v + i, w - i);
+		col += w - i;
+		i = w;
+		while (i < n && v[i] == ' ')
+			i++;
+	}
+	sb_addc(sb, '\n');
+}
+
+/* One address, "Name <addr>" or "addr", as a header holds it: the name
+ * unquoted first if it was quoted, then quoted where it has specials, or
+ * RFC 2047-encoded where it is not ASCII; col is the column so far. */
+static void add_address(struct sbuf *sb, const char *ident, size_t len,
+			size_t col)
+{
+	const char *lt = memrchr_bytes(ident, len, '<');
+	size_t nl = lt ? (size_t)(lt - ident) : 0;
+	struct sbuf name = SBUF_INIT;
+
+	while (nl && is_space(ident[nl - 1]))
+		nl--;
+	if (nl >= 2 && ident[0] == '"' && ident[nl - 1] == '"') {
+		for (size_t i = 1; i + 1 < nl; i++) {
+			if (ident[i] == '\\' && i + 2 < nl)
+				i++;
+			sb_addc(&name, ident[i]);
+		}
+	} else
+		sb_add(&name, ident, nl);
+	size_t at = sb->len;
+	if (!is_ascii(name.buf, name.len)) {
+		add_encoded(sb, name.buf, name.len, col);
+		sb_addc(sb, ' ');
+	} else if (name.len && strcspn(name.buf, "()<>[]:;@\\,.\"") < name.len) {
+		sb_addc(sb, '"');
+		for (size_t i = 0; i < name.len; i++) {
+			if (name.buf[i] == '"' || name.buf[i] == '\\')
+				sb_addc(sb, '\\');
+			sb_addc(sb, name.buf[i]);
+		}
+		sb_adds(sb, "\" ");
+	} else if (name.len) {
+		sb_add(sb, name.buf, name.len);
+		sb_addc(sb, ' ');
+	}
+	if (lt) {
+		/* a line of 78 at most where a fold can help, as git does */
+		const char *nl = memrchr_bytes(sb->buf + at, sb->len - at, '\n');
+		size_t line = nl ? (size_t)(sb->buf + sb->len - nl - 1) :
+				   col + sb->len - at;
+		if (sb->len > at && line + len - (size_t)(lt - ident) > 78) {
+			sb_setlen(sb, sb->len - 1);     /* the space */
+			sb_adds(sb, "\n ");
+		}
+		sb_add(sb, lt, len - (size_t)(lt - ident));
+	} else
+		sb_add(sb, ident, len);
+	sb_release(&name);
+}
+
+/* "From: Name <addr>". */
+static void add_from(struct sbuf *sb, const char *ident)
+{
+	sb_adds(sb, "From: ");
+	add_address(sb, ident, strlen(ident), 6);
+	sb_addc(sb, '\n');
+}
+
+/* "To: a,\n b" from the addresses of list (one a line; empty: nothing),
+ * each on a line of its own after the first. */
+static void add_address_header(struct sbuf *sb, const char *name,
+			       const char *list)
+{
+	const char *pos = list, *end = list + strlen(list);
+	int n = 0;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		l = trim_span(l);
+		if (!l.len)
+			continue;
+		if (n++)
+			sb_adds(sb, ",\n ");
+		else
+			sb_addf(sb, "%s: ", name);
+		add_address(sb, l.p, l.len, n > 1 ? 1 : strlen(name) + 2);
+	}
+	if (n)
+		sb_addc(sb, '\n');
+}
+
+/* "a/PATH" as a header name: quoted where git would quote it, with git's
+ * TAB after a name holding a space. */
+static void add_header_path(struct sbuf *sb, const char *side, const char *path)
+{
+	struct sbuf n = SBUF_INIT;
+
+	sb_adds(&n, side);
+	sb_adds(&n, path);
+	sb_quote_c(sb, n.buf, n.len, 0);
+	if (strchr(path, ' '))
+		sb_addc(sb, '\t');
+	sb_release(&n);
+}
+
+/*
+ * A mail's file name as git format-patch 2.39 makes it: "v2-" for a
+ * re-spin, "0003-", then the first line of the message with letters,
+ * digits, '.' and '_' kept (a run of dots as one), every other run one
+ * '-' (none before the first kept byte), no '.' or '-' at the end; the
+ * whole cut to 57 bytes (format.filenameMaxLength's 64 less ".patch"
+ * and one), then ".patch".  Number 0 is the cover letter.  The caller
+ * frees the name.
+ */
+static char *mail_name(int version, size_t nr, const char *msg)
+{
+	struct sbuf nm = SBUF_INIT;
+	int space = 2;
+
+	if (version > 1)
+		sb_addf(&nm, "v%d-", version);
+	sb_addf(&nm, "%04zu-", nr);
+	size_t start = nm.len;
+	for (const char *p = nr ? msg : "cover-letter"; *p && *p != '\n'; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!((c < 128 && isalnum(c)) || c == '.' || c == '_')) {
+			space |= 1;
+			continue;
+		}
+		if (space == 1)
+			sb_addc(&nm, '-');
+		space = 0;
+		sb_addc(&nm, (char)c);
+		while (c == '.' && p[1] == '.')
+			p++;
+	}
+	while (nm.len > start && (nm.buf[nm.len - 1] == '.' ||
+				  nm.buf[nm.len - 1] == '-'))
+		sb_setlen(&nm, nm.len - 1);
+	if (nm.len > 57)
+		sb_setlen(&nm, 57);
+	sb_adds(&nm, ".patch");
+	return sb_detach(&nm, NULL);
+}
+
+/* The name a file has in a diffstat: "old => new" for a rename or copy. */
+static void stat_name(struct sbuf *sb, const struct sfile *f)
+{
+	if (f->orig) {
+		sb_adds(sb, f->orig);
+		sb_adds(sb, " => ");
+	}
+	sb_adds(sb, f->path);
+}
+
+/* git's diffstat for 72 columns (format-patch's width): names padded to
+ * the longest (cut with "..." where too long), counts right-aligned, bars
+ * scaled to the space left; then the totals and the summary. */
+static void add_diffstat(struct sbuf *sb, const struct source *src,
+			 const size_t *member, size_t n)
+{
+	const int width = 72;
+	size_t max_len = 0, max_change = 0, ins = 0, del = 0;
+	struct sbuf name = SBUF_INIT;
+	int bin = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		sb_setlen(&name, 0);
+		stat_name(&name, f);
+		if (name.len > max_len)
+			max_len = name.len;
+		if (f->added + f->removed > max_change)
+			max_change = f->added + f->removed;
+		bin |= f->binary;
+		ins += f->added;
+		del += f->removed;
+	}
+	int number_width = (int)decimal_width(max_change);
+	if (bin && number_width < 3)
+		number_width = 3;
+	int name_width = (int)(max_len > 1000 ? 1000 : max_len);
+	int graph_width = (int)(max_change > 1000 ? 1000 : max_change);
+	if (name_width + number_width + 6 + graph_width > width) {
+		if (graph_width > width * 3 / 8 - number_width - 6) {
+			graph_width = width * 3 / 8 - number_width - 6;
+			if (graph_width < 6)
+				graph_width = 6;
+		}
+		if (name_width > width - number_width - 6 - graph_width)
+			name_width = width - number_width - 6 - graph_width;
+		else
+			graph_width = width - number_width - 6 - name_width;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		sb_setlen(&name, 0);
+		stat_name(&name, f);
+		const char *nm = name.buf;
+		size_t nlen = name.len;
+		sb_addc(sb, ' ');
+		if ((int)nlen > name_width) {
+			size_t keep = (size_t)(name_width > 3 ? name_width - 3 : 0);
+			sb_adds(sb, "...");
+			sb_add(sb, nm + nlen - keep, keep);
+		} else {
+			sb_add(sb, nm, nlen);
+			for (int k = (int)nlen; k < name_width; k++)
+				sb_addc(sb, ' ');
+		}
+		if (f->binary) {
+			sb_addf(sb, " | %*s\n", number_width, "Bin");
+			continue;
+		}
+		size_t total = f->added + f->removed;
+		sb_addf(sb, " | %*zu%s", number_width, total, total ? " " : "");
+		size_t a = f->added, d = f->removed;
+		if (max_change > (size_t)graph_width && max_change) {
+			/* git's scale_linear: anything is at least one */
+			a = a ? 1 + a * (size_t)(graph_width - 1) / max_change : 0;
+			d = d ? 1 + d * (size_t)(graph_width - 1) / max_change : 0;
+		}
+		for (size_t k = 0; k < a; k++)
+			sb_addc(sb, '+');
+		for (size_t k = 0; k < d; k++)
+			sb_addc(sb, '-');
+		sb_addc(sb, '\n');
+	}
+	sb_addc(sb, ' ');
+	plural(sb, n, "file", " changed");
+	if (ins || !del) {
+		sb_adds(sb, ", ");
+		plural(sb, ins, "insertion", "(+)");
+	}
+	if (del || !ins) {
+		sb_adds(sb, ", ");
+		plural(sb, del, "deletion", "(-)");
+	}
+	sb_addc(sb, '\n');
+	for (size_t i = 0; i < n; i++) {
+		const struct sfile *f = &src->f[member[i]];
+		if (f->kind == SF_ADD)
+			sb_addf(sb, " create mode %06o %s\n", f->new_mode, f->path);
+		else if (f->kind == SF_DELETE)
+			sb_addf(sb, " delete mode %06o %s\n", f->old_mode, f->path);
+		else if (f->git && f->old_mode != f->new_mode && f->old_mode &&
+			 f->new_mode)
+			sb_addf(sb, " mode change %06o => %06o %s\n", f->old_mode,
+				f->new_mode, f->path);
+	}
+	sb_release(&name);
+}
+
+static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
+			  const char *tag, const char *subject, int mime)
+{
+	struct sbuf subj = SBUF_INIT;
+
+	sb_addf(m, "From %s Mon Sep 17 00:00:00 2001\n",
+		mo->id ? mo->id : "0000000000000000000000000000000000000000");
+	add_from(m, mo->author);
+	sb_adds(m, "Date: ");
+	add_mail_date(m, mo->when, mo->tz);
+	sb_addc(m, '\n');
+	sb_addf(&subj, "%s %s", tag, subject);
+	add_header(m, "Subject", subj.buf);
+	add_address_header(m, "To", mo->to ? mo->to : "");
+	add_address_header(m, "Cc", mo->cc ? mo->cc : "");
+	if (mime)
+		sb_adds(m, "MIME-Version: 1.0\n"
+			   "Content-Type: text/plain; charset=UTF-8\n"
+			   "Content-Transfer-Encoding: 8bit\n");
+	sb_addc(m, '\n');
+	sb_release(&subj);
+}
+
+static void add_signature(struct sbuf *m)
+{
+	sb_adds(m, "-- \nseries " SERIES_VERSION "\n\n");
+}
+
+/* A file's diff as mails and git apply get it: its bytes as the input had
+ * them, or, where its header lines do not name the path as git am reads
+ * it (a temporary file, a path below --directory, -p other than 1), new
+ * header lines before its hunks, which are kept byte for byte. */
+static void add_file_diff(struct sbuf *sb, const struct source *src,
+			  const struct sfile *f)
+{
+	const char *t = src->text.buf;
+
+	if (f->keep_header) {
+		sb_add(sb, t + f->off, f->len);
+	} else {
+		sb_adds(sb, "--- ");
+		if (f->kind == SF_ADD)
+			sb_adds(sb, "/dev/null");
+		else
+			add_header_path(sb, "a/", f->orig ? f->orig : f->path);
+		sb_adds(sb, "\n+++ ");
+		if (f->kind == SF_DELETE)
+			sb_adds(sb, "/dev/null");
+		else
+			add_header_path(sb, "b/", f->path);
+		sb_addc(sb, '\n');
+		sb_add(sb, t + f->body, f->off + f->len - f->body);
+	}
+	/* a diff whose input ended without LF still ends its line */
+	if (sb->len && sb->buf[sb->len - 1] != '\n')
+		sb_addc(sb, '\n');
+}
+
+/* One mail: the group's message msg and its files' diffs. */
+static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
+			     const struct source *src, const struct group *g,
+			     const struct sbuf *msg, const char *tag)
+{
+	const char *body;
+	char *subject = message_subject(msg, &body);
+	size_t blen = (size_t)(msg->buf + msg->len - body);
+	int mime = !is_ascii(body, blen) || !is_ascii(mo->author, strlen(mo->author));
+
+	for (size_t i = 0; i < g->nr && !mime; i++) {
+		const struct sfile *f = &src->f[g->member[i]];
+		mime = !is_ascii(src->text.buf + f->off, f->len);
+	}
+	add_mail_head(m, mo, tag, subject, mime);
+	sb_add(m, body, blen);
+	sb_adds(m, "---\n");
+	add_diffstat(m, src, g->member, g->nr);
+	sb_addc(m, '\n');
+	for (size_t i = 0; i < g->nr; i++)
+		add_file_diff(m, src, &src->f[g->member[i]]);
+	add_signature(m);
+	free(subject);
+}
+
+/* Sorts file indexes by their paths, as git orders a diff.  Insertion
+ * sort on runs that are sorted already (each group's members are). */
+static void sort_members(size_t *v, size_t n, const struct source *src)
+{
+	for (size_t i = 1; i < n; i++) {
+		size_t x = v[i], j = i;
+		while (j && strcmp(src->f[v[j - 1]].path, src->f[x].path) > 0) {
+			v[j] = v[j - 1];
+			j--;
+		}
+		v[j] = x;
+	}
+}
+
+/* The cover letter: git's placeholders, the shortlog, the whole diffstat. */
+static void write_cover_mail(struct sbuf *m, const struct mail_opts *mo,
+			     const struct source *src, const struct plan *p,
+			     const struct sbuf *msgs, size_t n)
+{
+	struct sbuf tag = SBUF_INIT;
+	size_t *all = NULL, nall = 0;
+	const char *lt = strrchr(mo->author, '<');
+	size_t nl = lt ? (size_t)(lt - mo->author) : 0;
+
+	while (nl && mo->author[nl - 1] == ' ')
+		nl--;
+	sb_addf(&tag, "[PATCH 0/%zu]", n);
+	add_mail_head(m, mo, tag.buf, "*** SUBJECT HERE ***",
+		      !is_ascii(mo->author, strlen(mo->author)));
+	sb_adds(m, "*** BLURB HERE ***\n\n");
+	sb_add(m, mo->author, nl);
+	sb_addf(m, " (%zu):\n", n);
+	for (size_t i = 0; i < p->nr; i++) {
+		const char *body;
+		char *subject = message_subject(&msgs[i], &body);
+		sb_addf(m, "  %s\n", subject);
+		free(subject);
+		all = xrealloc(all, xmul(nall + p->g[i].nr, sizeof *all));
+		memcpy(all + nall, p->g[i].member, p->g[i].nr * sizeof *all);
+		nall += p->g[i].nr;
+	}
+	sb_addc(m, '\n');
+	sort_members(all, nall, src);
+	add_diffstat(m, src, all, nall);
+	sb_addc(m, '\n');
+	add_signature(m);
+	free(all);
+	sb_release(&tag);
+}
+
+static int write_file(const char *path, const struct sbuf *data)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+
+	if (fd < 0 || write_all(fd, data->buf, data->len) < 0) {
+		int saved = errno;
+		if (fd >= 0)
+			close(fd);
+		return error("%s: %s", path, strerror(saved));
+	}
+	return close(fd) < 0 ? error("%s: %s", path, strerror(errno)) : 0;
+}
+
+/* Whether name is one of a series: "NNNN-*.patch". */
+static int is_series_name(const char *name)
+{
+	if (name[0] == 'v' && isdigit((unsigned char)name[1])) {
+		const char *d = name + 1;
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (*d == '-')
+			name = d + 1;
+	}
+	size_t n = strlen(name);
+
+	for (int i = 0; i < 4; i++)
+		if (!isdigit((unsigned char)name[i]))
+			return 0;
+	return name[4] == '-' && n > 11 && !strcmp(name + n - 6, ".patch");
+}
+
+/* The series names already in dir (sorted, malloc'd), or -1. */
+static int old_series(const char *dir, char ***names, size_t *n)
+{
+	DIR *d = opendir(dir);
+	size_t a = 0;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return errno == ENOENT ? 0 : error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; (de = readdir(d));)
+		if (is_series_name(de->d_name)) {
+			GROW(*names, *n + 1, a);
+			(*names)[(*n)++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	sort_unique(*names, n, 1);
+	return 0;
+}
+
+/*
+ * Puts the n files (names[i], data[i]) into mo->outdir as one step: they
+ * are written into a mkdtemp folder (inside OUTDIR when it exists, else
+ * beside it), then renamed in (the folder itself when OUTDIR is new).  An
+ * old series there is refused, or with force replaced: its files that the
+ * new series does not overwrite are removed last.  Prints each path.
+ */
+static int write_series(const struct mail_opts *mo, char *const *names,
+			const struct sbuf *data, size_t n)
+{
+	struct stat sb;
+	int exists = stat(mo->outdir, &sb) == 0;
+	char **old = NULL;
+	size_t nold = 0;
+	struct sbuf tmp = SBUF_INIT, from = SBUF_INIT, to = SBUF_INIT;
+	int r = 0;
+
+	if (exists && !S_ISDIR(sb.st_mode))
+		return error("%s: not a directory", mo->outdir);
+	if (exists && old_series(mo->outdir, &old, &nold) < 0)
+		return -1;
+	if (nold && !mo->force) {
+		r = error("%s: holds a series already (%s); --force replaces it",
+			  mo->outdir, old[0]);
+		goto out;
+	}
+	if (exists) {
+		sb_addf(&tmp, "%s/.series-XXXXXX", mo->outdir);
+	} else {
+		char *parent = dir_of(mo->outdir);
+		sb_addf(&tmp, "%s/.series-XXXXXX", parent);
+		free(parent);
+	}
+	if (!mkdtemp(tmp.buf)) {
+		r = error("%s: %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < n && !r; i++) {
+		sb_setlen(&from, 0);
+		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
+		r = write_file(from.buf, &data[i]);
+		if (!r && stop_signal)
+			r = error("interrupted by signal %d", (int)stop_signal);
+	}
+	if (!r && !exists && rename(tmp.buf, mo->outdir) < 0)
+		r = error("%s: %s", mo->outdir, strerror(errno));
+	for (size_t i = 0; i < n && !r && exists; i++) {
+		sb_setlen(&from, 0);
+		sb_setlen(&to, 0);
+		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
+		sb_addf(&to, "%s/%s", mo->outdir, names[i]);
+		if (rename(from.buf, to.buf) < 0)
+			r = error("%s: %s", to.buf, strerror(errno));
+	}
+	if (r)
+		remove_tree(tmp.buf, 0);
+	else if (exists)
+		rmdir(tmp.buf);
+	for (size_t i = 0; i < nold && !r; i++) {
+		size_t k = 0;
+		while (k < n && strcmp(names[k], old[i]))
+			k++;
+		if (k < n)
+			continue;
+		sb_setlen(&to, 0);
+		sb_addf(&to, "%s/%s", mo->outdir, old[i]);
+		unlink(to.buf);
+	}
+	for (size_t i = 0; i < n && !r; i++)
+		printf("%s/%s\n", mo->outdir, names[i]);
+out:
+	for (size_t i = 0; i < nold; i++)
+		free(old[i]);
+	free(old);
+	sb_release(&tmp);
+	sb_release(&from);
+	sb_release(&to);
+	return r;
+}
+
+/* The mails' texts and names, and what each patch's headers hold. */
+struct series_mails {
+	size_t n;               /* patches; the cover letter is extra */
+	int cover;              /* there is one: text[0] */
+	char **name;
+	struct sbuf *text;
+	struct recipients *rcpt;   /* per patch, as series cc gives them */
+};
+
+static void series_mails_release(struct series_mails *sm)
+{
+	size_t nf = sm->n + (size_t)sm->cover;
+
+	for (size_t i = 0; i < nf; i++) {
+		free(sm->name[i]);
+		sb_release(&sm->text[i]);
+	}
+	free(sm->name);
+	free(sm->text);
+	free_recipients(sm->rcpt, sm->n);
+	memset(sm, 0, sizeof *sm);
+}
+
+/* Who gets every mail besides its own recipients, and how: --to, --cc,
+ * --all-cc of format; split has none of them. */
+struct addressing {
+	int all_cc;
+	const char *const *to, *const *cc;
+	size_t nto, ncc;
+};
+
+/* To: and Cc: of a patch: its people and lists (all in Cc: with
+ * all_cc), then the extra addresses. */
+static void patch_addresses(const struct addressing *ad,
+			    const struct recipients *r, struct sbuf *to,
+			    struct sbuf *cc)
+{
+	const char *pos = r->lines.buf, *end = pos + r->lines.len;
+	size_t k = 0;
+
+	for (struct span l; next_line(&pos, end, &l); k++) {
+		struct sbuf *dst = k < r->people && !ad->all_cc ? to : cc;
+		sb_add(dst, l.p, l.len);
+		sb_addc(dst, '\n');
+	}
+	for (size_t i = 0; i < ad->nto; i++)
+		add_new_lines(to, ad->to[i]);
+	for (size_t i = 0; i < ad->ncc; i++)
+		add_new_lines(cc, ad->cc[i]);
+}
+
+/* What series cc answers for each of the n mail texts: the same scan of
+ * the same bytes, and one pass over MAINTAINERS for all of them. */
+static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
+			   const struct sbuf *text, size_t n,
+			   struct recipients *out)
+{
+	struct cc_query *q = xcalloc(n + 1, sizeof *q);
+	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
+	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
+	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
+	size_t *people = xcalloc(n + 1, sizeof *people);
+
+	for (size_t i = 0; i < n; i++) {
+		kw[i] = (struct kwtext)KWTEXT_INIT;
+		sb_init(&lines[i]);
+		scan_patch(text[i].buf, text[i].len, &pf[i],
+			   co->keywords ? &kw[i] : NULL);
+		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
+					  .kw = &kw[i], .fixes = pf[i].fixes,
+					  .nfixes = pf[i].nfixes,
+					  .people = &people[i] };
+	}
+	int r = maintainers_query(m, co, q, n, lines, &err);
+	if (r < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; i < n; i++) {
+		out[i] = (struct recipients){ lines[i], people[i] };
+		patch_files_release(&pf[i]);
+		kwtext_release(&kw[i]);
+	}
+	free(q);
+	free(pf);
+	free(kw);
+	free(lines);
+	free(people);
+	sb_release(&err);
+	return r;
+}
+
+/* One patch mail to write: its head (author, date, id), its group of
+ * the source, its message and its tag ("[PATCH 3/7]"). */
+struct mail_item {
+	struct mail_opts mo;
+	const struct group *g;
+	struct sbuf msg, tag;
+};
+
+static void mail_items_release(struct mail_item *it, size_t n)
+{
+	for (size_t i = 0; it && i < n; i++) {
+		sb_release(&it[i].msg);
+		sb_release(&it[i].tag);
+	}
+	free(it);
+}
+
+/*
+ * Writes each patch's mail with its recipients in To: and Cc:.  They are
+ * what series cc (and get_maintainer.pl, which git send-email would run)
+ * answers for the mail as git format-patch writes it, with no To: or Cc:
+ * yet: a K: pattern that matches a list address (the kernel's "K: riscv"
+ * against linux-riscv@) must not add people because of our own headers.
+ * m NULL: no MAINTAINERS, only the extra addresses.
+ */
+static int address_mails(struct series_mails *sm, struct maintainers *m,
+			 const struct cc_opts *co, const struct addressing *ad,
+			 const struct source *src, const struct mail_item *it)
+{
+	size_t n = sm->n, base = (size_t)sm->cover;
+	int r = 0;
+
+	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
+	for (size_t i = 0; i < n; i++) {
+		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
+		write_patch_mail(&sm->text[base + i], &it[i].mo, src, it[i].g,
+				 &it[i].msg, it[i].tag.buf);
+	}
+	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
+		struct mail_opts mo = it[i].mo;
+		patch_addresses(ad, &sm->rcpt[i], &to, &cc);
+		mo.to = to.buf;
+		mo.cc = cc.buf;
+		sb_setlen(&sm->text[base + i], 0);
+		write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
+				 &it[i].msg, it[i].tag.buf);
+		sb_release(&to);
+		sb_release(&cc);
+	}
+	return r;
+}
+
+/* The lists of the whole series, each once, in the order they first come. */
+static void series_lists(const struct series_mails *sm, struct sbuf *lists)
+{
+	for (size_t i = 0; i < sm->n; i++) {
+		const struct recipients *r = &sm->rcpt[i];
+		const char *pos = r->lines.buf, *end = pos + r->lines.len;
+		size_t k = 0;
+		for (struct span l; next_line(&pos, end, &l); k++)
+			if (k >= r->people) {
+				struct sbuf one = SBUF_INIT;
+				sb_add(&one, l.p, l.len);
+				add_new_lines(lists, one.buf);
+				sb_release(&one);
+			}
+	}
+}
+
+/* The mail sink: the plan's groups as a numbered series in mo->outdir,
+ * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
+ * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
+ * message. */
+static int write_mails(const struct mail_opts *mo, const struct source *src,
+		       const struct plan *p, const struct sbuf *msgs,
+		       struct maintainers *m, const struct cc_opts *co)
+{
+	struct series_mails sm = { .n = p->nr, .cover = p->nr > 1 };
+	size_t nf = sm.n + (size_t)sm.cover;
+	struct addressing none = { 0 };
+	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
+	int r;
+
+	sm.name = xcalloc(nf + 1, sizeof *sm.name);
+	sm.text = xcalloc(nf + 1, sizeof *sm.text);
+	for (size_t i = 0; i < nf; i++)
+		sb_init(&sm.text[i]);
+	if (sm.cover)
+		sm.name[0] = mail_name(0, 0, NULL);
+	for (size_t i = 0; i < p->nr; i++) {
+		sm.name[i + (size_t)sm.cover] = mail_name(0, i + 1, msgs[i].buf);
+		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
+		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
+		if (p->nr > 1)
+			sb_addf(&it[i].tag, "[PATCH %zu/%zu]", i + 1, p->nr);
+		else
+			sb_adds(&it[i].tag, "[PATCH]");
+	}
+	r = address_mails(&sm, m, co, &none, src, it);
+	mail_items_release(it, p->nr);
+	if (!r && sm.cover) {
+		struct sbuf lists = SBUF_INIT;
+		struct mail_opts cmo = *mo;
+		series_lists(&sm, &lists);
+		cmo.cc = lists.buf;
+		write_cover_mail(&sm.text[0], &cmo, src, p, msgs, p->nr);
+		sb_release(&lists);
+	}
+	if (!r)
+		r = write_series(mo, sm.name, sm.text, nf);
+	series_mails_release(&sm);
+	return r;
+}
+
+/* ---- staging, the plan printer and the commit transaction -------------------
+ * `series commit` as one transaction whose commit point is a single
+ * compare-and-swap of HEAD:
+ *   1. take the index lock (O_EXCL, as git does), so no git changes the
+ *      index under us;
+ *   2. in a mkstemp copy of the index, git stages the selection as
+ *      `git add` would (update-index: filters, autocrlf, core.fileMode),
+ *      which gives each path the mode and id the commits must hold;
+ *   3. stream every group as a commit into one `git fast-import`, into a
+ *      quarantine (a mkdtemp object directory under .git, the real one as
+ *      its alternate); its branch is reset at the end without a value, so
+ *      it writes objects and no ref; its marks file gives the tip.  Where
+ *      what it stored is not what git staged, git writes the blobs and the
+ *      import runs again.  Step 2 runs beside step 3 when it cannot change
+ *      the plan (see commit_series);
+ *   4. move the quarantine's objects in, then `git update-ref HEAD NEW
+ *      OLD`: the commit point;
+ *   5. rename the copy over the index and drop the lock.
+ * Any failure or signal before 4 removes the copy, the quarantine, the lock
+ * and any crash report, so HEAD, refs, index and work tree are as before;
+ * the work tree is only ever read.
+ */
+
+/* What one path of the selection becomes, once git has staged it. */
+struct change {
+	const char *path;     /* borrowed from the status */
+	size_t group, entry;  /* its group in the plan, its status entry */
+	int take;             /* 1: the work tree's side, as `git add` takes
+	                       * it; 0: out of the index, the file (if any)
+	                       * left untracked (git rm --cached, a rename's
+	                       * old path) */
+	unsigned head_mode;   /* in HEAD; 0: not there */
+	const char *head_oid;
+	unsigned mode;        /* staged by git; 0: absent */
+	char oid[65];
+	unsigned wt_mode;     /* as streamed to fast-import; 0: deleted */
+	char wt_oid[65];      /* the id fast-import gave it */
+	int have_object;      /* the staged blob is in the object store */
+	int shared;           /* more than one entry names the path */
+	int convert;          /* git stores other bytes than the work tree's */
+	size_t mark;          /* its blob's mark in the fast-import stream */
+};
+
+struct changes {
+	struct change *c;
+	size_t nr;
+};
+
+static int cmp_change_path(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : y->take - x->take;
+}
+
+static int cmp_change_group(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * The paths the plan's entries own, each once, sorted by (group, path): an
+ * entry's path, and a rename's old path (a copy leaves it).  A path named twice (a staged
+ * deletion and the untracked file of the same name; a rename's old path
+ * taken by a new file) keeps the side that takes the work tree, with HEAD's
+ * state from whichever knows it, in that side's group.
+ */
+static void collect_changes(struct changes *cs, const struct plan *p,
+			    const struct status *st)
+{
+	size_t n = 0, a = 0;
+	struct change *c = NULL;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t idx = p->g[g].member[j];
+			const struct entry *e = &st->e[idx];
+			int tracked = e->kind == E_CHANGED;
+			GROW(c, n + 2, a);
+			c[n++] = (struct change){
+				.path = e->path, .group = g, .entry = idx,
+				.take = !(tracked && !e->mode_index),
+				.head_mode = tracked ? e->mode_head : 0,
+				.head_oid = tracked ? e->oid_head : "" };
+			if (e->orig && e->x != 'C')
+				c[n++] = (struct change){
+					.path = e->orig, .group = g, .entry = idx,
+					.take = 0, .head_mode = e->mode_head,
+					.head_oid = e->oid_head };
+		}
+	sort_n(c, n, sizeof *c, cmp_change_path);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (k && !strcmp(c[k - 1].path, c[i].path)) {
+			c[k - 1].shared = 1;
+			if (!c[k - 1].head_mode) {
+				c[k - 1].head_mode = c[i].head_mode;
+				c[k - 1].head_oid = c[i].head_oid;
+			}
+			continue;
+		}
+		c[k++] = c[i];
+	}
+	sort_n(c, k, sizeof *c, cmp_change_group);
+	cs->c = c;
+	cs->nr = k;
+}
+
+/* Whether the staged path is what HEAD has: then it changes nothing. */
+static int change_is_noop(const struct change *c)
+{
+	return c->mode == c->head_mode &&
+	       (!c->mode || !strcmp(c->oid, c->head_oid));
+}
+
+/* One entry of `git ls-files -s -z`, pointing into its output. */
+struct staged {
+	const char *path, *oid;
+	unsigned mode, stage;
+};
+
+static int cmp_staged(const void *a, const void *b)
+{
+	return strcmp(((const struct staged *)a)->path,
+		      ((const struct staged *)b)->path);
+}
+
+/*
+ * Grammar of `git ls-files -s -z`: records "MODE SP OID SP STAGE TAB PATH"
+ * each ending in NUL; -z means no quoting.  The spaces and the tab become
+ * NULs so that the fields are strings in place.
+ */
+static int parse_staged(struct sbuf *out, struct staged **list, size_t *nr)
+{
+	size_t n = 0, a = 0;
+	struct staged *l = NULL;
+	int sorted = 1;
+
+	for (char *p = out->buf, *end = p + out->len; p < end;) {
+		char *nul = memchr(p, '\0', (size_t)(end - p));
+		char *sp1 = nul ? memchr(p, ' ', (size_t)(nul - p)) : NULL;
+		char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(nul - sp1 - 1)) : NULL;
+		char *tab = sp2 ? memchr(sp2 + 1, '\t', (size_t)(nul - sp2 - 1)) : NULL;
+		struct cursor c = { p, sp1 ? sp1 + 1 : p };
+		struct staged s = { 0 };
+		if (!tab || tab + 1 == nul || sp2 - sp1 - 1 > 64 ||
+		    octal_field(&c, &s.mode) < 0 || tab - sp2 != 2 ||
+		    sp2[1] < '0' || sp2[1] > '3') {
+			free(l);
+			return error("git ls-files: unexpected answer at byte %zu",
+				     (size_t)(p - out->buf));
+		}
+		*sp2 = *tab = '\0';
+		s.oid = sp1 + 1;
+		s.stage = (unsigned)(sp2[1] - '0');
+		s.path = tab + 1;
+		if (!is_oid(s.oid, strlen(s.oid))) {
+			free(l);
+			return error("git ls-files: unexpected answer at byte %zu",
+				     (size_t)(p - out->buf));
+		}
+		if (n && strcmp(l[n - 1].path, s.path) > 0)
+			sorted = 0;
+		GROW(l, n + 1, a);
+		l[n++] = s;
+		p = nul + 1;
+	}
+	if (!sorted)
+		sort_n(l, n, sizeof *l, cmp_staged);
+	*list = l;
+	*nr = n;
+	return 0;
+}
+
+/* Feeds paths (NUL-terminated each) to `git update-index WORDS -z --stdin`. */
+static int update_index(const char *step, const char *const *words,
+			const char *const *env, const struct sbuf *paths)
+{
+	if (!paths->len)
+		return 0;
+	return git_ok(step, &(struct git_run){ .words = words, .env = env,
+		      .input = paths->buf, .inlen = paths->len });
+}
+
+/*
+ * Stages the changes into the index file `index` as `git add` would: the
+ * taken paths by one update-index --add --remove --replace (git's own
+ * clean/smudge filters, autocrlf, eol and core.fileMode apply), the dropped
+ * ones by one --force-remove, so an untracked file stays untracked.  With
+ * write_objects the blobs go into the object directory objenv names (else
+ * they are only hashed: fast-import writes them).
+ */
+static int stage_index(const struct changes *cs, const char *index,
+		       const char *const *objenv, int write_objects)
+{
+	static const char *const drop[] = { "update-index", "-z",
+		"--force-remove", "--stdin", NULL };
+	static const char *const take[] = { "update-index", "--add",
+		"--remove", "--replace", "-z", "--stdin", NULL };
+	static const char *const hash_only[] = { "update-index", "--add",
+		"--remove", "--replace", "--info-only", "-z", "--stdin", NULL };
+	struct sbuf ienv = SBUF_INIT, dropped = SBUF_INIT, taken = SBUF_INIT;
+	const char *env[4] = { NULL, NULL, NULL, NULL };
+	int r;
+
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
+	env[0] = ienv.buf;
+	if (write_objects && objenv) {
+		env[1] = objenv[0];
+		env[2] = objenv[1];
+	}
+	for (size_t i = 0; i < cs->nr; i++)
+		sb_add(cs->c[i].take ? &taken : &dropped, cs->c[i].path,
+		       strlen(cs->c[i].path) + 1);
+	if (!(r = update_index("git update-index", drop, env, &dropped)))
+		r = update_index("git update-index", write_objects ? take :
+				 hash_only, env, &taken);
+	sb_release(&ienv);
+	sb_release(&dropped);
+	sb_release(&taken);
+	return r;
+}
+
+/* Appends `git ls-files -s -z` of the index file `index` to out. */
+static int list_index(const char *index, struct sbuf *out)
+{
+	static const char *const list[] = { "ls-files", "-s", "-z", NULL };
+	struct sbuf ienv = SBUF_INIT;
+
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", index);
+	const char *env[] = { ienv.buf, NULL };
+	int r = git_ok("git ls-files", &(struct git_run){ .words = list, .env = env, .out = out });
+	sb_release(&ienv);
+	return r;
+}
+
+/* Each change's staged mode and id, from the listing (which it edits). */
+static int apply_listing(struct changes *cs, struct sbuf *listing,
+			 int have_objects)
+{
+	struct staged *l = NULL;
+	size_t nl = 0;
+	int r = parse_staged(listing, &l, &nl);
+
+	for (size_t i = 0; !r && i < cs->nr; i++) {
+		struct change *c = &cs->c[i];
+		struct staged key = { c->path, NULL, 0, 0 };
+		struct staged *s = nl ? bsearch(&key, l, nl, sizeof *l,
+						cmp_staged) : NULL;
+		c->mode = 0;
+		*c->oid = '\0';
+		if (!s)
+			continue;
+		if (s->stage)
+			r = error("%s: unmerged; resolve the conflict first",
+				  c->path);
+		else if (s->mode == 0160000)
+			r = error("%s: submodule changes are not supported",
+				  c->path);
+		else {
+			c->mode = s->mode;
+			memcpy(c->oid, s->oid, strlen(s->oid) + 1);
+			c->have_object = have_objects;
+		}
+	}
+	free(l);
+	return r;
+}
+
+/* Stages and reads back: every change gets git's mode and id. */
+static int stage_changes(struct changes *cs, const char *index,
+			 const char *const *objenv, int write_objects)
+{
+	struct sbuf out = SBUF_INIT;
+	int r = stage_index(cs, index, objenv, write_objects);
+
+	if (!r)
+		r = list_index(index, &out);
+	if (!r)
+		r = apply_listing(cs, &out, write_objects);
+	for (size_t i = 0; !r && i < cs->nr; i++)
+		cs->c[i].wt_mode = cs->c[i].mode;
+	sb_release(&out);
+	return r;
+}
+
+/*
+ * Drops what changes nothing: paths staged as HEAD has them, then entries
+ * left with no path, then groups left with no entry.  Group numbers in the
+ * changes follow; they stay sorted by (group, path).
+ */
+static void prune_plan(struct plan *p, struct changes *cs, size_t nentries)
+{
+	char *live = xcalloc(nentries, 1);
+	size_t *renum = xcalloc(p->nr, sizeof *renum);
+	size_t k = 0, ng = 0;
+
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!change_is_noop(&cs->c[i])) {
+			live[cs->c[i].entry] = 1;
+			cs->c[k++] = cs->c[i];
+		}
+	cs->nr = k;
+	for (size_t g = 0; g < p->nr; g++) {
+		struct group *grp = &p->g[g];
+		size_t m = 0;
+		for (size_t j = 0; j < grp->nr; j++)
+			if (live[grp->member[j]])
+				grp->member[m++] = grp->member[j];
+		grp->nr = m;
+		if (!m) {
+			free(grp->name);
+			free(grp->member);
+			continue;
+		}
+		renum[g] = ng;
+		p->g[ng++] = *grp;
+	}
+	p->nr = ng;
+	for (size_t i = 0; i < cs->nr; i++)
+		cs->c[i].group = renum[cs->c[i].group];
+	free(live);
+	free(renum);
+}
+
+/* The change of path among c[0..n), sorted by path, or NULL. */
+static const struct change *find_change(const struct change *c, size_t n,
+					const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = strcmp(c[mid].path, path);
+		if (!r)
+			return &c[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* What a group commits for one entry, as a letter for people: from HEAD's
+ * mode and the staged one where the entry's path was staged. */
+static char entry_letter(const struct entry *e, const struct change *c)
+{
+	if (e->kind == E_RENAMED)
+		return e->x == 'C' ? 'C' : 'R';
+	unsigned head = c ? c->head_mode : e->mode_head;
+	unsigned now = c ? c->mode : (e->kind == E_UNTRACKED ? 0100644 : e->mode_wt);
+	if (!now)
+		return 'D';
+	if (!head)
+		return 'A';
+	if ((head & 0170000) != (now & 0170000))
+		return 'T';
+	return 'M';
+}
+
+/* The letters of the work tree's files once staged: from HEAD's mode and
+ * the staged one.  Malloc'd, one per entry. */
+static char *staged_letters(const struct plan *p, const struct status *st,
+			    const struct changes *cs)
+{
+	char *letter = xcalloc(st->nr + 1, 1);
+	size_t lo = 0;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		size_t hi = lo;
+		while (hi < cs->nr && cs->c[hi].group == i)
+			hi++;
+		for (size_t j = 0; j < p->g[i].nr; j++) {
+			const struct entry *e = &st->e[p->g[i].member[j]];
+			letter[p->g[i].member[j]] = entry_letter(e,
+				find_change(cs->c + lo, hi - lo, e->path));
+		}
+		lo = hi;
+	}
+	return letter;
+}
+
+/* What a run that moved a branch prints on stdout, one line: "217
+ * commits, 1,031 files on refs/heads/x: OLD..NEW" and what follows
+ * (e.g. " (was 3 commits)"). */
+static void print_landed(size_t commits, size_t files, const char *ref,
+			 const char *from, const char *to, const char *more)
+{
+	struct sbuf line = SBUF_INIT;
+
+	sb_add_count(&line, commits);
+	sb_adds(&line, commits == 1 ? " commit, " : " commits, ");
+	sb_add_count(&line, files);
+	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", files == 1 ? "" : "s",
+		ref, *from ? from : "(root)", to, more ? more : "");
+	fputs(line.buf, stdout);
+	sb_release(&line);
+}
+
+/* A buffered stream into a child's stdin; the first failure sticks. */
+struct stream {
+	int fd;
+	int failed;
+	struct sbuf buf;
+};
+
+static void stream_flush(struct stream *s)
+{
+	if (!s->failed && write_all(s->fd, s->buf.buf, s->buf.len) < 0)
+		s->failed = errno;
+	sb_setlen(&s->buf, 0);
+}
+
+static void stream_room(struct stream *s)
+{
+	if (s->buf.len >= 1 << 16)
+		stream_flush(s);
+}
+
+static void stream_data(struct stream *s, const char *data, size_t len)
+{
+	sb_addf(&s->buf, "data %zu\n", len);
+	sb_add(&s->buf, data, len);
+	sb_addc(&s->buf, '\n');
+	stream_room(s);
+}
+
+/*
+ * Streams "blob", its mark and the work tree's bytes of path: a symbolic
+ * link's target, or a regular file's contents (also for mode 120000 where
+ * core.symlinks=false keeps links as plain files).  Whether git would have
+ * stored these bytes is checked against the staged id afterwards.
+ */
+static int stream_blob(struct stream *s, const char *path, unsigned mode,
+		       size_t mark)
+{
+	struct stat sb;
+	char link[PATH_MAX + 1];
+
+	if (lstat(path, &sb) < 0)
+		return error("%s: %s", path, strerror(errno));
+	if ((S_ISLNK(sb.st_mode) && mode != 0120000) ||
+	    (!S_ISLNK(sb.st_mode) && !S_ISREG(sb.st_mode)))
+		return error("%s: changed type while series ran", path);
+	sb_addf(&s->buf, "blob\nmark :%zu\n", mark);
+	if (S_ISLNK(sb.st_mode)) {
+		ssize_t n = readlink(path, link, sizeof link);
+		if (n < 0)
+			return error("%s: %s", path, strerror(errno));
+		if ((size_t)n >= sizeof link)
+			return error("%s: symbolic link target too long", path);
+		stream_data(s, link, (size_t)n);
+		return 0;
+	}
+	int fd = open(path, O_RDONLY | O_NOFOLLOW);
+	if (fd < 0)
+		return error("%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return error("%s: changed type while series ran", path);
+	}
+	size_t left = (size_t)sb.st_size;
+	sb_addf(&s->buf, "data %zu\n", left);
+	for (;;) {
+		sb_grow(&s->buf, 65536);
+		size_t want = left < 65536 ? left : 65536;
+		ssize_t n = read(fd, s->buf.buf + s->buf.len, want ? want : 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+			close(fd);
+			return error("%s: %s", path, strerror(saved));
+		}
+		if ((size_t)n > left || (!n && left)) {
+			close(fd);
+			return error("%s: changed size while series ran", path);
+		}
+		if (!n)
+			break;
+		sb_setlen(&s->buf, s->buf.len + (size_t)n);
+		left -= (size_t)n;
+		stream_room(s);
+	}
+	close(fd);
+	sb_addc(&s->buf, '\n');
+	stream_room(s);
+	return 0;
+}
+
+/*
+ * One group's commit: the blobs git has not stored yet, then the commit
+ * with its deletions first (so "a" can become "a/b") and its files by
+ * mode and id or mark.  c[0..n) are the group's changes.
+ */
+static int stream_group(struct stream *s, struct change *c, size_t n,
+			size_t mark, size_t *next_blob, const char *author,
+			const char *committer, const struct sbuf *msg)
+{
+	for (size_t j = 0; j < n; j++) {
+		if (!c[j].wt_mode || c[j].have_object)
+			continue;
+		c[j].mark = (*next_blob)++;
+		if (stream_blob(s, c[j].path, c[j].wt_mode, c[j].mark) < 0)
+			return -1;
+	}
+	sb_addf(&s->buf, "commit refs/series/import\nmark :%zu\n"
+		"author %s\ncommitter %s\n", mark, author, committer);
+	stream_data(s, msg->buf, msg->len);
+	for (size_t j = 0; j < n; j++)
+		if (!c[j].wt_mode) {
+			sb_adds(&s->buf, "D ");
+			sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
+			sb_addc(&s->buf, '\n');
+		}
+	for (size_t j = 0; j < n; j++) {
+		if (!c[j].wt_mode)
+			continue;
+		if (c[j].have_object)
+			sb_addf(&s->buf, "M %o %s ", c[j].wt_mode, c[j].oid);
+		else
+			sb_addf(&s->buf, "M %o :%zu ", c[j].wt_mode, c[j].mark);
+		sb_quote_c(&s->buf, c[j].path, strlen(c[j].path), 1);
+		sb_addc(&s->buf, '\n');
+		stream_room(s);
+	}
+	return 0;
+}
+
+/*
+ * The mode a path is streamed with before git has staged it: what status
+ * saw (git's own mode rule) for a tracked path, the file's for a new one.
+ * The staged mode is checked against it afterwards.
+ */
+static unsigned guess_mode(const struct change *c, const struct status *st)
+{
+	const struct entry *e = &st->e[c->entry];
+	struct stat sb;
+
+	if (!c->take || strcmp(c->path, e->path))
+		return 0;
+	if (e->kind != E_UNTRACKED)
+		return e->mode_wt;
+	if (lstat(c->path, &sb) < 0)
+		return 0;
+	if (S_ISLNK(sb.st_mode))
+		return 0120000;
+	return S_ISREG(sb.st_mode) ? (sb.st_mode & S_IXUSR ? 0100755 : 0100644) : 0;
+}
+
+/*
+ * Whether a change may turn out to be none, so that only staging can tell
+ * whether its group makes a commit: both the index and the work tree differ
+ * from what came before (a staged change put back), or HEAD's state came
+ * from another entry (an untracked file where a deleted one was).
+ */
+static int may_be_noop(const struct change *c, const struct status *st)
+{
+	const struct entry *e = &st->e[c->entry];
+
+	if (!c->take || !c->head_mode)
+		return 0;
+	if (e->kind != E_CHANGED)
+		return 1;
+	return e->x != '.' && e->y != '.';
+}
+
+struct txn {
+	struct repo *repo;
+	struct plan *plan;
+	const struct status *st;
+	struct changes *cs;
+	const struct template *tmpl;
+	char *author, *committer;
+	int no_verify;
+	char *lock;         /* index.lock, once we hold it */
+	char *tmp_index;    /* our copy of the index, once made */
+	char *msg_file;     /* the commit-msg hook's file, while it exists */
+	pid_t importer;     /* fast-import's pid, for its crash report */
+	char *quarantine;   /* the run's own object directory, once made */
+	struct sbuf env_obj, env_alt; /* the environment that points there */
+	struct sbuf *msg;   /* each group's message, after the hooks */
+	char tip[72];
+	size_t files;
+};
+
+static int check_stop(const char *step)
+{
+	if (stop_signal)
+		return error("%s: interrupted by signal %d", step, (int)stop_signal);
+	return 0;
+}
+
+static void progress(size_t k, size_t n, const char *name)
+{
+	if (isatty(2))
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
+}
+
+/* Copies index to a new temporary file in dir, keeping its mtime (git's
+ * racy-entry check compares file times with the index's); *tmp names it.
+ * No index yet: *tmp names a file that does not exist, which git creates. */
+static int copy_index(const char *index, const char *dir, char **tmp)
+{
+	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
+	struct stat sb;
+
+	sb_addf(&path, "%s/series-index-XXXXXX", dir);
+	int fd = mkstemp(path.buf);
+	if (fd < 0) {
+		error("%s: %s", path.buf, strerror(errno));
+		sb_release(&path);
+		return -1;
+	}
+	*tmp = sb_detach(&path, NULL);
+	if (stat(index, &sb) < 0) {
+		close(fd);
+		unlink(*tmp);
+		if (errno != ENOENT)
+			return error("%s: %s", index, strerror(errno));
+		return 0;
+	}
+	int r = 0;
+	if (sb_read_file(&data, index) < 0)
+		r = error("%s: %s", index, strerror(errno));
+	else if (write_all(fd, data.buf, data.len) < 0)
+		r = error("%s: %s", *tmp, strerror(errno));
+	else {
+		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
+		futimens(fd, ts);
+	}
+	if (close(fd) < 0 && !r)
+		r = error("%s: %s", *tmp, strerror(errno));
+	sb_release(&data);
+	return r;
+}
+
+/* Removes a temporary index and the lock git may have left beside it. */
+static void remove_index_copy(char **tmp)
+{
+	if (!*tmp)
+		return;
+	struct sbuf lock = SBUF_INIT;
+	sb_addf(&lock, "%s.lock", *tmp);
+	unlink(lock.buf);
+	unlink(*tmp);
+	sb_release(&lock);
+	free(*tmp);
+	*tmp = NULL;
+}
+
+/* What status says of a change, where that is all there is to know:
+ * returns 1 with c->mode (and c->oid where the index holds the content),
+ * or 0 where only staging tells (both sides changed, renames, untracked,
+ * intent-to-add, a path two entries name). */
+static int status_decides(struct change *c, const struct entry *e)
+{
+	if (c->shared || e->kind != E_CHANGED || strcmp(c->path, e->path))
+		return 0;
+	if (e->y == '.') {      /* the work tree is the index */
+		c->mode = e->mode_index;
+		memcpy(c->oid, e->oid_index, sizeof c->oid);
+		return 1;
+	}
+	if (e->x != '.' || !strchr("MTD", e->y))
+		return 0;
+	/* The index is HEAD's, and git found the work tree's cleaned bytes
+	 * or mode other than the index's: a change, whose id only hashing
+	 * would give, and nothing here needs it. */
+	c->mode = e->y == 'D' ? 0 : e->mode_wt;
+	*c->oid = '\0';
+	return 1;
+}
+
+/*
+ * The plan as git would commit it, then what changes nothing dropped.  What
+ * status decides is taken from it; the rest is staged into a copy of the
+ * index (only hashed, nothing written), so that a tree-wide edit of the work
+ * tree costs no hashing at all.  Returns 0, or -1 after an error.
+ */
+static int settle_plan(struct plan *p, const struct status *st,
+		       struct changes *cs, const char *index)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *tmp = NULL;
+	int r = 0;
+
+	collect_changes(cs, p, st);
+	struct changes rest = { xcalloc(cs->nr + 1, sizeof *rest.c), 0 };
+	size_t *at = xcalloc(cs->nr + 1, sizeof *at);
+	for (size_t i = 0; i < cs->nr; i++)
+		if (!status_decides(&cs->c[i], &st->e[cs->c[i].entry])) {
+			at[rest.nr] = i;
+			rest.c[rest.nr++] = cs->c[i];
+		}
+	if (rest.nr)
+		r = copy_index(index, tmpdir && *tmpdir ? tmpdir : "/tmp", &tmp);
+	if (!r && rest.nr)
+		r = stage_changes(&rest, tmp, NULL, 0);
+	for (size_t j = 0; !r && j < rest.nr; j++)
+		cs->c[at[j]] = rest.c[j];
+	if (!r)
+		prune_plan(p, cs, st->nr);
+	remove_index_copy(&tmp);
+	free(rest.c);
+	free(at);
+	return r;
+}
+
+static int make_quarantine(struct txn *t)
+{
+	struct sbuf dir = SBUF_INIT;
+
+	sb_addf(&dir, "%s/series-objects-XXXXXX", t->repo->gitdir);
+	if (!mkdtemp(dir.buf)) {
+		int saved = errno;
+		sb_release(&dir);
+		return error("%s: %s", t->repo->gitdir, strerror(saved));
+	}
+	t->quarantine = sb_detach(&dir, NULL);
+	sb_addf(&dir, "%s/pack", t->quarantine);
+	int r = mkdir(dir.buf, 0777);
+	sb_release(&dir);
+	if (r < 0)
+		return error("%s/pack: %s", t->quarantine, strerror(errno));
+	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	sb_addf(&t->env_obj, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
+	sb_addf(&t->env_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
+		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
+	return 0;
+}
+
+/* Moves the files of from/sub into to/sub (made if need be); packs with
+ * each .pack before its .idx, as git does, so no reader sees an index
+ * without its pack. */
+static int move_objects(const char *from, const char *to, const char *sub)
+{
+	struct sbuf dir = SBUF_INIT, src = SBUF_INIT, dst = SBUF_INIT;
+	int r = 0, pack = !strcmp(sub, "pack");
+
+	sb_addf(&dir, "%s/%s", from, sub);
+	sb_addf(&dst, "%s/%s", to, sub);
+	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
+		r = error("%s: %s", dst.buf, strerror(errno));
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		DIR *d = opendir(dir.buf);
+		if (!d) {
+			r = error("%s: %s", dir.buf, strerror(errno));
+			break;
+		}
+		for (struct dirent *de; !r && (de = readdir(d));) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (pack && (!starts_with(de->d_name, "pack-") ||
+				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
+				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
+				continue;
+			if (!pack && pass)
+				continue;
+			sb_setlen(&src, 0);
+			sb_setlen(&dst, 0);
+			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
+			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
+			if (rename(src.buf, dst.buf) < 0)
+				r = error("%s: %s", dst.buf, strerror(errno));
+		}
+		closedir(d);
+	}
+	sb_release(&dir);
+	sb_release(&src);
+	sb_release(&dst);
+	return r;
+}
+
+/* Moves the quarantine's loose objects (xx/ directories), then its pack,
+ * into the object directory. */
+static int release_quarantine(struct txn *t)
+{
+	DIR *d = opendir(t->quarantine);
+	int r = 0;
+
+	if (!d)
+		return error("%s: %s", t->quarantine, strerror(errno));
+	for (struct dirent *de; !r && (de = readdir(d));)
+		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
+		    isxdigit((unsigned char)de->d_name[1]))
+			r = move_objects(t->quarantine, t->repo->objects, de->d_name);
+	closedir(d);
+	return r ? r : move_objects(t->quarantine, t->repo->objects, "pack");
+}
+
+/*
+ * Runs a hook as git does: from the top of the work tree, its stdout sent
+ * to stderr, with env.  Returns 0, or error() naming it.
+ */
+static int run_hook(const char *name, const char *path, const char *arg,
+		    const char *const *env, const char *top)
+{
+	const char *argv[] = { path, arg, NULL };
+	int out = dup(2);
+	struct child c = { .argv = argv, .env = env, .dir = top,
+			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
+			   .err = CHILD_INHERIT };
+
+	if (child_start(&c) < 0) {
+		if (out >= 0)
+			close(out);
+		return -1;
+	}
+	int st = child_finish(&c);
+	if (out >= 0)
+		close(out);
+	if (!st)
+		return 0;
+	if (stop_signal)
+		return error("%s hook: interrupted by signal %d", name,
+			     (int)stop_signal);
+	if (st == 127)
+		return error("%s hook: could not run %s", name, path);
+	return error("%s hook failed (exit %d); nothing was committed", name, st);
+}
+
+/* Whether the hook at path would run: git runs executable files only. */
+static int hook_exists(const char *path)
+{
+	struct stat sb;
+
+	return path && !stat(path, &sb) && S_ISREG(sb.st_mode) &&
+	       !access(path, X_OK);
+}
+
+/* Every group's message: the template, then the commit-msg hook on it (it
+ * may edit it), then git's clean-up. */
+static int make_messages(struct txn *t)
+{
+	int hook = !t->no_verify && hook_exists(t->repo->hook_commit_msg);
+	struct sbuf ienv = SBUF_INIT;
+	int r = 0;
+
+	t->msg = xcalloc(t->plan->nr, sizeof *t->msg);
+	for (size_t i = 0; i < t->plan->nr; i++)
+		sb_init(&t->msg[i]);
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
+	for (size_t i = 0; i < t->plan->nr && !r; i++) {
+		struct sbuf *m = &t->msg[i];
+		group_message(m, t->tmpl, &t->plan->g[i]);
+		if (!hook)
+			continue;
+		if (!t->msg_file) {
+			struct sbuf path = SBUF_INIT;
+			sb_addf(&path, "%s/series-msg-XXXXXX", t->repo->gitdir);
+			int fd = mkstemp(path.buf);
+			if (fd < 0) {
+				r = error("%s: %s", path.buf, strerror(errno));
+				sb_release(&path);
+				break;
+			}
+			close(fd);
+			t->msg_file = sb_detach(&path, NULL);
+		}
+		int fd = open(t->msg_file, O_WRONLY | O_TRUNC);
+		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
+			r = error("%s: %s", t->msg_file, strerror(errno));
+			break;
+		}
+		if ((r = run_hook("commit-msg", t->repo->hook_commit_msg,
+				  t->msg_file, env, t->repo->top)) < 0)
+			break;
+		sb_setlen(m, 0);
+		if (sb_read_file(m, t->msg_file) < 0)
+			r = error("%s: %s", t->msg_file, strerror(errno));
+		cleanup_message(m);
+		if (!r && !m->len)
+			r = error("commit-msg hook emptied the message of %s; "
+				  "nothing was committed", t->plan->g[i].name);
+	}
+	if (t->msg_file) {
+		unlink(t->msg_file);
+		free(t->msg_file);
+		t->msg_file = NULL;
+	}
+	sb_release(&ienv);
+	return r;
+}
+
+/* The marks fast-import exported (":N ID" lines) into ids[1..n]. */
+static int read_marks(const char *path, char (*ids)[65], size_t n)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	if (sb_read_file(&text, path) < 0) {
+		int saved = errno;
+		sb_release(&text);
+		return error("git fast-import: %s: %s", path, strerror(saved));
+	}
+	/* Grammar: ":MARK SP OID LF" a line. */
+	const char *pos = text.buf, *end = text.buf + text.len;
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		char *num_end = NULL;
+		unsigned long long m = sp && *l.p == ':' ?
+			strtoull(l.p + 1, &num_end, 10) : 0;
+		size_t ol = sp ? (size_t)(l.p + l.len - sp - 1) : 0;
+		if (!m || num_end != sp || m > n || !is_oid(sp + 1, ol))
+			r = error("git fast-import: unexpected marks file");
+		else {
+			memcpy(ids[m], sp + 1, ol);
+			ids[m][ol] = '\0';
+		}
+	}
+	sb_release(&text);
+	return r;
+}
+
+/*
+ * One run of fast-import over every group.  Writes objects and no ref:
+ * its branch is reset at the end without a value; the marks file gives the
+ * tip and each inline blob's id (wt_oid).
+ */
+static int import_once(struct txn *t)
+{
+	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
+	size_t ng = t->plan->nr, next_blob = ng + 1;
+	int r = 0;
+
+	sb_addf(&marks, "%s/marks", t->quarantine);
+	sb_addf(&export, "--export-marks=%s", marks.buf);
+	/* unpackLimit=0: always a pack, which the quarantine moves whole. */
+	const char *words[] = {
+		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
+		"--done", "--date-format=raw", export.buf, NULL };
+	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	struct git_run g = { .words = words, .env = env, .feed = 1 };
+	struct stream s = { -1, 0, SBUF_INIT };
+
+	if (git_start(&g) < 0) {
+		sb_release(&marks);
+		sb_release(&export);
+		return -1;
+	}
+	t->importer = g.child.pid;
+	s.fd = g.child.in;
+	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
+	if (*t->repo->old)
+		sb_addf(&s.buf, "from %s\n", t->repo->old);
+	t->files = 0;
+	for (size_t i = 0, lo = 0; i < ng && !r && !s.failed; i++) {
+		const struct group *g = &t->plan->g[i];
+		size_t hi = lo;
+		while (hi < t->cs->nr && t->cs->c[hi].group == i)
+			hi++;
+		progress(i + 1, ng, g->name);
+		r = stream_group(&s, t->cs->c + lo, hi - lo, i + 1, &next_blob,
+				 t->author, t->committer, &t->msg[i]);
+		t->files += g->nr;
+		lo = hi;
+		if (!r)
+			r = check_stop("git fast-import");
+	}
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+	if (!r) {
+		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
+		stream_flush(&s);
+	}
+	/* On our own failure, close without "done": fast-import aborts. */
+	close(g.child.in);
+	int st = git_finish(&g);
+	if (!r && st)
+		r = git_failed("git fast-import", st);
+	else if (!r && s.failed)
+		r = error("git fast-import: %s", strerror(s.failed));
+	char (*ids)[65] = xcalloc(next_blob, sizeof *ids);
+	if (!r)
+		r = read_marks(marks.buf, ids, next_blob - 1);
+	if (!r && !*ids[ng])
+		r = error("git fast-import: unexpected marks file");
+	if (!r)
+		memcpy(t->tip, ids[ng], sizeof ids[ng]);
+	for (size_t i = 0; !r && i < t->cs->nr; i++) {
+		struct change *ch = &t->cs->c[i];
+		if (!ch->wt_mode)
+			*ch->wt_oid = '\0';
+		else
+			memcpy(ch->wt_oid, ch->have_object ? ch->oid : ids[ch->mark],
+			       sizeof ch->wt_oid);
+	}
+	free(ids);
+	unlink(marks.buf);
+	sb_release(&s.buf);
+	sb_release(&marks);
+	sb_release(&export);
+	return r;
+}
+
+/*
+ * The blobs of the paths whose work-tree bytes are not what git stores,
+ * written by git itself (hash-object applies the same conversion as the
+ * update-index that staged them) into the quarantine, whose pack of the
+ * first run is dropped.  An id that still differs is a file changed while
+ * series ran.
+ */
+static int store_converted(struct txn *t)
+{
+	static const char *const words[] = { "hash-object", "-w",
+					     "--stdin-paths", NULL };
+	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, pack = SBUF_INIT;
+	int r;
+
+	sb_addf(&pack, "%s/pack", t->quarantine);
+	remove_tree(pack.buf, 0);
+	if (mkdir(pack.buf, 0777) < 0) {
+		r = error("%s: %s", pack.buf, strerror(errno));
+		sb_release(&pack);
+		return r;
+	}
+	for (size_t i = 0; i < t->cs->nr; i++)
+		if (t->cs->c[i].convert) {
+			const char *p = t->cs->c[i].path;
+			sb_quote_c(&in, p, strlen(p), 0);
+			sb_addc(&in, '\n');
+		}
+	r = git_ok("git hash-object", &(struct git_run){ .words = words,
+		   .env = env, .input = in.buf, .inlen = in.len, .out = &out });
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (size_t i = 0; !r && i < t->cs->nr; i++) {
+		struct change *c = &t->cs->c[i];
+		struct span l;
+		if (!c->convert)
+			continue;
+		if (!next_line(&pos, end, &l))
+			r = error("git hash-object: unexpected answer");
+		else if (l.len != strlen(c->oid) || memcmp(l.p, c->oid, l.len))
+			r = error("%s: changed while series ran", c->path);
+		else
+			c->have_object = 1;
+	}
+	sb_release(&in);
+	sb_release(&out);
+	sb_release(&pack);
+	return r;
+}
+
+/*
+ * What was imported against what git staged: a blob whose id is not the
+ * staged one holds bytes git converts (clean filter, autocrlf, eol,
+ * working-tree-encoding), a mode that differs is one git chose otherwise
+ * (core.fileMode=false).  Each is set to git's answer for the next import;
+ * returns how many there were.
+ */
+static size_t mismatches(struct changes *cs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cs->nr; i++) {
+		struct change *c = &cs->c[i];
+		if (c->wt_mode == c->mode &&
+		    (!c->mode || !strcmp(c->wt_oid, c->oid)))
+			continue;
+		n++;
+		c->wt_mode = c->mode;
+		if (c->mode && !c->have_object && strcmp(c->wt_oid, c->oid))
+			c->convert = 1;
+	}
+	return n;
+}
+
+/* The import again where it did not store what git staged: git's own
+ * blobs for converted files, git's modes; a second miss is an error. */
+static int import_again(struct txn *t)
+{
+	int r;
+
+	if (!mismatches(t->cs))
+		return 0;
+	if ((r = store_converted(t)) < 0 || (r = import_once(t)) < 0)
+		return r;
+	return mismatches(t->cs) ? error("git fast-import: blobs differ from "
+					 "the staged ones") : 0;
+}
+
+static int move_head(struct txn *t)
+{
+	struct sbuf msg = SBUF_INIT;
+	int r;
+
+	sb_addf(&msg, "series: %zu commit%s", t->plan->nr,
+		t->plan->nr == 1 ? "" : "s");
+	const char *words[] = { "update-ref", "-m", msg.buf, "HEAD", t->tip,
+				t->repo->old, NULL };
+	r = run_git(&(struct git_run){ .words = words });
+	sb_release(&msg);
+	if (!r)
+		return 0;
+	/* Killed or failed after its rename?  Then the series is committed. */
+	static const char *const head[] = {
+		"rev-parse", "-q", "--verify", "HEAD", NULL };
+	struct sbuf now = SBUF_INIT;
+	int st = run_git(&(struct git_run){ .words = head, .out = &now });
+	chomp(&now);
+	int moved = !st && !strcmp(now.buf, t->tip);
+	sb_release(&now);
+	if (moved)
+		return 0;
+	if (r == 1 || r == 128)
+		return error("git update-ref: %s did not move; it changed during "
+			     "the run or is locked, so nothing was committed",
+			     t->repo->ref);
+	return git_failed("git update-ref", r);
+}
+
+/* Undoes whatever happened before the commit point; safe to call twice. */
+static void txn_abort(struct txn *t)
+{
+	if (t->quarantine) {
+		remove_tree(t->quarantine, 2);
+		free(t->quarantine);
+		t->quarantine = NULL;
+	}
+	remove_index_copy(&t->tmp_index);
+	if (t->msg_file) {
+		unlink(t->msg_file);
+		free(t->msg_file);
+		t->msg_file = NULL;
+	}
+	if (t->importer > 0) {
+		struct sbuf crash = SBUF_INIT;
+		sb_addf(&crash, "%s/fast_import_crash_%ld", t->repo->gitdir,
+			(long)t->importer);
+		unlink(crash.buf);
+		sb_release(&crash);
+	}
+	if (t->lock) {
+		unlink(t->lock);
+		free(t->lock);
+		t->lock = NULL;
+	}
+}
+
+static void txn_release(struct txn *t)
+{
+	txn_abort(t);
+	for (size_t i = 0; t->msg && i < t->plan->nr; i++)
+		sb_release(&t->msg[i]);
+	free(t->msg);
+	t->msg = NULL;
+	sb_release(&t->env_obj);
+	sb_release(&t->env_alt);
+	free(t->author);
+	free(t->committer);
+}
+
+static int take_index_lock(struct txn *t)
+{
+	struct sbuf lock = SBUF_INIT;
+
+	sb_addf(&lock, "%s.lock", t->repo->index);
+	int fd = open(lock.buf, O_CREAT | O_EXCL | O_WRONLY, 0666);
+	if (fd < 0) {
+		int saved = errno;
+		error("%s: %s%s", lock.buf, strerror(saved), saved == EEXIST ?
+		      " (another git process is running, or one crashed; "
+		      "remove the file if none is)" : "");
+		sb_release(&lock);
+		return -1;
+	}
+	close(fd);
+	t->lock = sb_detach(&lock, NULL);
+	return 0;
+}
+
+/* The staging that runs beside fast-import: stage_index(), then the
+ * listing on its stdout (a file in the quarantine). */
+struct stage_job {
+	const struct changes *cs;
+	const char *index;
+};
+
+static int run_stage_job(void *arg)
+{
+	const struct stage_job *j = arg;
+	struct sbuf out = SBUF_INIT;
+	int r = stage_index(j->cs, j->index, NULL, 0) < 0 ||
+		list_index(j->index, &out) < 0;
+
+	if (!r && write_all(1, out.buf, out.len) < 0)
+		r = error("staging: %s", strerror(errno)) < 0;
+	sb_release(&out);
+	return r;
+}
+
+/* A file of the quarantine, opened for writing; -1 after error(). */
+static int quarantine_file(const struct txn *t, const char *name)
+{
+	struct sbuf path = SBUF_INIT;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
+	if (fd < 0)
+		error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return fd;
+}
+
+/* Reads a file of the quarantine into sb; returns 0 or -1 after error(). */
+static int read_quarantine_file(const struct txn *t, const char *name,
+				struct sbuf *sb)
+{
+	struct sbuf path = SBUF_INIT;
+	int r = 0;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	if (sb_read_file(sb, path.buf) < 0)
+		r = error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return r;
+}
+
+/*
+ * Starts the staging job: its listing goes to <quarantine>/listing, its
+ * messages to <quarantine>/stage-err, shown only if the job fails by
+ * itself (not when the run stops it because something else failed).
+ */
+static int start_stage_job(struct txn *t, struct child *job,
+			   struct stage_job *j)
+{
+	int out = quarantine_file(t, "listing"), err = -1, r = -1;
+
+	if (out > 2 && (err = quarantine_file(t, "stage-err")) > 2) {
+		j->cs = t->cs;
+		j->index = t->tmp_index;
+		*job = (struct child){ .fn = run_stage_job, .arg = j,
+				       .in = CHILD_NULL, .out = out, .err = err };
+		r = child_start(job);
+	} else if (out >= 0 && out <= 2) {
+		r = error("staging: no descriptor");
+	}
+	if (out >= 0)
+		close(out);
+	if (err >= 0)
+		close(err);
+	return r;
+}
+
+/* Waits for the staging job and takes its listing, or shows its messages. */
+static int finish_stage_job(struct txn *t, struct child *job)
+{
+	struct sbuf text = SBUF_INIT;
+	int st = child_finish(job), r;
+
+	job->pid = 0;
+	if (st) {
+		if (!read_quarantine_file(t, "stage-err", &text))
+			fwrite(text.buf, 1, text.len, stderr);
+		r = st == 1 && text.len ? -1 : git_failed("staging", st);
+	} else if (!(r = read_quarantine_file(t, "listing", &text))) {
+		r = apply_listing(t->cs, &text, 0);
+	}
+	sb_release(&text);
+	return r;
+}
+
+/*
+ * The transaction.  Returns 0 when committed, 1 when staging showed that
+ * nothing changes (nothing was done), -1 after an error (nothing was done).
+ *
+ * Where staging decides the plan (a change may be none) or a pre-commit
+ * hook reads the staged index, git stages first and fast-import then takes
+ * git's ids and modes.  Otherwise, the common case, git stages while
+ * fast-import runs on the work tree's bytes and status's modes, and what
+ * was imported is checked against what git staged afterwards; where they
+ * differ, the import runs again with git's answers (import_again).
+ */
+static int commit_series(struct txn *t)
+{
+	int pre_commit = !t->no_verify && hook_exists(t->repo->hook_pre_commit);
+	struct child job = { 0 };
+	struct stage_job sj;
+	int r, first = pre_commit;
+
+	if ((r = take_index_lock(t)) < 0)
+		return r;
+	if ((r = copy_index(t->repo->index, t->repo->gitdir, &t->tmp_index)) < 0 ||
+	    (r = make_quarantine(t)) < 0)
+		goto fail;
+	collect_changes(t->cs, t->plan, t->st);
+	for (size_t i = 0; i < t->cs->nr; i++)
+		first |= may_be_noop(&t->cs->c[i], t->st);
+	const char *objenv[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	if (first) {
+		/* A pre-commit hook reads the staged blobs: git writes them. */
+		if ((r = stage_changes(t->cs, t->tmp_index, objenv, pre_commit)) < 0)
+			goto fail;
+		prune_plan(t->plan, t->cs, t->st->nr);
+		if (!t->plan->nr) {
+			r = 1;
+			goto fail;
+		}
+	} else {
+		for (size_t i = 0; i < t->cs->nr; i++)
+			t->cs->c[i].wt_mode = guess_mode(&t->cs->c[i], t->st);
+		if ((r = start_stage_job(t, &job, &sj)) < 0)
+			goto fail;
+	}
+	if (pre_commit) {
+		struct sbuf ienv = SBUF_INIT;
+		sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+		const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
+				      "GIT_EDITOR=:", NULL };
+		r = run_hook("pre-commit", t->repo->hook_pre_commit, NULL, env,
+			     t->repo->top);
+		sb_release(&ienv);
+		if (r < 0)
+			goto fail;
+	}
+	if ((r = check_stop("commit-msg hook")) < 0 ||
+	    (r = make_messages(t)) < 0 || (r = import_once(t)) < 0)
+		goto fail;
+	if (job.pid && (r = finish_stage_job(t, &job)) < 0)
+		goto fail;
+	if ((r = import_again(t)) < 0 || (r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0 || (r = move_head(t)) < 0)
+		goto fail;
+	/* Committed.  The index copy is ours and the lock is held. */
+	if (rename(t->tmp_index, t->repo->index) < 0) {
+		error("%s: %s; the commits are made, but the index still shows "
+		      "their changes as staged (run `git reset -q`)",
+		      t->repo->index, strerror(errno));
+		txn_abort(t);
+		return -1;
+	}
+	free(t->tmp_index);
+	t->tmp_index = NULL;
+	txn_abort(t);
+	return 0;
+fail:
+	if (job.pid) {
+		kill(job.pid, SIGTERM);
+		child_finish(&job);
+	}
+	txn_abort(t);
+	return r;
+}
+
+/* ---- the apply transaction -------------------------------------------------------
+ * A sink for changes that come as diff text (`split --commit`): a
+ * temporary index starts at HEAD's tree; each group's diffs go through
+ * `git apply --cached` into it, `git write-tree` and `git commit-tree` make
+ * the group's commit on the previous one, every object into the quarantine
+ * of the commit transaction above.  Then, as there, the objects move in and
+ * HEAD moves once, by compare-and-swap.  The user's index and work tree are
+ * never written; any failure before the swap leaves everything as it was.
+ */
+
+static int apply_group_part(struct txn *t, const char *text, size_t len,
+			    int strip, const char *directory,
+			    const char *const *env)
+{
+	struct sbuf p = SBUF_INIT, dir = SBUF_INIT;
+	const char *words[8];
+	size_t n = 0;
+
+	sb_addf(&p, "-p%d", strip);
+	words[n++] = "apply";
+	words[n++] = "--cached";
+	words[n++] = "--whitespace=nowarn";
+	words[n++] = p.buf;
+	if (directory && *directory) {
+		sb_addf(&dir, "--directory=%s", directory);
+		words[n++] = dir.buf;
+	}
+	words[n] = NULL;
+	int r = git_ok("git apply", &(struct git_run){
+		.words = words, .env = env, .dir = t->repo->top,
+		.input = text, .inlen = len });
+	sb_release(&p);
+	sb_release(&dir);
+	return r;
+}
+
+/* Applies group g to the index env names: traditional files (their headers
+ * rewritten where need be) with -p1, git's with their own -p and
+ * --directory. */
+static int apply_group(struct txn *t, const struct source *src,
+		       const struct group *g, const char *directory,
+		       const char *const *env)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct sfile *f = &src->f[g->member[i]];
+		if (!f->git)
+			add_file_diff(&text, src, f);
+	}
+	if (text.len)
+		r = apply_group_part(t, text.buf, text.len, 1, NULL, env);
+	for (int strip = 0; !r && strip < 64; strip++) {
+		sb_setlen(&text, 0);
+		for (size_t i = 0; i < g->nr; i++) {
+			const struct sfile *f = &src->f[g->member[i]];
+			if (f->git && f->strip == strip)
+				add_file_diff(&text, src, f);
+		}
+		if (text.len)
+			r = apply_group_part(t, text.buf, text.len, strip,
+					     directory, env);
+	}
+	sb_release(&text);
+	return r;
+}
+
+/* The commit point of a series that commit-tree wrote into the
+ * quarantine: its last commit, last, becomes the tip; the objects move
+ * in; HEAD moves once.  0, or -1 after error(). */
+static int land_series(struct txn *t, const struct sbuf *last)
+{
+	int r;
+
+	if (last->len >= sizeof t->tip || !is_oid(last->buf, last->len))
+		return error("git commit-tree: unexpected answer");
+	memcpy(t->tip, last->buf, last->len + 1);
+	if ((r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0)
+		return r;
+	return move_head(t);
+}
+
+/* base: the commit the series starts on (NULL: HEAD); want_tree: the tree
+ * the last commit must have (NULL: any), checked before HEAD moves. */
+static int apply_series(struct txn *t, const struct source *src,
+			const char *directory, const struct sbuf *msgs,
+			const char *base, const char *want_tree)
+{
+	struct sbuf ienv = SBUF_INIT, id[6], tree = SBUF_INIT, parent = SBUF_INIT;
+	int r;
+
+	for (int i = 0; i < 6; i++)
+		sb_init(&id[i]);
+	if ((r = make_quarantine(t)) < 0)
+		goto out;
+	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
+	int fd = mkstemp(ienv.buf);
+	if (fd < 0) {
+		r = error("%s: %s", ienv.buf, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	t->tmp_index = xstrdup(ienv.buf);
+	sb_setlen(&ienv, 0);
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	ident_env(id, "AUTHOR", t->author);
+	ident_env(id + 3, "COMMITTER", t->committer);
+	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
+			      id[0].buf, id[1].buf, id[2].buf, id[3].buf,
+			      id[4].buf, id[5].buf, NULL };
+	if (!base)
+		base = *t->repo->old ? t->repo->old : NULL;
+	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
+	if ((r = git_ok("git read-tree", &(struct git_run){
+			.words = read_tree, .env = env })) < 0)
+		goto out;
+	sb_adds(&parent, base ? base : "");
+	for (size_t i = 0; i < t->plan->nr && !r; i++) {
+		const struct group *g = &t->plan->g[i];
+		progress(i + 1, t->plan->nr, g->name);
+		static const char *const write_tree[] = { "write-tree", NULL };
+		char *prev = xstrdup(parent.buf);
+		sb_setlen(&tree, 0);
+		sb_setlen(&parent, 0);
+		if ((r = check_stop("git apply")) < 0 ||
+		    (r = apply_group(t, src, g, directory, env)) < 0 ||
+		    (r = git_ok("git write-tree", &(struct git_run){
+				.words = write_tree, .env = env, .out = &tree })) < 0) {
+			free(prev);
+			break;
+		}
+		chomp(&tree);
+		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
+		if (!*prev)
+			commit[2] = NULL;
+		r = git_ok("git commit-tree", &(struct git_run){
+			.words = commit, .env = env, .out = &parent,
+			.input = msgs[i].buf, .inlen = msgs[i].len });
+		free(prev);
+		chomp(&parent);
+		t->files += g->nr;
+	}
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+	if (r < 0)
+		goto out;
+	if (want_tree && strcmp(tree.buf, want_tree)) {
+		r = error("git apply: the last commit's tree %.12s is not %.12s; "
+			  "nothing was changed", tree.buf, want_tree);
+		goto out;
+	}
+	r = land_series(t, &parent);
+out:
+	txn_abort(t);
+	sb_release(&ienv);
+	sb_release(&tree);
+	sb_release(&parent);
+	for (int i = 0; i < 6; i++)
+		sb_release(&id[i]);
+	return r;
+}
+
+/* ---- conversions that need hardware ----------------------------------------
+ * A sink that reads each file's diff and reports the changes a reviewer
+ * would want tested on the board before they are applied: moving a driver
+ * to the managed-resources API (devm_*) changes when things are torn down,
+ * and with a shared interrupt the handler can run after remove() (the
+ * i2c-bcm2835 review of 2013).  The rules are one table; each fires on the
+ * lines a hunk adds or removes (a call: the name right after a byte that
+ * cannot be in an identifier), and some need facts from the whole file
+ * (IRQF_SHARED, a remove() callback, what remove() does), read from the
+ * file as the tree has it.  A rule reports once per file, at its first
+ * line.  The hunk walker's grammar: "@@ -a[,b] +c[,d] @@ CONTEXT", then
+ * ' ', '+', '-' and '\' lines; c is the new file's line of the first ' '
+ * or '+', a missing ,d means 1; CONTEXT is git's (and spatch -p's)
+ * function name, which tells remove() from an error path.
+ */
+
+enum { NEEDS_SHARED = 1, NEEDS_REMOVE = 2, NEEDS_REMOVE_KEEPS_IRQ = 4,
+       NEEDS_CLEANUP_SITE = 8, NEEDS_NOT_READDED = 16 };
+
+static const char *const irq_devm[] = { "devm_request_irq(",
+	"devm_request_threaded_irq(", "devm_request_any_context_irq(", NULL };
+
+static const char *const irq_plain[] = { "request_irq(",
+	"request_threaded_irq(", "request_any_context_irq(", NULL };
+
+static const char *const res_devm[] = { "devm_clk_get", "devm_clk_bulk_get",
+	"devm_regulator_get", "devm_regulator_bulk_get", "dmam_",
+	"devm_dma_request_chan(", "devm_gpiod_get", "devm_gpio_request",
+	"devm_reset_control_get", "devm_pm_runtime_enable(",
+	"devm_add_action_or_reset(", NULL };
+
+static const char *const res_plain[] = { "clk_get(", "clk_bulk_get(",
+	"clk_prepare_enable(", "regulator_get(", "regulator_bulk_get(",
+	"regulator_enable(", "dma_alloc_coherent(", "dma_request_chan(",
+	"gpiod_get(", "gpio_request(", "reset_control_get(",
+	"reset_control_deassert(", "pm_runtime_enable(", NULL };
+
+static const char *const cleanups[] = { "free_irq(", "clk_disable_unprepare(",
+	"clk_disable(", "clk_unprepare(", "clk_put(", "clk_bulk_disable_unprepare(",
+	"regulator_disable(", "regulator_put(", "regulator_bulk_disable(",
+	"dma_free_coherent(", "dma_release_channel(", "gpiod_put(", "gpio_free(",
+	"reset_control_assert(", "iounmap(", "pm_runtime_disable(", NULL };
+
+static const struct check_rule {
+	const char *name;
+	const char *const *added;     /* a '+' line calls one of these */
+	const char *const *removed;   /* a '-' line calls one of these */
+	int needs;
+	const char *why;
+} check_rules[] = {
+	{ "devm-irq-shared", irq_devm, irq_plain, NEEDS_SHARED,
+	  "a shared interrupt (IRQF_SHARED) becomes devm-managed: another "
+	  "device on the line can run the handler after remove(), with the "
+	  "driver's data gone" },
+	{ "devm-irq-remove", irq_devm, irq_plain,
+	  NEEDS_REMOVE | NEEDS_REMOVE_KEEPS_IRQ,
+	  "the interrupt becomes devm-managed, but remove() does not disable "
+	  "it: it stays live until after remove() returns" },
+	{ "devm-teardown-order", res_devm, res_plain, NEEDS_REMOVE,
+	  "a resource becomes devm-managed in a driver with a remove() "
+	  "callback: it is now released after remove() returns, in another "
+	  "order" },
+	{ "cleanup-removed", NULL, cleanups,
+	  NEEDS_CLEANUP_SITE | NEEDS_NOT_READDED,
+	  "an explicit cleanup call leaves remove() or an error path: "
+	  "something else must now do it, at the right time" },
+};
+
+#define NRULES (sizeof check_rules / sizeof *check_rules)
+
+/* The first name of names that line[0..len) calls, or NULL. */
+static const char *calls(const char *line, size_t len,
+			 const char *const *names)
+{
+	for (; names && *names; names++) {
+		size_t n = strlen(*names);
+		const char *p = line, *end = line + len, *q;
+		while ((q = find_bytes(p, (size_t)(end - p), *names, n))) {
+			unsigned char before = q > line ? (unsigned char)q[-1] : ' ';
+			if (!isalnum(before) && before != '_')
+				return *names;
+			p = q + 1;
+		}
+	}
+	return NULL;
+}
+
+/* How many calls of names text holds. */
+static size_t count_calls(const char *text, size_t len, const char *const *names)
+{
+	size_t n = 0;
+
+	for (; names && *names; names++) {
+		size_t k = strlen(*names);
+		for (const char *p = text, *end = text + len, *q;
+		     (q = find_bytes(p, (size_t)(end - p), *names, k)); p = q + 1) {
+			unsigned char before = q > text ? (unsigned char)q[-1] : ' ';
+			n += !isalnum(before) && before != '_';
+		}
+	}
+	return n;
+}
+
+/* Whether a change from old to new text could fire a rule, from counts
+ * alone: a conversion has more managed calls and fewer plain ones after,
+ * a cleanup's removal fewer cleanup calls.  No diff is needed to say no. */
+static int could_fire(const struct sbuf *old, const struct sbuf *new)
+{
+	/* what the two share at both ends, in whole lines, counts alike */
+	size_t pre = 0, suf = 0, min = old->len < new->len ? old->len : new->len;
+	while (pre < min && old->buf[pre] == new->buf[pre])
+		pre++;
+	while (pre && old->buf[pre - 1] != '\n')
+		pre--;
+	while (suf < min - pre && old->buf[old->len - 1 - suf] ==
+				  new->buf[new->len - 1 - suf])
+		suf++;
+	while (suf && old->buf[old->len - suf] != '\n')
+		suf--;
+	const char *o = old->buf + pre, *n = new->buf + pre;
+	size_t ol = old->len - pre - suf, nl = new->len - pre - suf;
+
+	for (size_t r = 0; r < NRULES; r++) {
+		const struct check_rule *c = &check_rules[r];
+		if (c->added && count_calls(n, nl, c->added) <=
+				count_calls(o, ol, c->added))
+			continue;
+		if (count_calls(n, nl, c->removed) >= count_calls(o, ol, c->removed))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+/* One line a hunk adds or removes, where it stands in the new file, and
+ * the function git named in its hunk header. */
+struct hline {
+	char op;              /* '+' or '-' */
+	struct span text;     /* without the op */
+	size_t line;          /* in the new file */
+	struct span func;     /* the hunk header's context */
+	int label;            /* the hunk has a "label:" line (an error path) */
+};
+
+/* The lines a file's diff adds and removes, as the walker reads them. */
+static size_t hunk_lines(const char *t, size_t len, struct hline **out)
+{
+	const char *pos = t, *end = t + len;
+	size_t n = 0, alloc = 0, nline = 0, first = 0;
+	struct span func = { "", 0 };
+	int in_hunk = 0;
+
+	*out = NULL;
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (l.len >= 2 && !memcmp(l.p, "@@", 2)) {
+			const char *plus = memchr(l.p, '+', l.len);
+			const char *close = l.len > 2 ?
+				find_bytes(l.p + 2, l.len - 2, "@@", 2) : NULL;
+			nline = plus ? strtoul(plus + 1, NULL, 10) : 0;
+			func = close ? trim_span((struct span){ close + 2,
+				(size_t)(l.p + l.len - close - 2) }) :
+				(struct span){ "", 0 };
+			in_hunk = 1;
+			first = n;
+			continue;
+		}
+		if (!in_hunk || !l.len || !strchr(" +-\\", l.p[0])) {
+			in_hunk = in_hunk && l.len == 0;
+			continue;
+		}
+		struct span body = { l.p + 1, l.len - 1 };
+		/* a label line (err_free_irq:) anywhere in the hunk marks its
+		 * lines as an error path's */
+		struct span tb = trim_span(body);
+		if (tb.len > 1 && tb.p[tb.len - 1] == ':' &&
+		    strspn(tb.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_") == tb.len - 1)
+			for (size_t k = first; k < n; k++)
+				(*out)[k].label = 1;
+		if (l.p[0] == '+' || l.p[0] == '-') {
+			int label = n > first && (*out)[first].label;
+			GROW(*out, n + 1, alloc);
+			(*out)[n] = (struct hline){ l.p[0], body, nline, func, label };
+			n++;
+		}
+		if (l.p[0] != '-' && l.p[0] != '\\')
+			nline++;
+	}
+	return n;
+}
+
+/* The body of the file's remove() callback: the function named in
+ * ".remove = NAME" (or .remove_new), from its line to the next line that
+ * is a lone '}'.  Empty where there is none. */
+static struct span remove_body(const char *t, size_t len)
+{
+	const char *pos = t, *end = t + len;
+	struct span name = { NULL, 0 };
+
+	for (struct span l; !name.p && next_line(&pos, end, &l);) {
+		struct span s = trim_span(l);
+		if ((s.len > 8 && !memcmp(s.p, ".remove", 7)) &&
+		    (s.p[7] == ' ' || s.p[7] == '\t' || s.p[7] == '=' ||
+		     !memcmp(s.p + 7, "_new", 4))) {
+			const char *eq = memchr(s.p, '=', s.len);
+			if (!eq)
+				continue;
+			struct span v = trim_span((struct span){ eq + 1,
+				(size_t)(s.p + s.len - eq - 1) });
+			while (v.len && (v.p[v.len - 1] == ',' || is_space(v.p[v.len - 1])))
+				v.len--;
+			if (v.len)
+				name = v;
+		}
+	}
+	if (!name.p)
+		return (struct span){ NULL, 0 };
+	/* its definition: NAME( at the start of a line's text, not a call
+	 * ending in ';' */
+	pos = t;
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *q = find_bytes(l.p, l.len, name.p, name.len);
+		if (!q || q + name.len >= l.p + l.len || q[name.len] != '(' ||
+		    memchr(l.p, ';', l.len) || is_space(l.p[0]))
+			continue;
+		const char *from = l.p, *stop = end;
+		for (struct span b; next_line(&pos, end, &b);)
+			if (b.len && b.p[0] == '}') {
+				stop = b.p + b.len;
+				break;
+			}
+		return (struct span){ from, (size_t)(stop - from) };
+	}
+	return (struct span){ NULL, 0 };
+}
+
+/* What a rule needs to know of the file it looks at. */
+struct file_facts {
+	int shared;           /* IRQF_SHARED in the file or the hunk */
+	struct span remove;   /* remove()'s body, or { NULL, 0 } */
+};
+
+static int rule_fires(const struct check_rule *r, const struct hline *h,
+		      size_t n, const struct file_facts *ff, size_t *at)
+{
+	const struct hline *hit = NULL;
+
+	for (size_t i = 0; i < n && !hit; i++) {
+		const char *const *want = r->added ? r->added : r->removed;
+		char op = r->added ? '+' : '-';
+		if (h[i].op != op || !calls(h[i].text.p, h[i].text.len, want))
+			continue;
+		if (r->needs & NEEDS_CLEANUP_SITE) {
+			int in_remove = h[i].func.len &&
+				find_bytes(h[i].func.p, h[i].func.len, "remove", 6);
+			if (!in_remove && !h[i].label)
+				continue;
+		}
+		if (r->needs & NEEDS_NOT_READDED) {
+			const char *c = calls(h[i].text.p, h[i].text.len, want);
+			int again = 0;
+			for (size_t j = 0; j < n && !again; j++)
+				again = h[j].op == '+' &&
+					calls(h[j].text.p, h[j].text.len,
+					      (const char *const[]){ c, NULL });
+			if (again)
+				continue;
+		}
+		hit = &h[i];
+	}
+	if (!hit)
+		return 0;
+	/* a conversion: the plain call goes where the managed one comes */
+	if (r->added) {
+		int gone = 0;
+		for (size_t i = 0; i < n && !gone; i++)
+			gone = h[i].op == '-' &&
+			       calls(h[i].text.p, h[i].text.len, r->removed);
+		if (!gone)
+			return 0;
+	}
+	if ((r->needs & NEEDS_SHARED) && !ff->shared)
+		return 0;
+	if ((r->needs & NEEDS_REMOVE) && !ff->remove.p)
+		return 0;
+	if ((r->needs & NEEDS_REMOVE_KEEPS_IRQ) &&
+	    (ff->shared || calls(ff->remove.p, ff->remove.len,
+				 (const char *const[]){ "disable_irq(",
+				   "disable_irq_nosync(", "free_irq(",
+				   "devm_free_irq(", NULL })))
+		return 0;
+	*at = hit->line;
+	return 1;
+}
+
+/* A finding: FILE:LINE: why [rule]. */
+struct finding {
+	size_t patch;         /* the group (patch) it is in */
+	const char *path;
+	size_t line;
+	const struct check_rule *rule;
+};
+
+struct findings {
+	struct finding *v;
+	size_t n, alloc;
+};
+
+/*
+ * Runs every rule on every file of every group of p: the hunks from the
+ * source's diff text, the file's facts from text[i] (file i as the tree
+ * has it; empty where unknown, then the hunks alone tell).  Appends to
+ * *f; returns how many.
+ */
+static size_t check_groups(const struct source *src, const struct plan *p,
+			   const struct sbuf *text, struct findings *f)
+{
+	size_t before = f->n;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t fi = p->g[g].member[j];
+			const struct sfile *e = &src->f[fi];
+			struct hline *h;
+			size_t n = hunk_lines(src->text.buf + e->off, e->len, &h);
+			struct file_facts ff = { 0 };
+			const struct sbuf *t = &text[fi];
+			ff.shared = t->len && find_bytes(t->buf, t->len, "IRQF_SHARED", 11);
+			for (size_t i = 0; i < n && !ff.shared; i++)
+				ff.shared = find_bytes(h[i].text.p, h[i].text.len,
+						       "IRQF_SHARED", 11) != NULL;
+			ff.remove = remove_body(t->buf, t->len);
+			int irq_said = 0;
+			for (size_t r = 0; r < NRULES; r++) {
+				size_t at = 0;
+				/* one interrupt finding per file */
+				if (irq_said && check_rules[r].added == irq_devm)
+					continue;
+				if (!rule_fires(&check_rules[r], h, n, &ff, &at))
+					continue;
+				irq_said |= check_rules[r].added == irq_devm;
+				GROW(f->v, f->n + 1, f->alloc);
+				f->v[f->n++] = (struct finding){ g, e->path, at,
+								 &check_rules[r] };
+			}
+			free(h);
+		}
+	return f->n - before;
+}
+
+/*
+ * Each file of the groups as the tree has it after its commit: one
+ * `git cat-file --batch` for all.  Its grammar: per request "OID TYPE
+ * SIZE" LF, SIZE bytes, LF; or "NAME missing" LF (a deleted file).
+ * rev[g] is group g's commit, or NULL for the work tree (then the file is
+ * read from top).  text[i] gets file i.
+ */
+static int tree_texts(const struct source *src, const struct plan *p,
+		      char *const *rev, const char *top, struct sbuf *text)
+{
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, path = SBUF_INIT;
+	size_t *order = xcalloc(src->nr + 1, sizeof *order), no = 0;
+	int r = 0;
+
+	for (size_t g = 0; g < p->nr; g++)
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			size_t fi = p->g[g].member[j];
+			if (!src->f[fi].new_mode)
+				continue;       /* deleted: no text after */
+			if (!rev || !rev[g]) {
+				sb_setlen(&path, 0);
+				sb_addf(&path, "%s/%s", top, src->f[fi].path);
+				sb_read_file(&text[fi], path.buf);  /* none: unknown */
+				continue;
+			}
+			sb_addf(&in, "%s:%s\n", rev[g], src->f[fi].path);
+			order[no++] = fi;
+		}
+	const char *words[] = { "cat-file", "--batch", NULL };
+	if (no && (r = git_ok("git cat-file", &(struct git_run){ .words = words,
+			.input = in.buf, .inlen = in.len, .out = &out })) < 0)
+		goto out;
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (size_t k = 0; k < no && !r; k++) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		if (!nl) {
+			r = error("git cat-file: %zu of %zu objects missing from "
+				  "its output", no - k, no);
+			break;
+		}
+		const char *sp = memrchr_bytes(pos, (size_t)(nl - pos), ' ');
+		if (!sp || ((size_t)(nl - sp) == 8 && !memcmp(sp, " missing", 8))) {
+			pos = nl + 1;
+			continue;
+		}
+		size_t size = strtoul(sp + 1, NULL, 10);
+		if (size > (size_t)(end - nl - 1)) {
+			r = error("git cat-file: a short object");
+			break;
+		}
+		sb_add(&text[order[k]], nl + 1, size);
+		pos = nl + 1 + size + 1;
+	}
+out:
+	free(order);
+	sb_release(&in);
+	sb_release(&out);
+	sb_release(&path);
+	return r;
+}
+
+/* Who tested changes to these files before: the Tested-by: lines of the
+ * last CHECK_LOG commits that touch them, most recent first, each person
+ * once, at most five.  Appended one a line. */
+#define CHECK_LOG 500
+
+static void past_testers(char *const *path, size_t n, struct sbuf *out)
+{
+	struct sbuf log = SBUF_INIT, max = SBUF_INIT;
+	size_t w, found = 0;
+
+	sb_addf(&max, "--max-count=%d", CHECK_LOG);
+	const char *head[] = { "log", "--format=%B", max.buf, NULL };
+	const char **words = pathspec_words(head, n, &w);
+	for (size_t i = 0; i < n; i++)
+		words[w++] = path[i];
+	if (!run_git(&(struct git_run){ .words = words, .out = &log, .quiet = 1 })) {
+		const char *pos = log.buf, *end = log.buf + log.len;
+		for (struct span l; found < 5 && next_line(&pos, end, &l);) {
+			struct span t = trim_span(l);
+			if (t.len <= 10 || strncasecmp(t.p, "Tested-by:", 10))
+				continue;
+			struct span who = trim_span((struct span){ t.p + 10, t.len - 10 });
+			struct sbuf one = SBUF_INIT;
+			sb_add(&one, who.p, who.len);
+			size_t before = out->len;
+			add_new_lines(out, one.buf);
+			found += out->len > before;
+			sb_release(&one);
+		}
+	}
+	free(words);
+	sb_release(&log);
+	sb_release(&max);
+}
+
+/* The findings of a plan's groups over src; rev as for tree_texts().  0,
+ * or -1 after error(). */
+static int check_plan_groups(const struct source *src, const struct plan *p,
+			     char *const *rev, const char *top,
+			     struct findings *f)
+{
+	struct sbuf *text = xcalloc(src->nr + 1, sizeof *text);
+	int r;
+
+	for (size_t i = 0; i < src->nr; i++)
+		sb_init(&text[i]);
+	if (!(r = tree_texts(src, p, rev, top, text)))
+		check_groups(src, p, text, f);
+	free_messages(text, src->nr);
+	return r;
+}
+
+/* The warning plan and format give for a patch that needs the hardware. */
+static void warn_hardware(const struct findings *f, size_t g, const char *what)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].patch == g) {
+			warning("%s needs testing on the hardware (%s at %s:%zu; "
+				"series check says more): send such patches one by "
+				"one (series format --individual) and ask for "
+				"Tested-by:", what, f->v[i].rule->name,
+				f->v[i].path, f->v[i].line);
+			return;
+		}
+}
+
+/* ==== 8. commands ======================================================= */
+
+/* ---- commands ----------------------------------------------------------------
+ * One function per verb, named for it; each reads its options by its own
+ * tables through parse_opts() (below), checks its required arguments
+ * first, and returns an exit code.
+ */
+
+/* The options of plan and commit, and where the tables put them. */
+struct commit_opts {
+	int by, depth;
+	struct opt_list include;
+	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
+	const char *file, *message;
+	const char *author, *directory, *outdir;   /* split */
+	int strip, force, commit;                  /* split; strip -1: found */
+	int compare;                               /* plan */
+	int prefixes;   /* learn %(prefix) from history (plan, or a template
+			 * that holds it) */
+	struct selection sel;
+	const char *const *pathspec;
+};
+
+static const char *const by_names[] = { "dir", "file", "tree", "subsystem",
+					 "maintainers", "route", NULL };
+
+/* The option that needs MAINTAINERS, as the user wrote it, or NULL. */
+static const char *needs_maintainers(const struct commit_opts *o)
+{
+	static const char *const opt[] = { "--by subsystem",
+					   "--by maintainers", "--by route" };
+
+	if (o->compare)
+		return "--compare";
+	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
+}
+
+#define CO(f) offsetof(struct commit_opts, f)
+
+static const struct opt selection_opts[] = {
+	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "ORG",
+	  "dir (default), file, tree (one group), or from MAINTAINERS: "
+	  "subsystem (owning section), maintainers (same recipients), "
+	  "route (same T: tree)", by_names, 0, 0 },
+	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
+	  "cut directories to their first N components", NULL, 1, 4096 },
+	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
+	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt worktree_opts[] = {
+	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
+	  "take untracked files too", NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt signoff_opts[] = {
+	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
+	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt split_only_opts[] = {
+	{ NULL, "--author", OPT_VALUE, CO(author), 0, "'NAME <ADDR>'",
+	  "the mails' author (default: git's user.name and user.email)",
+	  NULL, 0, 0 },
+	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, "N",
+	  "drop N leading components of the diff's paths (default: found)",
+	  NULL, 0, 4096 },
+	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, "DIR",
+	  "put DIR/ before every path of the diff, as git apply does",
+	  NULL, 0, 0 },
+	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, "DIR",
+	  "write the mails into DIR (default: .)", NULL, 0, 0 },
+	{ NULL, "--force", OPT_FLAG, CO(force), 1, NULL,
+	  "replace a series already in the output directory", NULL, 0, 0 },
+	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, NULL,
+	  "commit the groups on HEAD instead (index and work tree untouched)",
+	  NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt template_opts[] = {
+	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
+	  "the message template (- for stdin): SEDME is the group's "
+	  "directory, %(section) its owning section, %(prefix) SEDME and "
+	  "\": \"", NULL, 0, 0 },
+	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
+	  "the message template itself", NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt commit_only_opts[] = {
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
+	  "show the commits and their messages; write nothing", NULL, 0, 0 },
+	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
+	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0 },
+	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, NULL,
+	  "sign (refused: series cannot sign)", NULL, 0, 0 },
+	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, NULL,
+	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt plan_only_opts[] = {
+	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, NULL,
+	  "a row of figures per organisation, to choose one with",
+	  NULL, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt regroup_only_opts[] = {
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
+	  "show the new commits and every trailer's fate; write nothing",
+	  NULL, 0, 0 },
+	{ 0 }
+};
+
+#undef CO
+
+static const struct opt *const plan_tables[] = {
+	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
+
+static const struct opt *const commit_tables[] = {
+	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
+	template_opts, NULL };
+
+static const struct opt *const regroup_tables[] = {
+	selection_opts, template_opts, signoff_opts, regroup_only_opts, NULL };
+
+static const struct opt *const split_tables[] = {
+	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
+
+/* Reads the options of plan or commit, then checks what the tables
+ * cannot: -F with -m. */
+static int parse_commit_opts(struct args *a, struct commit_opts *o)
+{
+	int r = parse_opts(a, o);
+
+	if (r)
+		return r;
+	o->sel.by = (enum group_by)o->by;   /* by_names is in enum order */
+	o->sel.depth = o->depth;
+	o->sel.include = o->include.v;
+	o->pathspec = a->word;
+	if (o->file && o->message)
+		return cmd_usage(a->cmd, "-F and -m cannot be used together");
+	return 0;
+}
+
+/* The message template from -F or -m: no NUL, not blank. */
+static int load_template(struct sbuf *text, const struct commit_opts *o)
+{
+	if (o->file && o->message)
+		return error("-F and -m cannot be used together");
+	if (o->message)
+		sb_adds(text, o->message);
+	else if (!strcmp(o->file, "-") ? sb_read_fd(text, 0) < 0 :
+		 sb_read_file(text, o->file) < 0)
+		return error("%s: %s", o->file, strerror(errno));
+	if (memchr(text->buf, '\0', text->len))
+		return error("%s: the template holds a NUL byte",
+			     o->file ? o->file : "-m");
+	struct sbuf probe = SBUF_INIT;
+	sb_add(&probe, text->buf, text->len);
+	cleanup_message(&probe);
+	size_t len = probe.len;
+	sb_release(&probe);
+	if (!len)
+		return error("%s: the template is empty", o->file ? o->file : "-m");
+	return 0;
+}
+
+/* Loads MAINTAINERS at top (an error where the grouping needs it and
+ * there is none) and gives the selection each file's owner. */
+static int group_source(struct commit_opts *o, const struct source *src,
+			struct owners *ow, const char *top)
+{
+	if (load_owners(ow, top, needs_maintainers(o)) < 0 ||
+	    owner_facts(ow, src, o->sel.by == BY_MAINTAINERS || o->compare) < 0)
+		return -1;
+	select_keys(&o->sel, ow);
+	return 0;
+}
+
+/* Each group's recipients, where MAINTAINERS is loaded (else NULL). */
+static struct recipients *plan_recipients(struct owners *ow,
+					  const struct source *src,
+					  const struct plan *p)
+{
+	if (!ow || !ow->m || !p->nr)
+		return NULL;
+	struct recipients *r = xcalloc(p->nr, sizeof *r);
+	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
+		free_recipients(r, p->nr);
+		return NULL;
+	}
 	return r;
 }
 
@@ -11427,7 +11903,6 @@ static int check_signing(const struct commit_opts *o)
 	return 0;
 }
 
-
 static int cmd_commit(struct args *a)
 {
 	struct commit_opts o = { 0 };
@@ -11579,13 +12054,6 @@ static void split_date(struct mail_opts *mo)
 		}
 	}
 	sb_release(&out);
-}
-
-static int read_diff(struct source *src, const char *what)
-{
-	int r = strcmp(what, "-") ? sb_read_file(&src->text, what) :
-				    sb_read_fd(&src->text, 0);
-	return r < 0 ? error("%s: %s", what, strerror(errno)) : 0;
 }
 
 static int split_commit(struct commit_opts *o, const struct source *src,
@@ -12015,133 +12483,6 @@ out:
 	return r;
 }
 
-/*
- * `series cc`: where MAINTAINERS is.  --maintainers FILE, else the nearest
- * directory holding one above the first patch, else above the current
- * directory.  The tree's top is that directory.
- */
-static char *find_up(const char *start)
-{
-	struct sbuf dir = SBUF_INIT, probe = SBUF_INIT;
-	struct stat st;
-
-	if (start[0] != '/') {
-		char cwd[PATH_MAX];
-		if (!getcwd(cwd, sizeof cwd))
-			return NULL;
-		sb_adds(&dir, cwd);
-		if (strcmp(start, "."))
-			sb_addf(&dir, "/%s", start);
-	} else {
-		sb_adds(&dir, start);
-	}
-	for (;;) {
-		sb_setlen(&probe, 0);
-		sb_addf(&probe, "%s/MAINTAINERS", dir.buf);
-		if (!stat(probe.buf, &st) && S_ISREG(st.st_mode)) {
-			sb_release(&probe);
-			return sb_detach(&dir, NULL);
-		}
-		char *slash = strrchr(dir.buf, '/');
-		if (!slash)
-			break;
-		if (slash == dir.buf) {
-			if (dir.len == 1)
-				break;
-			sb_setlen(&dir, 1);
-		} else {
-			sb_setlen(&dir, (size_t)(slash - dir.buf));
-		}
-	}
-	sb_release(&dir);
-	sb_release(&probe);
-	return NULL;
-}
-
-
-/* The switches of get_maintainer.pl that `series cc` honours, as option
- * rows into struct cc_opts (all ints), for the command line and for
- * .get_maintainer.conf alike. */
-#define CCO(f) offsetof(struct cc_opts, f)
-#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0 }
-static const struct opt cc_switches[] = {
-	SW("--m", m, 1, "maintainers (M:), the default"),
-	SW("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
-	SW("--r", r, 1, "reviewers (R:), the default"),
-	SW("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
-	SW("--l", l, 1, "lists (L:), the default"),
-	SW("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
-	SW("--s", s, 1, "subscriber lists too"),
-	SW("--no-s", s, 0, NULL), SW("--nos", s, 0, NULL),
-	SW("--moderated", moderated, 1, NULL),
-	SW("--no-moderated", moderated, 0, "no moderated lists"),
-	SW("--roles", roles, 1, "say each address's role"),
-	SW("--no-roles", roles, 0, NULL),
-	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
-	SW("--norolestats", roles, 0, NULL),
-	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0 },
-	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
-	SW("--git-fallback", git_fallback, 1,
-	   "recent signers where no section maintains a file"),
-	SW("--no-git-fallback", git_fallback, 0, NULL),
-	SW("--nogit-fallback", git_fallback, 0, NULL),
-	SW("--mailmap", mailmap, 1, NULL),
-	SW("--no-mailmap", mailmap, 0, "do not apply .mailmap"),
-	SW("--tree", tree, 1, NULL), SW("--no-tree", tree, 0, NULL),
-	SW("--git", git, 1, "recent signers for every file"),
-	SW("--no-git", git, 0, NULL), SW("--nogit", git, 0, NULL),
-	SW("--fixes", fixes, 1, NULL),
-	SW("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
-	SW("--email", email, 1, NULL),
-	{ 0 }
-};
-#undef SW
-#undef CCO
-static const struct opt *const cc_switch_tables[] = { cc_switches, NULL };
-
-/* Applies the switch w to o; 0 if w is one, -1 if it is not. */
-static int cc_option(struct cc_opts *o, const char *w)
-{
-	const char *v;
-	const struct opt *row = find_opt(cc_switch_tables, w, &v);
-
-	if (!row || v)
-		return -1;
-	*(int *)(void *)((char *)o + row->off) = row->val;
-	return 0;
-}
-
-/* .get_maintainer.conf at the top: its words go before ours. */
-static void read_conf(struct cc_opts *o, const char *top)
-{
-	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
-
-	sb_addf(&path, "%s/.get_maintainer.conf", top);
-	if (sb_read_file(&text, path.buf) < 0) {
-		sb_release(&path);
-		return;
-	}
-	const char *pos = text.buf, *end = text.buf + text.len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		char *p = (char *)l.p, *e = p + l.len;   /* ours: cut in place */
-		while (p < e) {
-			while (p < e && is_space((unsigned char)*p))
-				p++;
-			char *tok = p;
-			while (p < e && !is_space((unsigned char)*p))
-				p++;
-			if (tok == p || *tok == '#')
-				break;
-			*p++ = '\0';
-			if (cc_option(o, tok) < 0)
-				warning("%s: option '%s' is not supported; ignored",
-					path.buf, tok);
-		}
-	}
-	sb_release(&path);
-	sb_release(&text);
-}
-
 /* path (relative to the current directory) relative to top, "dir/" for a
  * directory, as the script strips its own prefixes. */
 static char *tree_path(const char *top, const char *path)
@@ -12465,52 +12806,6 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 	return r;
 }
 
-
-/* .get_maintainer.ignore at the top: addresses the history never adds.
- * Each line trimmed, then cut at '#' (as the script cuts it: after). */
-static void read_ignore(struct maintainers *m, const char *top)
-{
-	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
-	struct span line;
-
-	sb_addf(&path, "%s/.get_maintainer.ignore", top);
-	if (sb_read_file(&text, path.buf) == 0)
-		for (const char *pos = text.buf, *end = pos + text.len;
-		     next_line(&pos, end, &line);) {
-			struct span t = trim_span(line);
-			char *p = (char *)t.p;   /* ours: cut in place */
-			p[t.len] = '\0';
-			char *hash = strchr(p, '#');
-			if (hash)
-				*hash = '\0';
-			if (strchr(p, '@') && strlen(p) == (hash ? (size_t)(hash - p) : t.len))
-				sb_add(&m->ignore, p, strlen(p) + 1);
-		}
-	sb_release(&path);
-	sb_release(&text);
-}
-
-static struct maintainers *load_maintainers(const char *file, const char *top,
-					    const struct cc_opts *o)
-{
-	struct sbuf err = SBUF_INIT, text = SBUF_INIT, mm = SBUF_INIT;
-	struct maintainers *m = maintainers_open(file, top, &err);
-
-	if (!m) {
-		error("%s", err.buf);
-		sb_release(&err);
-		return NULL;
-	}
-	sb_addf(&mm, "%s/.mailmap", top);
-	if (o->mailmap && sb_read_file(&text, mm.buf) == 0)
-		mailmap_parse(m, text.buf, text.len);
-	read_ignore(m, top);
-	sb_release(&text);
-	sb_release(&mm);
-	sb_release(&err);
-	return m;
-}
-
 /* Whether git tracks path (as the script's vcs_file_exists asks it, from
  * the current directory): a file that is not a patch is then asked for. */
 static int git_tracks(const char *path)
@@ -12561,6 +12856,7 @@ static const struct opt cc_own_opts[] = {
 	  NULL, "the arguments are paths in the tree, not patches", NULL, 0, 0 },
 	{ 0 }
 };
+
 static const struct opt *const cc_tables[] = { cc_own_opts, cc_switches, NULL };
 
 static int parse_cc_args(struct args *a, struct cc_args *c)
@@ -12738,6 +13034,7 @@ struct format_opts {
 };
 
 #define FO(f) offsetof(struct format_opts, f)
+
 static const struct opt format_table[] = {
 	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, "DIR",
 	  "write the mails into DIR (default: .)", NULL, 0, 0 },
@@ -12766,80 +13063,10 @@ static const struct opt format_table[] = {
 	  "aim are kept)", NULL, 0, 0 },
 	{ 0 }
 };
+
 #undef FO
+
 static const struct opt *const format_tables[] = { format_table, NULL };
-
-/* The placeholders of a cover letter nobody has written yet, and the line
- * that starts what series writes into it (everything above is the user's
- * and survives a re-run). */
-#define COVER_SUBJECT "*** SUBJECT HERE ***"
-#define COVER_BLURB "*** BLURB HERE: what the series does, and why ***"
-#define COVER_GENERATED "This series is organised "
-
-/*
- * The range's commits as a source with one group per commit, oldest first:
- * one `git diff-tree --stdin -p` for all of them.  Its output is, per
- * commit, the id alone on a line (--always), then that commit's diff; no
- * line of a diff is a bare object id (diff lines begin with ' ', '+', '-',
- * '\', a keyword, or a base85 length letter on a line of 1+5k bytes), so
- * each id line cuts the stream.  Each commit's diff is parsed by itself
- * (a file may be in several commits) and appended.
- */
-static int source_from_commits(struct source *src, struct plan *p,
-			       const struct rcommits *rc, const char *what)
-{
-	const char *words[] = { "diff-tree", "-r", "--stdin", "--always", "-p",
-				"-M", "--binary", "--full-index",
-				"--no-ext-diff", "--no-textconv", "--no-color",
-				"--ignore-submodules=none", NULL };
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
-	int r = 0;
-
-	for (size_t i = 0; i < rc->nr; i++)
-		sb_addf(&in, "%s\n", rc->c[i].id);
-	if (git_ok("git diff-tree", &(struct git_run){ .words = words,
-			.input = in.buf, .inlen = in.len, .out = &out }) < 0) {
-		sb_release(&in);
-		return -1;
-	}
-	p->g = xcalloc(rc->nr + 1, sizeof *p->g);
-	const char *pos = out.buf, *end = out.buf + out.len;
-	for (size_t i = 0; i < rc->nr && !r; i++) {
-		size_t idlen = strlen(rc->c[i].id);
-		if ((size_t)(end - pos) <= idlen || memcmp(pos, rc->c[i].id, idlen) ||
-		    pos[idlen] != '\n') {
-			r = error("git diff-tree: no diff of %.12s", rc->c[i].id);
-			break;
-		}
-		pos += idlen + 1;
-		const char *next = end;
-		if (i + 1 < rc->nr) {
-			struct sbuf cut = SBUF_INIT;
-			sb_addf(&cut, "\n%s\n", rc->c[i + 1].id);
-			const char *at = find_bytes(pos - 1, (size_t)(end - pos + 1),
-						    cut.buf, cut.len);
-			next = at ? at + 1 : end;
-			sb_release(&cut);
-		}
-		struct source one = SOURCE_INIT;
-		struct diff_opts d = { 1, NULL };
-		sb_add(&one.text, pos, (size_t)(next - pos));
-		struct group *g = &p->g[p->nr++];
-		g->name = xstrdup(rc->c[i].id);
-		if (one.text.len && (r = parse_diff(&one, what, &d)) < 0) {
-			source_release(&one);
-			break;
-		}
-		g->member = xcalloc(one.nr + 1, sizeof *g->member);
-		for (size_t j = 0; j < one.nr; j++)
-			g->member[g->nr++] = source_take(src, &one, j);
-		source_release(&one);
-		pos = next;
-	}
-	sb_release(&in);
-	sb_release(&out);
-	return r;
-}
 
 /* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover. */
 static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
@@ -13001,21 +13228,6 @@ static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
 	       strcmp(aim->buf, COVER_BLURB "\n");
 }
 
-/* git config's value of key, or NULL. */
-static char *config_value(const char *key)
-{
-	struct sbuf out = SBUF_INIT;
-	const char *words[] = { "config", "--get", key, NULL };
-
-	if (run_git(&(struct git_run){ .words = words, .out = &out,
-				       .quiet = 1 }) || !out.len) {
-		sb_release(&out);
-		return NULL;
-	}
-	chomp(&out);
-	return sb_detach(&out, NULL);
-}
-
 /* "URL BRANCH" where the branch is published: branch.NAME.pushRemote (or
  * remote.pushDefault), else branch.NAME.remote; NULL when none is set. */
 static char *public_branch(const struct repo *repo)
@@ -13104,17 +13316,6 @@ static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
 	return -1;
 }
 
-static char *subject_of(const char *msg)
-{
-	struct sbuf m = SBUF_INIT;
-	const char *body;
-
-	sb_adds(&m, msg);
-	char *s = message_subject(&m, &body);
-	sb_release(&m);
-	return s;
-}
-
 /* What became of each commit of the previous version: applied upstream
  * (its patch id is in the new base's history since the old base),
  * unchanged, changed (a new commit with its subject), or gone; then the
@@ -13192,74 +13393,6 @@ out:
 	sb_release(&newids);
 	sb_release(&spec);
 	sb_release(&rd);
-	return r;
-}
-
-/* How the commits are organised, as the cover letter says it: the first
- * organisation whose grouping of their files gives exactly the commits. */
-static const char *organisation_of(const struct source *src,
-				   const struct plan *commits,
-				   struct owners *ow)
-{
-	static const struct { const char *says; enum group_by by; } org[] = {
-		{ "as one patch for the whole tree", BY_TREE },
-		{ "per file", BY_FILE },
-		{ "per directory", BY_DIR },
-		{ "per subsystem (MAINTAINERS section)", BY_SUBSYSTEM },
-		{ "per maintainer set", BY_MAINTAINERS },
-		{ "per merge route (the git tree that takes it)", BY_ROUTE },
-	};
-	if (commits->nr == 1)
-		return org[0].says;
-	for (size_t k = 1; k < sizeof org / sizeof *org; k++) {
-		if (org[k].by >= BY_SUBSYSTEM && !ow->m)
-			break;
-		/* each file's recipients: a pass of their own, so only now */
-		if (org[k].by == BY_MAINTAINERS && !ow->khit &&
-		    file_recipients(ow, src, ow->rcpt) < 0)
-			break;
-		int fits = 1;
-		struct selection sel = { .by = org[k].by };
-		select_keys(&sel, ow);
-		char **key = xcalloc(src->nr + 1, sizeof *key);
-		for (size_t i = 0; i < src->nr; i++)
-			key[i] = plan_key(src->f[i].path, i, &sel);
-		/* each commit one key, and no key in two commits (an empty
-		 * commit has none) */
-		for (size_t c = 0; c < commits->nr && fits; c++) {
-			const struct group *g = &commits->g[c];
-			for (size_t j = 0; j < g->nr && fits; j++)
-				fits = !strcmp(key[g->member[j]], key[g->member[0]]);
-			for (size_t d = 0; d < c && fits && g->nr; d++)
-				fits = !commits->g[d].nr ||
-				       strcmp(key[commits->g[d].member[0]],
-					      key[g->member[0]]) != 0;
-		}
-		free_strings(key, src->nr);
-		if (fits)
-			return org[k].says;
-	}
-	return "as it was committed";
-}
-
-/* Whether some file is in two commits; its path into *path then. */
-static int shared_file(const struct source *src, const struct plan *p,
-		       const char **path)
-{
-	char **v = xcalloc(src->nr + 1, sizeof *v);
-	size_t n = 0;
-	int r = 0;
-
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->g[i].nr; j++)
-			v[n++] = src->f[p->g[i].member[j]].path;
-	sort_n(v, n, sizeof *v, cmp_str);
-	for (size_t i = 1; i < n && !r; i++)
-		if (!strcmp(v[i], v[i - 1])) {
-			*path = v[i];
-			r = 1;
-		}
-	free(v);
 	return r;
 }
 
@@ -13596,29 +13729,6 @@ out:
  */
 static const struct opt *const check_tables[] = { NULL };
 
-/* The source of check: each patch file a group, its files' texts from the
- * work tree (the tree the patches apply to) where there is one. */
-static int source_from_patches(struct source *src, struct plan *p,
-			       const char *const *word, size_t n)
-{
-	p->g = xcalloc(n + 1, sizeof *p->g);
-	for (size_t i = 0; i < n; i++) {
-		struct source one = SOURCE_INIT;
-		struct diff_opts d = { -1, NULL };
-		if (read_diff(&one, word[i]) < 0 || parse_diff(&one, word[i], &d) < 0) {
-			source_release(&one);
-			return -1;
-		}
-		struct group *g = &p->g[p->nr++];
-		g->name = xstrdup(word[i]);
-		g->member = xcalloc(one.nr + 1, sizeof *g->member);
-		for (size_t j = 0; j < one.nr; j++)
-			g->member[g->nr++] = source_take(src, &one, j);
-		source_release(&one);
-	}
-	return 0;
-}
-
 /* Prints the findings of group g and who could test it. */
 static void report_patch(const struct findings *f, size_t g,
 			 const struct source *src, const struct plan *p,
@@ -13754,7 +13864,9 @@ struct trailers_opts {
 	int dry_run;
 	const char *from;
 };
+
 #define TO(f) offsetof(struct trailers_opts, f)
+
 static const struct opt trailers_table[] = {
 	{ "-n", "--dry-run", OPT_FLAG, TO(dry_run), 1, NULL,
 	  "show what would be added, and why; write nothing", NULL, 0, 0 },
@@ -13763,7 +13875,9 @@ static const struct opt trailers_table[] = {
 	  "is the same", NULL, 0, 0 },
 	{ 0 }
 };
+
 #undef TO
+
 static const struct opt *const trailers_tables[] = { trailers_table, NULL };
 
 /* A subject as a patch mail has it: "[RFC PATCH v2 3/7] text" gives 3, 7
@@ -13824,7 +13938,9 @@ static const struct mbox_msg *message_by_id(const struct mbox *mb,
  * matched against the commits' subjects, then its n/m against the range.
  * Returns the index, COVER for the cover letter, NOWHERE for none. */
 #define COVER ((size_t)-1)
+
 #define NOWHERE ((size_t)-2)
+
 static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 			   const struct rcommits *rc, char *const *subj)
 {
@@ -13888,6 +14004,7 @@ struct addition {
 	size_t c;
 	char *line, *why;
 };
+
 struct additions {
 	struct addition *v;
 	size_t n, alloc;
@@ -14214,7 +14331,10 @@ out:
 	return r;
 }
 
+/* ==== 9. main =========================================================== */
+
 /* ---- main --------------------------------------------------------------- */
+
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */
 const struct command commands[] = {
@@ -14248,26 +14368,11 @@ const struct command commands[] = {
 	  "[--by ORG] [--depth N] [--include GLOB]... [--untracked] "
 	  "[-- PATHSPEC...]", commit_tables, 0 },
 };
+
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
-/* A usage error of cmd: "series: CMD: why", then its synopsis, on stderr.
- * Returns EXIT_USAGE. */
-static int cmd_usage(const struct command *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	char why[1024];
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
-	va_end(ap);
-	error("%s: %s", cmd->name, why);
-	fprintf(stderr, "usage: series %s\n", cmd->synopsis);
-	return EXIT_USAGE;
-}
-
-
-
 #ifndef SERIES_NO_MAIN
+
 /* The synopses on f; returns EXIT_USAGE.  After a usage error that is
  * stderr, so nothing reaches a pipe that reads our output. */
 static int print_usage(FILE *f)
@@ -14338,4 +14443,5 @@ int main(int argc, char **argv)
 	error("unknown command '%s'", argv[i]);
 	return usage(NULL);
 }
+
 #endif
