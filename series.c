@@ -1633,19 +1633,56 @@ static void rcommits_release(struct rcommits *rc)
 	memset(rc, 0, sizeof *rc);
 }
 
-/* A group's recipients as series cc gives them for its files: one per
- * line, the first `people` of them maintainers, reviewers and signers, the
- * rest lists.  Made by plan_recipients(), freed by free_recipients(). */
-struct recipients {
-	struct sbuf lines;
-	size_t people;
-};
+/* Recipients (series.h): the engine fills them, everything after reads
+ * them as data. */
+void recipients_release(struct recipients *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].addr);
+		free(r->v[i].role);
+	}
+	free(r->v);
+	*r = (struct recipients)RECIPIENTS_INIT;
+}
 
-static void free_recipients(struct recipients *r, size_t n)
+void recipients_free(struct recipients *r, size_t n)
 {
 	for (size_t i = 0; r && i < n; i++)
-		sb_release(&r[i].lines);
+		recipients_release(&r[i]);
 	free(r);
+}
+
+static void recipients_add(struct recipients *r, const char *addr,
+			   const char *role)
+{
+	GROW(r->v, r->n + 1, r->alloc);
+	r->v[r->n++] = (struct recipient){ xstrdup(addr), xstrdup(role) };
+}
+
+/* A copy of r into out (empty before). */
+static void recipients_copy(struct recipients *out, const struct recipients *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		recipients_add(out, r->v[i].addr, r->v[i].role);
+	out->people = r->people;
+}
+
+void recipients_write(struct sbuf *out, const struct recipients *r, int roles)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		sb_adds(out, r->v[i].addr);
+		if (roles)
+			sb_addf(out, " (%s)", r->v[i].role);
+		sb_addc(out, '\n');
+	}
+}
+
+int recipients_have(const struct recipients *r, const char *addr, int people)
+{
+	for (size_t i = people ? 0 : r->people; i < (people ? r->people : r->n); i++)
+		if (!strcmp(r->v[i].addr, addr))
+			return 1;
+	return 0;
 }
 
 struct template {
@@ -7033,13 +7070,10 @@ static void fixes_of(struct query *q, const struct cc_query *cq)
 }
 
 /* merge_email() of the script: maintainers and reviewers, then lists,
- * each address once, one a line (with its role under --roles). */
-/* Returns how many of the lines it appends are people (the first ones);
- * the rest are lists. */
-static size_t merge_email(const struct query *q, struct sbuf *out)
+ * each address once. */
+static void merge_email(const struct query *q, struct recipients *out)
 {
 	struct sbuf seen = SBUF_INIT;
-	size_t people = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
 		const struct rcpt *v = pass ? q->lists : q->to;
@@ -7056,21 +7090,17 @@ static size_t merge_email(const struct query *q, struct sbuf *out)
 				continue;
 			}
 			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
-			sb_adds(out, v[i].email);
-			if (q->o->roles)
-				sb_addf(out, " (%s)", v[i].role);
-			sb_addc(out, '\n');
-			people += !pass;
+			recipients_add(out, v[i].email, v[i].role);
+			out->people += !pass;
 		}
 	}
 	sb_release(&seen);
-	return people;
 }
 
 /* One query's recipients, from the hits of the pass: get_maintainer.pl's
  * phases, in its order. */
 static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
-		   struct sbuf *out)
+		   struct recipients *out)
 {
 	const struct cc_query *cq = &s->q[qi];
 	struct query q = { .m = s->m, .o = o,
@@ -7091,9 +7121,7 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 	add_file_emails(&q, &femails);
 	if (history && o->fixes)
 		fixes_of(&q, cq);
-	size_t people = merge_email(&q, out);
-	if (cq->people)
-		*cq->people = people;
+	merge_email(&q, out);
 	sb_release(&femails);
 	query_release(&q);
 }
@@ -7164,8 +7192,8 @@ static int scan_queries(struct scan *s_, struct maintainers *m,
 }
 
 int maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		      const struct cc_query *q, size_t nq, struct sbuf *out,
-		      struct sbuf *err)
+		      const struct cc_query *q, size_t nq,
+		      struct recipients *out, struct sbuf *err)
 {
 	struct scan s;
 	int r = scan_queries(&s, m, q, nq, o->keywords, err);
@@ -7435,7 +7463,7 @@ static void owners_release(struct owners *ow)
 	free_strings(ow->route, ow->n);
 	free_strings(ow->rcpt, ow->n);
 	free_strings(ow->title, ow->n);
-	free_recipients(ow->alone, ow->n);
+	recipients_free(ow->alone, ow->n);
 	free_indices(ow->khit, ow->n);
 	if (ow->m)
 		maintainers_free(ow->m);
@@ -7466,7 +7494,7 @@ static int load_owners(struct owners *ow, const char *top, const char *by)
 /* The recipients of each of the ng groups of src's files, as series cc
  * gives them for those files: for a diff's files, their diffs are the
  * patch; for the work tree's, their text is searched for K: (as cc -f
- * does).  One pass; out[i] gets group i's lines. */
+ * does).  One pass; out[i] (empty before) gets group i's. */
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -7478,8 +7506,6 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			 const struct group *g, size_t ng,
 			 struct recipients *out, struct indices *khit_out)
 {
-	struct sbuf *lines = xcalloc(ng + 1, sizeof *lines);
-	size_t *people = xcalloc(ng + 1, sizeof *people);
 	struct cc_query *q = xcalloc(ng + 1, sizeof *q);
 	struct patch_files *pf = xcalloc(ng + 1, sizeof *pf);
 	struct kwtext *kw = xcalloc(ng + 1, sizeof *kw);
@@ -7528,19 +7554,12 @@ static int recipients_of(struct owners *ow, const struct source *src,
 					  .kw = &kw[i],
 					  .khit = ow->khit || kx ? hit[i].v : NULL,
 					  .nkhit = hit[i].n,
-					  .people = &people[i],
 					  .khit_out = khit_out ? &khit_out[i] : NULL };
-		sb_init(&lines[i]);
 	}
-	int r = failed ? -1 : maintainers_query(ow->m, &ow->o, q, ng, lines,
-						&err);
+	int r = failed ? -1 : maintainers_query(ow->m, &ow->o, q, ng, out, &err);
 	if (r < 0)
 		error("%s", err.buf);
 	kwindex_free(kx);
-	for (size_t i = 0; i < ng; i++)
-		out[i] = (struct recipients){ lines[i], people[i] };
-	free(lines);
-	free(people);
 	for (size_t i = 0; i < ng; i++) {
 		patch_files_release(&pf[i]);
 		kwtext_release(&kw[i]);
@@ -7574,14 +7593,17 @@ static int file_recipients(struct owners *ow, const struct source *src,
 	}
 	int failed = recipients_of(ow, src, one, n, r, khit) < 0;
 	for (size_t i = 0; !failed && i < n; i++)
-		if (ow->section[i])
-			rcpt[i] = xstrdup(r[i].lines.buf);
+		if (ow->section[i]) {
+			struct sbuf key = SBUF_INIT;
+			recipients_write(&key, &r[i], 0);
+			rcpt[i] = sb_detach(&key, NULL);
+		}
 	if (!failed) {
 		ow->khit = khit;
 		ow->alone = r;
 	} else {
 		free_indices(khit, n);
-		free_recipients(r, n);
+		recipients_free(r, n);
 	}
 	free(one);
 	free(idx);
@@ -8356,14 +8378,9 @@ static char sfile_letter(const struct sfile *f)
  * To:, lists in Cc:. */
 static void add_recipients(struct sbuf *out, const struct recipients *r)
 {
-	const char *pos = r->lines.buf, *end = pos + r->lines.len;
-	size_t n = 0;
-
-	for (struct span l; next_line(&pos, end, &l); n++) {
-		sb_adds(out, n < r->people ? "    to: " : "    cc: ");
-		sb_add(out, l.p, l.len);
-		sb_addc(out, '\n');
-	}
+	for (size_t i = 0; i < r->n; i++)
+		sb_addf(out, "    %s %s\n", i < r->people ? "to:" : "cc:",
+			r->v[i].addr);
 }
 
 /* How many distinct people and lists the n groups' recipients name. */
@@ -8373,17 +8390,14 @@ static void count_recipients(const struct recipients *r, size_t n,
 	char **v = NULL;   /* "P" or "L", then the address */
 	size_t nv = 0, av = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++) {
-			GROW(v, nv + 1, av);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i].n; k++) {
 			struct sbuf e = SBUF_INIT;
-			sb_addc(&e, k < r[i].people ? 'P' : 'L');
-			sb_add(&e, l.p, l.len);
+			sb_addf(&e, "%c%s", k < r[i].people ? 'P' : 'L',
+				r[i].v[k].addr);
+			GROW(v, nv + 1, av);
 			v[nv++] = sb_detach(&e, NULL);
 		}
-	}
 	sort_unique(v, &nv, 1);
 	*people = *lists = 0;
 	for (size_t i = 0; i < nv; i++) {
@@ -8469,15 +8483,12 @@ static struct org_figures org_figures(const struct recipients *r, size_t n)
 	size_t nl = 0, al = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *pos = r[i].lines.buf, *end = pos + r[i].lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++)
-			if (k >= r[i].people) {
-				GROW(list, nl + 1, al);
-				list[nl++] = xstrndup(l.p, l.len);
-			}
-		if (k > f.most_rcpt)
-			f.most_rcpt = k;
+		for (size_t k = r[i].people; k < r[i].n; k++) {
+			GROW(list, nl + 1, al);
+			list[nl++] = xstrdup(r[i].v[k].addr);
+		}
+		if (r[i].n > f.most_rcpt)
+			f.most_rcpt = r[i].n;
 	}
 	/* a list is once in a group's answer: its run is its patch count */
 	sort_n(list, nl, sizeof *list, cmp_str);
@@ -8539,12 +8550,9 @@ static int same_files_answers(struct owners *ow, const struct source *src,
 	for (size_t i = 0; !r && i < ng; i++) {
 		const struct recipients *x = alone[i] ? &ow->alone[from[i]] :
 						       &a[from[i]];
-		size_t k = (size_t)(by[i] - g);
-		sb_init(&out[k].lines);
-		sb_add(&out[k].lines, x->lines.buf, x->lines.len);
-		out[k].people = x->people;
+		recipients_copy(&out[by[i] - g], x);
 	}
-	free_recipients(a, nask);
+	recipients_free(a, nask);
 	free(alone);
 	free(from);
 	free(ask);
@@ -9189,7 +9197,7 @@ static void series_mails_release(struct series_mails *sm)
 	}
 	free(sm->name);
 	free(sm->text);
-	free_recipients(sm->rcpt, sm->n);
+	recipients_free(sm->rcpt, sm->n);
 	memset(sm, 0, sizeof *sm);
 }
 
@@ -9207,14 +9215,9 @@ static void patch_addresses(const struct addressing *ad,
 			    const struct recipients *r, struct sbuf *to,
 			    struct sbuf *cc)
 {
-	const char *pos = r->lines.buf, *end = pos + r->lines.len;
-	size_t k = 0;
-
-	for (struct span l; next_line(&pos, end, &l); k++) {
-		struct sbuf *dst = k < r->people && !ad->all_cc ? to : cc;
-		sb_add(dst, l.p, l.len);
-		sb_addc(dst, '\n');
-	}
+	for (size_t k = 0; k < r->n; k++)
+		sb_addf(k < r->people && !ad->all_cc ? to : cc, "%s\n",
+			r->v[k].addr);
 	for (size_t i = 0; i < ad->nto; i++)
 		add_new_lines(to, ad->to[i]);
 	for (size_t i = 0; i < ad->ncc; i++)
@@ -9230,32 +9233,26 @@ static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
 	struct cc_query *q = xcalloc(n + 1, sizeof *q);
 	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
 	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
-	struct sbuf *lines = xcalloc(n + 1, sizeof *lines), err = SBUF_INIT;
-	size_t *people = xcalloc(n + 1, sizeof *people);
+	struct sbuf err = SBUF_INIT;
 
 	for (size_t i = 0; i < n; i++) {
 		kw[i] = (struct kwtext)KWTEXT_INIT;
-		sb_init(&lines[i]);
 		scan_patch(text[i].buf, text[i].len, &pf[i],
 			   co->keywords ? &kw[i] : NULL);
 		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
 					  .kw = &kw[i], .fixes = pf[i].fixes,
-					  .nfixes = pf[i].nfixes,
-					  .people = &people[i] };
+					  .nfixes = pf[i].nfixes };
 	}
-	int r = maintainers_query(m, co, q, n, lines, &err);
+	int r = maintainers_query(m, co, q, n, out, &err);
 	if (r < 0)
 		error("%s", err.buf);
 	for (size_t i = 0; i < n; i++) {
-		out[i] = (struct recipients){ lines[i], people[i] };
 		patch_files_release(&pf[i]);
 		kwtext_release(&kw[i]);
 	}
 	free(q);
 	free(pf);
 	free(kw);
-	free(lines);
-	free(people);
 	sb_release(&err);
 	return r;
 }
@@ -9294,7 +9291,6 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 
 	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
 	for (size_t i = 0; i < n; i++) {
-		sm->rcpt[i] = (struct recipients){ SBUF_INIT, 0 };
 		write_patch_mail(&sm->text[base + i], &it[i].mo, src, it[i].g,
 				 &it[i].msg, it[i].tag.buf);
 	}
@@ -9320,15 +9316,8 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 {
 	for (size_t i = 0; i < sm->n; i++) {
 		const struct recipients *r = &sm->rcpt[i];
-		const char *pos = r->lines.buf, *end = pos + r->lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++)
-			if (k >= r->people) {
-				struct sbuf one = SBUF_INIT;
-				sb_add(&one, l.p, l.len);
-				add_new_lines(lists, one.buf);
-				sb_release(&one);
-			}
+		for (size_t k = r->people; k < r->n; k++)
+			add_new_lines(lists, r->v[k].addr);
 	}
 }
 
@@ -11566,7 +11555,7 @@ static struct recipients *plan_recipients(struct owners *ow,
 		return NULL;
 	struct recipients *r = xcalloc(p->nr, sizeof *r);
 	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
-		free_recipients(r, p->nr);
+		recipients_free(r, p->nr);
 		return NULL;
 	}
 	return r;
@@ -11605,7 +11594,7 @@ static int print_compare(const struct commit_opts *o, const struct source *src,
 		at += p[k].nr;
 		plan_release(&p[k]);
 	}
-	free_recipients(rc, total);
+	recipients_free(rc, total);
 	free(all);
 	return r < 0 ? EXIT_FAIL : EXIT_DONE;
 }
@@ -11752,7 +11741,7 @@ static int show_plan(const struct repo *repo, struct plan *p,
 			print_plan(p, &src, letter, msgs, messages, rcpt);
 			worktree_hardware_warnings(p, &src, repo->top);
 			free_messages(msgs, p->nr);
-			free_recipients(rcpt, p->nr);
+			recipients_free(rcpt, p->nr);
 			free(letter);
 			source_release(&src);
 			r = EXIT_DONE;
@@ -11812,7 +11801,7 @@ static int plan_range(struct commit_opts *o, const char *spec,
 		free(f.v);
 	}
 	free_messages(msgs, p.nr);
-	free_recipients(rcpt, p.nr);
+	recipients_free(rcpt, p.nr);
 	free(letter);
 	r = EXIT_DONE;
 out:
@@ -12666,16 +12655,21 @@ static int read_mail(const char *path, struct sbuf *text)
 	return 0;
 }
 
+/* The nq queries' answers as series cc prints them, into out[i]. */
 static int run_queries(struct maintainers *m, const struct cc_opts *o,
 		       const struct cc_query *q, size_t nq, struct sbuf *out)
 {
 	struct sbuf err = SBUF_INIT;
-	int r = maintainers_query(m, o, q, nq, out, &err);
+	struct recipients *r = xcalloc(nq + 1, sizeof *r);
+	int failed = maintainers_query(m, o, q, nq, r, &err);
 
-	if (r < 0)
+	if (failed < 0)
 		error("%s", err.buf);
+	for (size_t i = 0; !failed && i < nq; i++)
+		recipients_write(&out[i], &r[i], o->roles);
+	recipients_free(r, nq);
 	sb_release(&err);
-	return r;
+	return failed;
 }
 
 /* Appends the lines of text to out, sorted and each once. */
@@ -13143,14 +13137,8 @@ static void sending_warnings(const struct series_mails *sm,
 	for (struct span l; next_line(&pos, end, &l);) {
 		char *addr = xstrndup(l.p, l.len);
 		size_t count = 0;
-		for (size_t i = 0; i < sm->n; i++) {
-			const struct recipients *r = &sm->rcpt[i];
-			const char *q = r->lines.buf, *qe = q + r->lines.len;
-			size_t k = 0;
-			for (struct span m; next_line(&q, qe, &m); k++)
-				count += k >= r->people && m.len == l.len &&
-					 !memcmp(m.p, l.p, l.len);
-		}
+		for (size_t i = 0; i < sm->n; i++)
+			count += recipients_have(&sm->rcpt[i], addr, 0);
 		if (count > 15)
 			warning("%s gets %zu patches of this series; send no more "
 				"than 15 at once to a vger list "
@@ -13163,12 +13151,7 @@ static void sending_warnings(const struct series_mails *sm,
 		free(addr);
 	}
 	for (size_t i = 0; i < sm->n; i++) {
-		size_t k = 0;
-		const char *q = sm->rcpt[i].lines.buf;
-		const char *qe = q + sm->rcpt[i].lines.len;
-		for (struct span m; next_line(&q, qe, &m);)
-			k++;
-		k += o->to.n + o->cc.n;
+		size_t k = sm->rcpt[i].n + o->to.n + o->cc.n;
 		if ((int)k > o->max_rcpt)
 			warning("%s goes to %zu recipients (more than %d)",
 				sm->name[i + (size_t)sm->cover], k, o->max_rcpt);
@@ -13516,11 +13499,9 @@ static int write_format_cover(struct series_mails *sm, struct owners *ow,
 		sb_addf(m, "  %zu/%zu %s\n", i + 1, sm->n, s);
 		free(s);
 		const struct recipients *x = &sm->rcpt[i];
-		const char *pos = x->lines.buf, *end = pos + x->lines.len;
-		size_t k = 0;
-		for (struct span l; next_line(&pos, end, &l); k++)
-			sb_addf(m, "      %s %.*s\n", k < x->people ? "to:" : "cc:",
-				(int)l.len, l.p);
+		for (size_t k = 0; k < x->n; k++)
+			sb_addf(m, "      %s %s\n", k < x->people ? "to:" : "cc:",
+				x->v[k].addr);
 	}
 	sb_addc(m, '\n');
 	/* the shortlog, by author as git shortlog groups it */
@@ -13755,15 +13736,13 @@ static void report_patch(const struct findings *f, size_t g,
 			printf("        %.*s\n", (int)l.len, l.p);
 	}
 	if (ow->m) {
-		struct recipients r = { SBUF_INIT, 0 };
+		struct recipients r = RECIPIENTS_INIT;
 		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
 			printf("    maintainers:\n");
-			const char *pos = r.lines.buf, *end = pos + r.lines.len;
-			size_t k = 0;
-			for (struct span l; k < r.people && next_line(&pos, end, &l); k++)
-				printf("        %.*s\n", (int)l.len, l.p);
+			for (size_t k = 0; k < r.people; k++)
+				printf("        %s\n", r.v[k].addr);
 		}
-		sb_release(&r.lines);
+		recipients_release(&r);
 	}
 	free(path);
 	sb_release(&testers);
@@ -14058,12 +14037,9 @@ static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
 			size_t mine = 0;
 			char *own = xcalloc(rc->nr + 1, 1);
 			for (size_t j = 0; people && j < rc->nr; j++) {
-				const char *pos = people[j].lines.buf;
-				const char *end = pos + people[j].lines.len;
-				size_t q = 0;
-				for (struct span l; q < people[j].people &&
-				     next_line(&pos, end, &l); q++) {
-					char *a = trailer_address(l.p, l.len);
+				for (size_t q = 0; q < people[j].people; q++) {
+					const char *p = people[j].v[q].addr;
+					char *a = trailer_address(p, strlen(p));
 					own[j] |= !strcmp(a, addr);
 					free(a);
 				}
@@ -14313,7 +14289,7 @@ out:
 	sb_release(&said);
 	free_messages(msgs, rc.nr);
 	free_strings(subj, rc.nr);
-	free_recipients(people, rc.nr);
+	recipients_free(people, rc.nr);
 	for (size_t i = 0; i < ad.n; i++) {
 		free(ad.v[i].line);
 		free(ad.v[i].why);

@@ -342,6 +342,36 @@ struct indices {
 	size_t n, alloc;
 };
 
+/*
+ * Whom a set of files goes to, as get_maintainer.pl answers: each
+ * recipient's address as the script prints it ("Name <addr>" for a
+ * person, a list's address) and the role it gives it ("maintainer:I2C
+ * SUBSYSTEM", "open list"; printed after the address under --roles).
+ * Invariants: the people (maintainers, reviewers, signers) are v[0..people),
+ * the lists v[people..n), in the script's order; each address is there
+ * once; an address may be empty (an L: line with none: the script prints
+ * an empty line).  The list owns its strings: recipients_release() frees
+ * them and leaves it as RECIPIENTS_INIT; recipients_free() frees an
+ * array of n lists and the array.
+ */
+struct recipient {
+	char *addr;
+	char *role;
+};
+struct recipients {
+	struct recipient *v;
+	size_t n, people, alloc;
+};
+#define RECIPIENTS_INIT { NULL, 0, 0, 0 }
+void recipients_release(struct recipients *r);
+void recipients_free(struct recipients *r, size_t n);
+/* Appends r as series cc prints it: an address a line, with " (ROLE)"
+ * after it where roles is set. */
+void recipients_write(struct sbuf *out, const struct recipients *r, int roles);
+/* Whether r[0..r->people) or the lists hold addr exactly (people: 1 for
+ * the people, 0 for the lists). */
+int recipients_have(const struct recipients *r, const char *addr, int people);
+
 /* One set of files whose recipients are wanted (tree paths, in the order
  * the script would hold them), its keyword text (NULL: none) and the
  * commits its Fixes: lines name.  The query borrows all of them.
@@ -357,18 +387,15 @@ struct cc_query {
 	size_t nfixes;
 	const size_t *khit;
 	size_t nkhit;
-	size_t *people;    /* out, or NULL: how many of the answer's lines
-			    * are people (maintainers, reviewers, signers);
-			    * they come first, and the lists after them */
 	struct indices *khit_out;  /* out, or NULL: the K: lines that hit */
 };
-/* Appends the recipients of each of the nq queries to out[i], one per
- * line, in get_maintainer.pl's order, from one pass over the file.
+/* Fills out[i] (each RECIPIENTS_INIT or empty before) with the recipients
+ * of query i, for each of the nq queries, from one pass over the file.
  * Returns 0, or -1 with "MAINTAINERS:LINE: ..." appended to err for a
  * pattern we cannot run that could have matched. */
 int maintainers_query(struct maintainers *m, const struct cc_opts *o,
-		      const struct cc_query *q, size_t nq, struct sbuf *out,
-		      struct sbuf *err);
+		      const struct cc_query *q, size_t nq,
+		      struct recipients *out, struct sbuf *err);
 
 /* Who owns each of the n files (tree paths): the title of the first
  * section get_maintainer.pl lists for it (deepest F: first, an N: match at

@@ -10,7 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char mt[] = "S\nM: A <a@b.org>\nK: (?:\\b|_)bpf(?:\\b|_)\n"
 		"K: \\b(?i:rust)\\b\nF: */\n";
 	static struct maintainers *m;
-	struct sbuf err = SBUF_INIT, out = SBUF_INIT;
+	struct sbuf err = SBUF_INIT;
+	struct recipients out = RECIPIENTS_INIT;
 	struct patch_files pf = { 0 };
 	struct kwtext kw = KWTEXT_INIT;
 	struct cc_opts o = CC_OPTS_INIT;
@@ -29,6 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	patch_files_release(&pf);
 	kwtext_release(&kw);
 	sb_release(&err);
-	sb_release(&out);
+	recipients_release(&out);
 	return 0;
 }

@@ -236,9 +236,12 @@ static int query_text(const char *text, size_t len, const char *const *files,
 	o.roles = roles;
 	if (kwtext)
 		kwtext_add(&kw, kwtext, strlen(kwtext), 0);
+	struct recipients r1 = RECIPIENTS_INIT;
 	sb_setlen(out, 0);
 	sb_setlen(err, 0);
-	int r = maintainers_query(m, &o, &q, 1, out, err);
+	int r = maintainers_query(m, &o, &q, 1, &r1, err);
+	recipients_write(out, &r1, roles);
+	recipients_release(&r1);
 	kwtext_release(&kw);
 	maintainers_free(m);
 	return r;
