@@ -9366,7 +9366,372 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 	return r;
 }
 
-/* ---- staging, the plan printer and the commit transaction -------------------
+/* ---- the transaction core -----------------------------------------------
+ * Every command that writes commits (commit, split --commit, regroup,
+ * trailers) is one transaction with one commit point:
+ *   1. its git commands write objects only, into a quarantine: an object
+ *      directory of the run's own under .git (mkdtemp), the real one as
+ *      its alternate, named to each git by the environment txn_env()
+ *      gives (with the author and the run's committer);
+ *   2. txn_land(): the quarantine's objects move in, then `git update-ref
+ *      HEAD NEW OLD` moves HEAD once, by compare-and-swap, from the commit
+ *      the repository had when it was opened: the commit point;
+ *   3. before that point, any failure or signal ends in txn_abort(),
+ *      which removes the quarantine, the run's index and the index lock
+ *      (where the run took one), so HEAD, refs, the index and the work
+ *      tree are as they were.
+ * Invariants: a field is set exactly while what it names exists; txn_abort()
+ * may run any number of times; commits and files count what landed.
+ */
+struct txn {
+	struct repo *repo;
+	char *author, *committer;     /* idents: "Name <addr> SECONDS ZONE" */
+	char *quarantine;             /* the run's object directory */
+	struct sbuf env_obj, env_alt; /* the environment that points there */
+	char *tmp_index;              /* an index of the run's own */
+	char *lock;                   /* index.lock, where the run holds it */
+	char tip[72];                 /* the last commit, once written */
+	size_t commits, files;
+};
+#define TXN_INIT { NULL, NULL, NULL, NULL, SBUF_INIT, SBUF_INIT, NULL, NULL, \
+		   "", 0, 0 }
+
+static int check_stop(const char *step)
+{
+	if (stop_signal)
+		return error("%s: interrupted by signal %d", step, (int)stop_signal);
+	return 0;
+}
+
+static void progress(size_t k, size_t n, const char *name)
+{
+	if (isatty(2))
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
+}
+
+/* Opens the transaction on repo: git's committer ident, and its author
+ * where the commits are the run's own (authored) and the command gave
+ * none; the quarantine.  0, or -1 after error(); txn_abort() removes what
+ * was made. */
+static int txn_begin(struct txn *t, struct repo *repo, int authored)
+{
+	struct sbuf dir = SBUF_INIT;
+
+	t->repo = repo;
+	if (!t->committer && !(t->committer = ident("GIT_COMMITTER_IDENT")))
+		return -1;
+	if (authored && !t->author && !(t->author = ident("GIT_AUTHOR_IDENT")))
+		return -1;
+	sb_addf(&dir, "%s/series-objects-XXXXXX", repo->gitdir);
+	if (!mkdtemp(dir.buf)) {
+		int saved = errno;
+		sb_release(&dir);
+		return error("%s: %s", repo->gitdir, strerror(saved));
+	}
+	t->quarantine = sb_detach(&dir, NULL);
+	sb_addf(&dir, "%s/pack", t->quarantine);
+	int r = mkdir(dir.buf, 0777);
+	sb_release(&dir);
+	if (r < 0)
+		return error("%s/pack: %s", t->quarantine, strerror(errno));
+	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	sb_addf(&t->env_obj, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
+	sb_addf(&t->env_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
+		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
+	return 0;
+}
+
+/* The environment of a git that writes into the quarantine, with author
+ * (an ident; NULL: the run's) and the run's committer: env[0..9) (NULL-
+ * terminated), its strings in id[6], which the caller releases. */
+static void txn_env(const struct txn *t, const char *author, struct sbuf *id,
+		    const char **env)
+{
+	ident_env(id, "AUTHOR", author ? author : t->author);
+	ident_env(id + 3, "COMMITTER", t->committer);
+	const char *v[] = { t->env_obj.buf, t->env_alt.buf, id[0].buf,
+			    id[1].buf, id[2].buf, id[3].buf, id[4].buf,
+			    id[5].buf, NULL };
+	memcpy(env, v, sizeof v);
+}
+
+/* One commit of tree on parent ("": a root commit) with msg, by author
+ * (NULL: the run's), into the quarantine; its id replaces out.  0, or -1
+ * after error(). */
+static int txn_commit_tree(const struct txn *t, const char *tree,
+			   const char *parent, const struct sbuf *msg,
+			   const char *author, struct sbuf *out)
+{
+	struct sbuf id[6];
+	const char *env[9];
+	const char *words[] = { "commit-tree", tree, "-p", parent, NULL };
+
+	for (int i = 0; i < 6; i++)
+		sb_init(&id[i]);
+	txn_env(t, author, id, env);
+	if (!*parent)
+		words[2] = NULL;
+	sb_setlen(out, 0);
+	int r = check_stop("git commit-tree");
+	if (!r)
+		r = git_ok("git commit-tree", &(struct git_run){
+			.words = words, .env = env, .out = out,
+			.input = msg->buf, .inlen = msg->len });
+	chomp(out);
+	if (!r && !is_oid(out->buf, out->len))
+		r = error("git commit-tree: unexpected answer");
+	for (int i = 0; i < 6; i++)
+		sb_release(&id[i]);
+	return r;
+}
+
+/* Moves the files of from/sub into to/sub (made if need be); packs with
+ * each .pack before its .idx, as git does, so no reader sees an index
+ * without its pack. */
+static int move_objects(const char *from, const char *to, const char *sub)
+{
+	struct sbuf dir = SBUF_INIT, src = SBUF_INIT, dst = SBUF_INIT;
+	int r = 0, pack = !strcmp(sub, "pack");
+
+	sb_addf(&dir, "%s/%s", from, sub);
+	sb_addf(&dst, "%s/%s", to, sub);
+	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
+		r = error("%s: %s", dst.buf, strerror(errno));
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		DIR *d = opendir(dir.buf);
+		if (!d) {
+			r = error("%s: %s", dir.buf, strerror(errno));
+			break;
+		}
+		for (struct dirent *de; !r && (de = readdir(d));) {
+			if (de->d_name[0] == '.')
+				continue;
+			if (pack && (!starts_with(de->d_name, "pack-") ||
+				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
+				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
+				continue;
+			if (!pack && pass)
+				continue;
+			sb_setlen(&src, 0);
+			sb_setlen(&dst, 0);
+			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
+			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
+			if (rename(src.buf, dst.buf) < 0)
+				r = error("%s: %s", dst.buf, strerror(errno));
+		}
+		closedir(d);
+	}
+	sb_release(&dir);
+	sb_release(&src);
+	sb_release(&dst);
+	return r;
+}
+
+/* Moves the quarantine's loose objects (xx/ directories), then its pack,
+ * into the object directory. */
+static int release_quarantine(struct txn *t)
+{
+	DIR *d = opendir(t->quarantine);
+	int r = 0;
+
+	if (!d)
+		return error("%s: %s", t->quarantine, strerror(errno));
+	for (struct dirent *de; !r && (de = readdir(d));)
+		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
+		    isxdigit((unsigned char)de->d_name[1]))
+			r = move_objects(t->quarantine, t->repo->objects, de->d_name);
+	closedir(d);
+	return r ? r : move_objects(t->quarantine, t->repo->objects, "pack");
+}
+
+/* HEAD from the repository's old commit to t->tip, by compare-and-swap;
+ * its reflog names the number of commits. */
+static int move_head(struct txn *t)
+{
+	struct sbuf msg = SBUF_INIT;
+	int r;
+
+	sb_addf(&msg, "series: %zu commit%s", t->commits,
+		t->commits == 1 ? "" : "s");
+	const char *words[] = { "update-ref", "-m", msg.buf, "HEAD", t->tip,
+				t->repo->old, NULL };
+	r = run_git(&(struct git_run){ .words = words });
+	sb_release(&msg);
+	if (!r)
+		return 0;
+	/* Killed or failed after its rename?  Then the series is committed. */
+	static const char *const head[] = {
+		"rev-parse", "-q", "--verify", "HEAD", NULL };
+	struct sbuf now = SBUF_INIT;
+	int st = run_git(&(struct git_run){ .words = head, .out = &now });
+	chomp(&now);
+	int moved = !st && !strcmp(now.buf, t->tip);
+	sb_release(&now);
+	if (moved)
+		return 0;
+	if (r == 1 || r == 128)
+		return error("git update-ref: %s did not move; it changed during "
+			     "the run or is locked, so nothing was committed",
+			     t->repo->ref);
+	return git_failed("git update-ref", r);
+}
+
+/* The commit point: commits commits end at tip, which is in the
+ * quarantine; its objects move in, then HEAD moves once.  0, or -1 after
+ * error() (HEAD as it was). */
+static int txn_land(struct txn *t, const char *tip, size_t commits)
+{
+	int r;
+
+	if (strlen(tip) >= sizeof t->tip || !is_oid(tip, strlen(tip)))
+		return error("the last commit is no object id: %s", tip);
+	memmove(t->tip, tip, strlen(tip) + 1);
+	t->commits = commits;
+	if ((r = release_quarantine(t)) < 0 ||
+	    (r = check_stop("git update-ref")) < 0)
+		return r;
+	return move_head(t);
+}
+
+/* What a run that landed prints on stdout, one line: "217 commits, 1,031
+ * files on refs/heads/x: OLD..NEW" and what follows (" (was 3 commits)"). */
+static void txn_print(const struct txn *t, const char *from, const char *more)
+{
+	struct sbuf line = SBUF_INIT;
+
+	sb_add_count(&line, t->commits);
+	sb_adds(&line, t->commits == 1 ? " commit, " : " commits, ");
+	sb_add_count(&line, t->files);
+	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", t->files == 1 ? "" : "s",
+		t->repo->ref, *from ? from : "(root)", t->tip, more ? more : "");
+	fputs(line.buf, stdout);
+	sb_release(&line);
+}
+
+/* Copies index to a new temporary file in dir, keeping its mtime (git's
+ * racy-entry check compares file times with the index's); *tmp names it.
+ * No index yet: *tmp names a file that does not exist, which git creates. */
+static int copy_index(const char *index, const char *dir, char **tmp)
+{
+	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
+	struct stat sb;
+
+	sb_addf(&path, "%s/series-index-XXXXXX", dir);
+	int fd = mkstemp(path.buf);
+	if (fd < 0) {
+		error("%s: %s", path.buf, strerror(errno));
+		sb_release(&path);
+		return -1;
+	}
+	*tmp = sb_detach(&path, NULL);
+	if (stat(index, &sb) < 0) {
+		close(fd);
+		unlink(*tmp);
+		if (errno != ENOENT)
+			return error("%s: %s", index, strerror(errno));
+		return 0;
+	}
+	int r = 0;
+	if (sb_read_file(&data, index) < 0)
+		r = error("%s: %s", index, strerror(errno));
+	else if (write_all(fd, data.buf, data.len) < 0)
+		r = error("%s: %s", *tmp, strerror(errno));
+	else {
+		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
+		futimens(fd, ts);
+	}
+	if (close(fd) < 0 && !r)
+		r = error("%s: %s", *tmp, strerror(errno));
+	sb_release(&data);
+	return r;
+}
+
+/* Removes a temporary index and the lock git may have left beside it. */
+static void remove_index_copy(char **tmp)
+{
+	if (!*tmp)
+		return;
+	struct sbuf lock = SBUF_INIT;
+	sb_addf(&lock, "%s.lock", *tmp);
+	unlink(lock.buf);
+	unlink(*tmp);
+	sb_release(&lock);
+	free(*tmp);
+	*tmp = NULL;
+}
+
+/* Undoes whatever happened before the commit point; safe to call twice. */
+static void txn_abort(struct txn *t)
+{
+	if (t->quarantine) {
+		remove_tree(t->quarantine, 2);
+		free(t->quarantine);
+		t->quarantine = NULL;
+	}
+	remove_index_copy(&t->tmp_index);
+	if (t->lock) {
+		unlink(t->lock);
+		free(t->lock);
+		t->lock = NULL;
+	}
+}
+
+static void txn_release(struct txn *t)
+{
+	txn_abort(t);
+	sb_release(&t->env_obj);
+	sb_release(&t->env_alt);
+	free(t->author);
+	free(t->committer);
+}
+
+static int take_index_lock(struct txn *t)
+{
+	struct sbuf lock = SBUF_INIT;
+
+	sb_addf(&lock, "%s.lock", t->repo->index);
+	int fd = open(lock.buf, O_CREAT | O_EXCL | O_WRONLY, 0666);
+	if (fd < 0) {
+		int saved = errno;
+		error("%s: %s%s", lock.buf, strerror(saved), saved == EEXIST ?
+		      " (another git process is running, or one crashed; "
+		      "remove the file if none is)" : "");
+		sb_release(&lock);
+		return -1;
+	}
+	close(fd);
+	t->lock = sb_detach(&lock, NULL);
+	return 0;
+}
+
+/* A file of the quarantine, opened for writing; -1 after error(). */
+static int quarantine_file(const struct txn *t, const char *name)
+{
+	struct sbuf path = SBUF_INIT;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
+	if (fd < 0)
+		error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return fd;
+}
+
+/* Reads a file of the quarantine into sb; returns 0 or -1 after error(). */
+static int read_quarantine_file(const struct txn *t, const char *name,
+				struct sbuf *sb)
+{
+	struct sbuf path = SBUF_INIT;
+	int r = 0;
+
+	sb_addf(&path, "%s/%s", t->quarantine, name);
+	if (sb_read_file(sb, path.buf) < 0)
+		r = error("%s: %s", path.buf, strerror(errno));
+	sb_release(&path);
+	return r;
+}
+
+/* ---- commit: the work tree's groups through git fast-import -------------
  * `series commit` as one transaction whose commit point is a single
  * compare-and-swap of HEAD:
  *   1. take the index lock (O_EXCL, as git does), so no git changes the
@@ -9754,23 +10119,6 @@ static char *staged_letters(const struct plan *p, const struct status *st,
 	return letter;
 }
 
-/* What a run that moved a branch prints on stdout, one line: "217
- * commits, 1,031 files on refs/heads/x: OLD..NEW" and what follows
- * (e.g. " (was 3 commits)"). */
-static void print_landed(size_t commits, size_t files, const char *ref,
-			 const char *from, const char *to, const char *more)
-{
-	struct sbuf line = SBUF_INIT;
-
-	sb_add_count(&line, commits);
-	sb_adds(&line, commits == 1 ? " commit, " : " commits, ");
-	sb_add_count(&line, files);
-	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", files == 1 ? "" : "s",
-		ref, *from ? from : "(root)", to, more ? more : "");
-	fputs(line.buf, stdout);
-	sb_release(&line);
-}
-
 /* A buffered stream into a child's stdin; the first failure sticks. */
 struct stream {
 	int fd;
@@ -9939,90 +10287,6 @@ static int may_be_noop(const struct change *c, const struct status *st)
 	return e->x != '.' && e->y != '.';
 }
 
-struct txn {
-	struct repo *repo;
-	struct plan *plan;
-	const struct status *st;
-	struct changes *cs;
-	const struct template *tmpl;
-	char *author, *committer;
-	int no_verify;
-	char *lock;         /* index.lock, once we hold it */
-	char *tmp_index;    /* our copy of the index, once made */
-	char *msg_file;     /* the commit-msg hook's file, while it exists */
-	pid_t importer;     /* fast-import's pid, for its crash report */
-	char *quarantine;   /* the run's own object directory, once made */
-	struct sbuf env_obj, env_alt; /* the environment that points there */
-	struct sbuf *msg;   /* each group's message, after the hooks */
-	char tip[72];
-	size_t files;
-};
-
-static int check_stop(const char *step)
-{
-	if (stop_signal)
-		return error("%s: interrupted by signal %d", step, (int)stop_signal);
-	return 0;
-}
-
-static void progress(size_t k, size_t n, const char *name)
-{
-	if (isatty(2))
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
-}
-
-/* Copies index to a new temporary file in dir, keeping its mtime (git's
- * racy-entry check compares file times with the index's); *tmp names it.
- * No index yet: *tmp names a file that does not exist, which git creates. */
-static int copy_index(const char *index, const char *dir, char **tmp)
-{
-	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
-	struct stat sb;
-
-	sb_addf(&path, "%s/series-index-XXXXXX", dir);
-	int fd = mkstemp(path.buf);
-	if (fd < 0) {
-		error("%s: %s", path.buf, strerror(errno));
-		sb_release(&path);
-		return -1;
-	}
-	*tmp = sb_detach(&path, NULL);
-	if (stat(index, &sb) < 0) {
-		close(fd);
-		unlink(*tmp);
-		if (errno != ENOENT)
-			return error("%s: %s", index, strerror(errno));
-		return 0;
-	}
-	int r = 0;
-	if (sb_read_file(&data, index) < 0)
-		r = error("%s: %s", index, strerror(errno));
-	else if (write_all(fd, data.buf, data.len) < 0)
-		r = error("%s: %s", *tmp, strerror(errno));
-	else {
-		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
-		futimens(fd, ts);
-	}
-	if (close(fd) < 0 && !r)
-		r = error("%s: %s", *tmp, strerror(errno));
-	sb_release(&data);
-	return r;
-}
-
-/* Removes a temporary index and the lock git may have left beside it. */
-static void remove_index_copy(char **tmp)
-{
-	if (!*tmp)
-		return;
-	struct sbuf lock = SBUF_INIT;
-	sb_addf(&lock, "%s.lock", *tmp);
-	unlink(lock.buf);
-	unlink(*tmp);
-	sb_release(&lock);
-	free(*tmp);
-	*tmp = NULL;
-}
-
 /* What status says of a change, where that is all there is to know:
  * returns 1 with c->mode (and c->oid where the index holds the content),
  * or 0 where only staging tells (both sides changed, renames, untracked,
@@ -10081,86 +10345,47 @@ static int settle_plan(struct plan *p, const struct status *st,
 	return r;
 }
 
-static int make_quarantine(struct txn *t)
-{
-	struct sbuf dir = SBUF_INIT;
+/* series commit's run of the transaction: the plan and status it
+ * commits, the changes git staged and each group's message; the
+ * commit-msg hook's file while it exists; fast-import's pid, for its
+ * crash report.  The core (t) holds the index lock and the index copy. */
+struct import {
+	struct txn t;
+	struct plan *plan;
+	const struct status *st;
+	struct changes *cs;
+	const struct template *tmpl;
+	int no_verify;
+	struct sbuf *msg;
+	char *msg_file;
+	pid_t importer;
+};
 
-	sb_addf(&dir, "%s/series-objects-XXXXXX", t->repo->gitdir);
-	if (!mkdtemp(dir.buf)) {
-		int saved = errno;
-		sb_release(&dir);
-		return error("%s: %s", t->repo->gitdir, strerror(saved));
+/* txn_abort(), and what only series commit leaves: the hook's file,
+ * fast-import's crash report. */
+static void import_abort(struct import *im)
+{
+	if (im->msg_file) {
+		unlink(im->msg_file);
+		free(im->msg_file);
+		im->msg_file = NULL;
 	}
-	t->quarantine = sb_detach(&dir, NULL);
-	sb_addf(&dir, "%s/pack", t->quarantine);
-	int r = mkdir(dir.buf, 0777);
-	sb_release(&dir);
-	if (r < 0)
-		return error("%s/pack: %s", t->quarantine, strerror(errno));
-	const char *alt = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	sb_addf(&t->env_obj, "GIT_OBJECT_DIRECTORY=%s", t->quarantine);
-	sb_addf(&t->env_alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s%s%s",
-		t->repo->objects, alt && *alt ? ":" : "", alt ? alt : "");
-	return 0;
+	if (im->importer > 0) {
+		struct sbuf crash = SBUF_INIT;
+		sb_addf(&crash, "%s/fast_import_crash_%ld", im->t.repo->gitdir,
+			(long)im->importer);
+		unlink(crash.buf);
+		sb_release(&crash);
+	}
+	txn_abort(&im->t);
 }
 
-/* Moves the files of from/sub into to/sub (made if need be); packs with
- * each .pack before its .idx, as git does, so no reader sees an index
- * without its pack. */
-static int move_objects(const char *from, const char *to, const char *sub)
+static void import_release(struct import *im)
 {
-	struct sbuf dir = SBUF_INIT, src = SBUF_INIT, dst = SBUF_INIT;
-	int r = 0, pack = !strcmp(sub, "pack");
-
-	sb_addf(&dir, "%s/%s", from, sub);
-	sb_addf(&dst, "%s/%s", to, sub);
-	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
-		r = error("%s: %s", dst.buf, strerror(errno));
-	for (int pass = 0; pass < 2 && !r; pass++) {
-		DIR *d = opendir(dir.buf);
-		if (!d) {
-			r = error("%s: %s", dir.buf, strerror(errno));
-			break;
-		}
-		for (struct dirent *de; !r && (de = readdir(d));) {
-			if (de->d_name[0] == '.')
-				continue;
-			if (pack && (!starts_with(de->d_name, "pack-") ||
-				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
-				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
-				continue;
-			if (!pack && pass)
-				continue;
-			sb_setlen(&src, 0);
-			sb_setlen(&dst, 0);
-			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
-			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
-			if (rename(src.buf, dst.buf) < 0)
-				r = error("%s: %s", dst.buf, strerror(errno));
-		}
-		closedir(d);
-	}
-	sb_release(&dir);
-	sb_release(&src);
-	sb_release(&dst);
-	return r;
-}
-
-/* Moves the quarantine's loose objects (xx/ directories), then its pack,
- * into the object directory. */
-static int release_quarantine(struct txn *t)
-{
-	DIR *d = opendir(t->quarantine);
-	int r = 0;
-
-	if (!d)
-		return error("%s: %s", t->quarantine, strerror(errno));
-	for (struct dirent *de; !r && (de = readdir(d));)
-		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
-		    isxdigit((unsigned char)de->d_name[1]))
-			r = move_objects(t->quarantine, t->repo->objects, de->d_name);
-	closedir(d);
-	return r ? r : move_objects(t->quarantine, t->repo->objects, "pack");
+	import_abort(im);
+	free_messages(im->msg, im->msg ? im->plan->nr : 0);
+	im->msg = NULL;
+	txn_release(&im->t);
 }
 
 /*
@@ -10205,23 +10430,24 @@ static int hook_exists(const char *path)
 
 /* Every group's message: the template, then the commit-msg hook on it (it
  * may edit it), then git's clean-up. */
-static int make_messages(struct txn *t)
+static int make_messages(struct import *im)
 {
-	int hook = !t->no_verify && hook_exists(t->repo->hook_commit_msg);
+	struct txn *t = &im->t;
+	int hook = !im->no_verify && hook_exists(t->repo->hook_commit_msg);
 	struct sbuf ienv = SBUF_INIT;
 	int r = 0;
 
-	t->msg = xcalloc(t->plan->nr, sizeof *t->msg);
-	for (size_t i = 0; i < t->plan->nr; i++)
-		sb_init(&t->msg[i]);
+	im->msg = xcalloc(im->plan->nr, sizeof *im->msg);
+	for (size_t i = 0; i < im->plan->nr; i++)
+		sb_init(&im->msg[i]);
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
-	for (size_t i = 0; i < t->plan->nr && !r; i++) {
-		struct sbuf *m = &t->msg[i];
-		group_message(m, t->tmpl, &t->plan->g[i]);
+	for (size_t i = 0; i < im->plan->nr && !r; i++) {
+		struct sbuf *m = &im->msg[i];
+		group_message(m, im->tmpl, &im->plan->g[i]);
 		if (!hook)
 			continue;
-		if (!t->msg_file) {
+		if (!im->msg_file) {
 			struct sbuf path = SBUF_INIT;
 			sb_addf(&path, "%s/series-msg-XXXXXX", t->repo->gitdir);
 			int fd = mkstemp(path.buf);
@@ -10231,28 +10457,28 @@ static int make_messages(struct txn *t)
 				break;
 			}
 			close(fd);
-			t->msg_file = sb_detach(&path, NULL);
+			im->msg_file = sb_detach(&path, NULL);
 		}
-		int fd = open(t->msg_file, O_WRONLY | O_TRUNC);
+		int fd = open(im->msg_file, O_WRONLY | O_TRUNC);
 		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
-			r = error("%s: %s", t->msg_file, strerror(errno));
+			r = error("%s: %s", im->msg_file, strerror(errno));
 			break;
 		}
 		if ((r = run_hook("commit-msg", t->repo->hook_commit_msg,
-				  t->msg_file, env, t->repo->top)) < 0)
+				  im->msg_file, env, t->repo->top)) < 0)
 			break;
 		sb_setlen(m, 0);
-		if (sb_read_file(m, t->msg_file) < 0)
-			r = error("%s: %s", t->msg_file, strerror(errno));
+		if (sb_read_file(m, im->msg_file) < 0)
+			r = error("%s: %s", im->msg_file, strerror(errno));
 		cleanup_message(m);
 		if (!r && !m->len)
 			r = error("commit-msg hook emptied the message of %s; "
-				  "nothing was committed", t->plan->g[i].name);
+				  "nothing was committed", im->plan->g[i].name);
 	}
-	if (t->msg_file) {
-		unlink(t->msg_file);
-		free(t->msg_file);
-		t->msg_file = NULL;
+	if (im->msg_file) {
+		unlink(im->msg_file);
+		free(im->msg_file);
+		im->msg_file = NULL;
 	}
 	sb_release(&ienv);
 	return r;
@@ -10293,10 +10519,11 @@ static int read_marks(const char *path, char (*ids)[65], size_t n)
  * its branch is reset at the end without a value; the marks file gives the
  * tip and each inline blob's id (wt_oid).
  */
-static int import_once(struct txn *t)
+static int import_once(struct import *im)
 {
+	struct txn *t = &im->t;
 	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
-	size_t ng = t->plan->nr, next_blob = ng + 1;
+	size_t ng = im->plan->nr, next_blob = ng + 1;
 	int r = 0;
 
 	sb_addf(&marks, "%s/marks", t->quarantine);
@@ -10314,20 +10541,20 @@ static int import_once(struct txn *t)
 		sb_release(&export);
 		return -1;
 	}
-	t->importer = g.child.pid;
+	im->importer = g.child.pid;
 	s.fd = g.child.in;
 	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
 	if (*t->repo->old)
 		sb_addf(&s.buf, "from %s\n", t->repo->old);
 	t->files = 0;
 	for (size_t i = 0, lo = 0; i < ng && !r && !s.failed; i++) {
-		const struct group *g = &t->plan->g[i];
+		const struct group *g = &im->plan->g[i];
 		size_t hi = lo;
-		while (hi < t->cs->nr && t->cs->c[hi].group == i)
+		while (hi < im->cs->nr && im->cs->c[hi].group == i)
 			hi++;
 		progress(i + 1, ng, g->name);
-		r = stream_group(&s, t->cs->c + lo, hi - lo, i + 1, &next_blob,
-				 t->author, t->committer, &t->msg[i]);
+		r = stream_group(&s, im->cs->c + lo, hi - lo, i + 1, &next_blob,
+				 t->author, t->committer, &im->msg[i]);
 		t->files += g->nr;
 		lo = hi;
 		if (!r)
@@ -10353,8 +10580,8 @@ static int import_once(struct txn *t)
 		r = error("git fast-import: unexpected marks file");
 	if (!r)
 		memcpy(t->tip, ids[ng], sizeof ids[ng]);
-	for (size_t i = 0; !r && i < t->cs->nr; i++) {
-		struct change *ch = &t->cs->c[i];
+	for (size_t i = 0; !r && i < im->cs->nr; i++) {
+		struct change *ch = &im->cs->c[i];
 		if (!ch->wt_mode)
 			*ch->wt_oid = '\0';
 		else
@@ -10376,8 +10603,9 @@ static int import_once(struct txn *t)
  * first run is dropped.  An id that still differs is a file changed while
  * series ran.
  */
-static int store_converted(struct txn *t)
+static int store_converted(struct import *im)
 {
+	struct txn *t = &im->t;
 	static const char *const words[] = { "hash-object", "-w",
 					     "--stdin-paths", NULL };
 	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
@@ -10391,17 +10619,17 @@ static int store_converted(struct txn *t)
 		sb_release(&pack);
 		return r;
 	}
-	for (size_t i = 0; i < t->cs->nr; i++)
-		if (t->cs->c[i].convert) {
-			const char *p = t->cs->c[i].path;
+	for (size_t i = 0; i < im->cs->nr; i++)
+		if (im->cs->c[i].convert) {
+			const char *p = im->cs->c[i].path;
 			sb_quote_c(&in, p, strlen(p), 0);
 			sb_addc(&in, '\n');
 		}
 	r = git_ok("git hash-object", &(struct git_run){ .words = words,
 		   .env = env, .input = in.buf, .inlen = in.len, .out = &out });
 	const char *pos = out.buf, *end = out.buf + out.len;
-	for (size_t i = 0; !r && i < t->cs->nr; i++) {
-		struct change *c = &t->cs->c[i];
+	for (size_t i = 0; !r && i < im->cs->nr; i++) {
+		struct change *c = &im->cs->c[i];
 		struct span l;
 		if (!c->convert)
 			continue;
@@ -10444,106 +10672,16 @@ static size_t mismatches(struct changes *cs)
 
 /* The import again where it did not store what git staged: git's own
  * blobs for converted files, git's modes; a second miss is an error. */
-static int import_again(struct txn *t)
+static int import_again(struct import *im)
 {
 	int r;
 
-	if (!mismatches(t->cs))
+	if (!mismatches(im->cs))
 		return 0;
-	if ((r = store_converted(t)) < 0 || (r = import_once(t)) < 0)
+	if ((r = store_converted(im)) < 0 || (r = import_once(im)) < 0)
 		return r;
-	return mismatches(t->cs) ? error("git fast-import: blobs differ from "
+	return mismatches(im->cs) ? error("git fast-import: blobs differ from "
 					 "the staged ones") : 0;
-}
-
-static int move_head(struct txn *t)
-{
-	struct sbuf msg = SBUF_INIT;
-	int r;
-
-	sb_addf(&msg, "series: %zu commit%s", t->plan->nr,
-		t->plan->nr == 1 ? "" : "s");
-	const char *words[] = { "update-ref", "-m", msg.buf, "HEAD", t->tip,
-				t->repo->old, NULL };
-	r = run_git(&(struct git_run){ .words = words });
-	sb_release(&msg);
-	if (!r)
-		return 0;
-	/* Killed or failed after its rename?  Then the series is committed. */
-	static const char *const head[] = {
-		"rev-parse", "-q", "--verify", "HEAD", NULL };
-	struct sbuf now = SBUF_INIT;
-	int st = run_git(&(struct git_run){ .words = head, .out = &now });
-	chomp(&now);
-	int moved = !st && !strcmp(now.buf, t->tip);
-	sb_release(&now);
-	if (moved)
-		return 0;
-	if (r == 1 || r == 128)
-		return error("git update-ref: %s did not move; it changed during "
-			     "the run or is locked, so nothing was committed",
-			     t->repo->ref);
-	return git_failed("git update-ref", r);
-}
-
-/* Undoes whatever happened before the commit point; safe to call twice. */
-static void txn_abort(struct txn *t)
-{
-	if (t->quarantine) {
-		remove_tree(t->quarantine, 2);
-		free(t->quarantine);
-		t->quarantine = NULL;
-	}
-	remove_index_copy(&t->tmp_index);
-	if (t->msg_file) {
-		unlink(t->msg_file);
-		free(t->msg_file);
-		t->msg_file = NULL;
-	}
-	if (t->importer > 0) {
-		struct sbuf crash = SBUF_INIT;
-		sb_addf(&crash, "%s/fast_import_crash_%ld", t->repo->gitdir,
-			(long)t->importer);
-		unlink(crash.buf);
-		sb_release(&crash);
-	}
-	if (t->lock) {
-		unlink(t->lock);
-		free(t->lock);
-		t->lock = NULL;
-	}
-}
-
-static void txn_release(struct txn *t)
-{
-	txn_abort(t);
-	for (size_t i = 0; t->msg && i < t->plan->nr; i++)
-		sb_release(&t->msg[i]);
-	free(t->msg);
-	t->msg = NULL;
-	sb_release(&t->env_obj);
-	sb_release(&t->env_alt);
-	free(t->author);
-	free(t->committer);
-}
-
-static int take_index_lock(struct txn *t)
-{
-	struct sbuf lock = SBUF_INIT;
-
-	sb_addf(&lock, "%s.lock", t->repo->index);
-	int fd = open(lock.buf, O_CREAT | O_EXCL | O_WRONLY, 0666);
-	if (fd < 0) {
-		int saved = errno;
-		error("%s: %s%s", lock.buf, strerror(saved), saved == EEXIST ?
-		      " (another git process is running, or one crashed; "
-		      "remove the file if none is)" : "");
-		sb_release(&lock);
-		return -1;
-	}
-	close(fd);
-	t->lock = sb_detach(&lock, NULL);
-	return 0;
 }
 
 /* The staging that runs beside fast-import: stage_index(), then the
@@ -10566,45 +10704,19 @@ static int run_stage_job(void *arg)
 	return r;
 }
 
-/* A file of the quarantine, opened for writing; -1 after error(). */
-static int quarantine_file(const struct txn *t, const char *name)
-{
-	struct sbuf path = SBUF_INIT;
-
-	sb_addf(&path, "%s/%s", t->quarantine, name);
-	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
-	if (fd < 0)
-		error("%s: %s", path.buf, strerror(errno));
-	sb_release(&path);
-	return fd;
-}
-
-/* Reads a file of the quarantine into sb; returns 0 or -1 after error(). */
-static int read_quarantine_file(const struct txn *t, const char *name,
-				struct sbuf *sb)
-{
-	struct sbuf path = SBUF_INIT;
-	int r = 0;
-
-	sb_addf(&path, "%s/%s", t->quarantine, name);
-	if (sb_read_file(sb, path.buf) < 0)
-		r = error("%s: %s", path.buf, strerror(errno));
-	sb_release(&path);
-	return r;
-}
-
 /*
  * Starts the staging job: its listing goes to <quarantine>/listing, its
  * messages to <quarantine>/stage-err, shown only if the job fails by
  * itself (not when the run stops it because something else failed).
  */
-static int start_stage_job(struct txn *t, struct child *job,
+static int start_stage_job(struct import *im, struct child *job,
 			   struct stage_job *j)
 {
+	struct txn *t = &im->t;
 	int out = quarantine_file(t, "listing"), err = -1, r = -1;
 
 	if (out > 2 && (err = quarantine_file(t, "stage-err")) > 2) {
-		j->cs = t->cs;
+		j->cs = im->cs;
 		j->index = t->tmp_index;
 		*job = (struct child){ .fn = run_stage_job, .arg = j,
 				       .in = CHILD_NULL, .out = out, .err = err };
@@ -10620,8 +10732,9 @@ static int start_stage_job(struct txn *t, struct child *job,
 }
 
 /* Waits for the staging job and takes its listing, or shows its messages. */
-static int finish_stage_job(struct txn *t, struct child *job)
+static int finish_stage_job(struct import *im, struct child *job)
 {
+	struct txn *t = &im->t;
 	struct sbuf text = SBUF_INIT;
 	int st = child_finish(job), r;
 
@@ -10631,7 +10744,7 @@ static int finish_stage_job(struct txn *t, struct child *job)
 			fwrite(text.buf, 1, text.len, stderr);
 		r = st == 1 && text.len ? -1 : git_failed("staging", st);
 	} else if (!(r = read_quarantine_file(t, "listing", &text))) {
-		r = apply_listing(t->cs, &text, 0);
+		r = apply_listing(im->cs, &text, 0);
 	}
 	sb_release(&text);
 	return r;
@@ -10648,9 +10761,10 @@ static int finish_stage_job(struct txn *t, struct child *job)
  * was imported is checked against what git staged afterwards; where they
  * differ, the import runs again with git's answers (import_again).
  */
-static int commit_series(struct txn *t)
+static int commit_series(struct import *im)
 {
-	int pre_commit = !t->no_verify && hook_exists(t->repo->hook_pre_commit);
+	struct txn *t = &im->t;
+	int pre_commit = !im->no_verify && hook_exists(t->repo->hook_pre_commit);
 	struct child job = { 0 };
 	struct stage_job sj;
 	int r, first = pre_commit;
@@ -10658,25 +10772,25 @@ static int commit_series(struct txn *t)
 	if ((r = take_index_lock(t)) < 0)
 		return r;
 	if ((r = copy_index(t->repo->index, t->repo->gitdir, &t->tmp_index)) < 0 ||
-	    (r = make_quarantine(t)) < 0)
+	    (r = txn_begin(t, t->repo, 1)) < 0)
 		goto fail;
-	collect_changes(t->cs, t->plan, t->st);
-	for (size_t i = 0; i < t->cs->nr; i++)
-		first |= may_be_noop(&t->cs->c[i], t->st);
+	collect_changes(im->cs, im->plan, im->st);
+	for (size_t i = 0; i < im->cs->nr; i++)
+		first |= may_be_noop(&im->cs->c[i], im->st);
 	const char *objenv[] = { t->env_obj.buf, t->env_alt.buf, NULL };
 	if (first) {
 		/* A pre-commit hook reads the staged blobs: git writes them. */
-		if ((r = stage_changes(t->cs, t->tmp_index, objenv, pre_commit)) < 0)
+		if ((r = stage_changes(im->cs, t->tmp_index, objenv, pre_commit)) < 0)
 			goto fail;
-		prune_plan(t->plan, t->cs, t->st->nr);
-		if (!t->plan->nr) {
+		prune_plan(im->plan, im->cs, im->st->nr);
+		if (!im->plan->nr) {
 			r = 1;
 			goto fail;
 		}
 	} else {
-		for (size_t i = 0; i < t->cs->nr; i++)
-			t->cs->c[i].wt_mode = guess_mode(&t->cs->c[i], t->st);
-		if ((r = start_stage_job(t, &job, &sj)) < 0)
+		for (size_t i = 0; i < im->cs->nr; i++)
+			im->cs->c[i].wt_mode = guess_mode(&im->cs->c[i], im->st);
+		if ((r = start_stage_job(im, &job, &sj)) < 0)
 			goto fail;
 	}
 	if (pre_commit) {
@@ -10691,42 +10805,40 @@ static int commit_series(struct txn *t)
 			goto fail;
 	}
 	if ((r = check_stop("commit-msg hook")) < 0 ||
-	    (r = make_messages(t)) < 0 || (r = import_once(t)) < 0)
+	    (r = make_messages(im)) < 0 || (r = import_once(im)) < 0)
 		goto fail;
-	if (job.pid && (r = finish_stage_job(t, &job)) < 0)
+	if (job.pid && (r = finish_stage_job(im, &job)) < 0)
 		goto fail;
-	if ((r = import_again(t)) < 0 || (r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0 || (r = move_head(t)) < 0)
+	if ((r = import_again(im)) < 0 ||
+	    (r = txn_land(t, t->tip, im->plan->nr)) < 0)
 		goto fail;
 	/* Committed.  The index copy is ours and the lock is held. */
 	if (rename(t->tmp_index, t->repo->index) < 0) {
 		error("%s: %s; the commits are made, but the index still shows "
 		      "their changes as staged (run `git reset -q`)",
 		      t->repo->index, strerror(errno));
-		txn_abort(t);
+		import_abort(im);
 		return -1;
 	}
 	free(t->tmp_index);
 	t->tmp_index = NULL;
-	txn_abort(t);
+	import_abort(im);
 	return 0;
 fail:
 	if (job.pid) {
 		kill(job.pid, SIGTERM);
 		child_finish(&job);
 	}
-	txn_abort(t);
+	import_abort(im);
 	return r;
 }
 
-/* ---- the apply transaction -------------------------------------------------------
- * A sink for changes that come as diff text (`split --commit`): a
- * temporary index starts at HEAD's tree; each group's diffs go through
- * `git apply --cached` into it, `git write-tree` and `git commit-tree` make
- * the group's commit on the previous one, every object into the quarantine
- * of the commit transaction above.  Then, as there, the objects move in and
- * HEAD moves once, by compare-and-swap.  The user's index and work tree are
- * never written; any failure before the swap leaves everything as it was.
+/* ---- apply: groups of diff text -------------------------------------------
+ * The changes that come as diff text (split --commit, regroup): an index of
+ * the run's own starts at the base's tree; each group's diffs go through
+ * `git apply --cached` into it, `git write-tree` and txn_commit_tree() make
+ * the group's commit on the previous one, all into the quarantine; then
+ * txn_land().  The user's index and work tree are never written.
  */
 
 static int apply_group_part(struct txn *t, const char *text, size_t len,
@@ -10787,34 +10899,19 @@ static int apply_group(struct txn *t, const struct source *src,
 	return r;
 }
 
-/* The commit point of a series that commit-tree wrote into the
- * quarantine: its last commit, last, becomes the tip; the objects move
- * in; HEAD moves once.  0, or -1 after error(). */
-static int land_series(struct txn *t, const struct sbuf *last)
+/* The plan's groups of src as commits on base (NULL: HEAD), each with
+ * its message; want_tree: the tree the last one must have (NULL: any),
+ * checked before the commit point.  0, or -1 after error(), nothing
+ * changed. */
+static int apply_series(struct txn *t, const struct plan *p,
+			const struct source *src, const char *directory,
+			const struct sbuf *msgs, const char *base,
+			const char *want_tree)
 {
+	struct sbuf ienv = SBUF_INIT, tree = SBUF_INIT, parent = SBUF_INIT;
 	int r;
 
-	if (last->len >= sizeof t->tip || !is_oid(last->buf, last->len))
-		return error("git commit-tree: unexpected answer");
-	memcpy(t->tip, last->buf, last->len + 1);
-	if ((r = release_quarantine(t)) < 0 ||
-	    (r = check_stop("git update-ref")) < 0)
-		return r;
-	return move_head(t);
-}
-
-/* base: the commit the series starts on (NULL: HEAD); want_tree: the tree
- * the last commit must have (NULL: any), checked before HEAD moves. */
-static int apply_series(struct txn *t, const struct source *src,
-			const char *directory, const struct sbuf *msgs,
-			const char *base, const char *want_tree)
-{
-	struct sbuf ienv = SBUF_INIT, id[6], tree = SBUF_INIT, parent = SBUF_INIT;
-	int r;
-
-	for (int i = 0; i < 6; i++)
-		sb_init(&id[i]);
-	if ((r = make_quarantine(t)) < 0)
+	if ((r = txn_begin(t, t->repo, 1)) < 0)
 		goto out;
 	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
 	int fd = mkstemp(ienv.buf);
@@ -10826,11 +10923,7 @@ static int apply_series(struct txn *t, const struct source *src,
 	t->tmp_index = xstrdup(ienv.buf);
 	sb_setlen(&ienv, 0);
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
-	ident_env(id, "AUTHOR", t->author);
-	ident_env(id + 3, "COMMITTER", t->committer);
-	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
-			      id[0].buf, id[1].buf, id[2].buf, id[3].buf,
-			      id[4].buf, id[5].buf, NULL };
+	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf, NULL };
 	if (!base)
 		base = *t->repo->old ? t->repo->old : NULL;
 	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
@@ -10838,29 +10931,20 @@ static int apply_series(struct txn *t, const struct source *src,
 			.words = read_tree, .env = env })) < 0)
 		goto out;
 	sb_adds(&parent, base ? base : "");
-	for (size_t i = 0; i < t->plan->nr && !r; i++) {
-		const struct group *g = &t->plan->g[i];
-		progress(i + 1, t->plan->nr, g->name);
+	for (size_t i = 0; i < p->nr && !r; i++) {
+		const struct group *g = &p->g[i];
 		static const char *const write_tree[] = { "write-tree", NULL };
-		char *prev = xstrdup(parent.buf);
+		progress(i + 1, p->nr, g->name);
 		sb_setlen(&tree, 0);
-		sb_setlen(&parent, 0);
 		if ((r = check_stop("git apply")) < 0 ||
 		    (r = apply_group(t, src, g, directory, env)) < 0 ||
 		    (r = git_ok("git write-tree", &(struct git_run){
-				.words = write_tree, .env = env, .out = &tree })) < 0) {
-			free(prev);
+				.words = write_tree, .env = env, .out = &tree })) < 0)
 			break;
-		}
 		chomp(&tree);
-		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
-		if (!*prev)
-			commit[2] = NULL;
-		r = git_ok("git commit-tree", &(struct git_run){
-			.words = commit, .env = env, .out = &parent,
-			.input = msgs[i].buf, .inlen = msgs[i].len });
+		char *prev = sb_detach(&parent, NULL);
+		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], NULL, &parent);
 		free(prev);
-		chomp(&parent);
 		t->files += g->nr;
 	}
 	if (isatty(2))
@@ -10872,14 +10956,45 @@ static int apply_series(struct txn *t, const struct source *src,
 			  "nothing was changed", tree.buf, want_tree);
 		goto out;
 	}
-	r = land_series(t, &parent);
+	r = txn_land(t, parent.buf, p->nr);
 out:
 	txn_abort(t);
 	sb_release(&ienv);
 	sb_release(&tree);
 	sb_release(&parent);
-	for (int i = 0; i < 6; i++)
-		sb_release(&id[i]);
+	return r;
+}
+
+/* ---- reword: the same trees with new messages -----------------------------
+ * The range's commits again (series trailers), each on the same tree, by
+ * the same author at the same date, with its new message; then
+ * txn_land().
+ */
+static int reword_series(struct txn *t, const struct rcommits *rc,
+			 const struct sbuf *msgs, const char *base)
+{
+	struct sbuf parent = SBUF_INIT, tree = SBUF_INIT, who = SBUF_INIT;
+	int r = txn_begin(t, t->repo, 0);
+
+	sb_adds(&parent, base);
+	for (size_t i = 0; i < rc->nr && !r; i++) {
+		const struct rcommit *c = &rc->c[i];
+		int tz = c->tz < 0 ? -c->tz : c->tz;
+		sb_setlen(&who, 0);
+		sb_addf(&who, "%s %lld %c%02d%02d", c->author, (long long)c->when,
+			c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
+		sb_setlen(&tree, 0);
+		sb_addf(&tree, "%s^{tree}", c->id);
+		char *prev = sb_detach(&parent, NULL);
+		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], who.buf, &parent);
+		free(prev);
+	}
+	if (!r)
+		r = txn_land(t, parent.buf, rc->nr);
+	txn_abort(t);
+	sb_release(&parent);
+	sb_release(&tree);
+	sb_release(&who);
 	return r;
 }
 
@@ -11901,7 +12016,8 @@ static int cmd_commit(struct args *a)
 	struct sbuf text = SBUF_INIT, sob = SBUF_INIT;
 	struct template tm = { NULL, 0, NULL };
 	struct repo repo = { 0 };
-	struct txn t = { 0 };
+	struct import im = { .t = TXN_INIT };
+	struct txn *t = &im.t;
 	struct owners ow = { 0 };
 	int r;
 
@@ -11914,8 +12030,6 @@ static int cmd_commit(struct args *a)
 		return opts_exit(r);
 	}
 	catch_signals();
-	sb_init(&t.env_obj);
-	sb_init(&t.env_alt);
 	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
 	    (!o.dry_run && (check_idle(&repo) < 0 || check_signing(&o) < 0))) {
 		r = EXIT_FAIL;
@@ -11927,13 +12041,13 @@ static int cmd_commit(struct args *a)
 	if ((r = prepare(&o, &st, &p, &ow, repo.top)) != EXIT_DONE)
 		goto out;
 	r = EXIT_FAIL;
-	if (!(t.author = ident("GIT_AUTHOR_IDENT")) ||
-	    !(t.committer = ident("GIT_COMMITTER_IDENT")))
+	if (!(t->author = ident("GIT_AUTHOR_IDENT")) ||
+	    !(t->committer = ident("GIT_COMMITTER_IDENT")))
 		goto out;
 	if (o.signoff) {
-		const char *gt = strrchr(t.committer, '>');
+		const char *gt = strrchr(t->committer, '>');
 		sb_adds(&sob, "Signed-off-by: ");
-		sb_add(&sob, t.committer, (size_t)(gt - t.committer) + 1);
+		sb_add(&sob, t->committer, (size_t)(gt - t->committer) + 1);
 		tm.sob = sob.buf;
 	}
 	if (chdir(repo.top) < 0) {
@@ -11944,23 +12058,23 @@ static int cmd_commit(struct args *a)
 		r = show_plan(&repo, &p, &st, &tm, 1, &ow, &o);
 		goto out;
 	}
-	t.repo = &repo;
-	t.plan = &p;
-	t.st = &st;
-	t.cs = &cs;
-	t.tmpl = &tm;
-	t.no_verify = o.no_verify;
-	int done = commit_series(&t);
+	t->repo = &repo;
+	im.plan = &p;
+	im.st = &st;
+	im.cs = &cs;
+	im.tmpl = &tm;
+	im.no_verify = o.no_verify;
+	int done = commit_series(&im);
 	if (done < 0)
 		goto out;
 	if (done > 0) {
 		r = nothing_to_commit();
 		goto out;
 	}
-	print_landed(p.nr, t.files, repo.ref, repo.old, t.tip, NULL);
+	txn_print(t, repo.old, NULL);
 	r = EXIT_DONE;
 out:
-	txn_release(&t);
+	import_release(&im);
 	owners_release(&ow);
 	free(cs.c);
 	repo_release(&repo);
@@ -12049,11 +12163,9 @@ static int split_commit(struct commit_opts *o, const struct source *src,
 			struct plan *p, struct sbuf *msgs, char *author)
 {
 	struct repo repo = { 0 };
-	struct txn t = { 0 };
+	struct txn t = TXN_INIT;
 	int r = EXIT_FAIL;
 
-	sb_init(&t.env_obj);
-	sb_init(&t.env_alt);
 	if (repo_open(&repo) < 0 || check_idle(&repo) < 0)
 		goto out;
 	if (!(t.committer = ident("GIT_COMMITTER_IDENT")))
@@ -12064,13 +12176,11 @@ static int split_commit(struct commit_opts *o, const struct source *src,
 		struct sbuf a = SBUF_INIT;
 		sb_addf(&a, "%s%s", author, gt + 1);
 		t.author = sb_detach(&a, NULL);
-	} else if (!(t.author = ident("GIT_AUTHOR_IDENT")))
-		goto out;
+	}
 	t.repo = &repo;
-	t.plan = p;
-	if (apply_series(&t, src, o->directory, msgs, NULL, NULL) < 0)
+	if (apply_series(&t, p, src, o->directory, msgs, NULL, NULL) < 0)
 		goto out;
-	print_landed(p->nr, t.files, repo.ref, repo.old, t.tip, NULL);
+	txn_print(&t, repo.old, NULL);
 	if (*repo.old)
 		fprintf(stderr, "series: the index and the work tree still hold "
 			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
@@ -12389,7 +12499,7 @@ static int cmd_regroup(struct args *a)
 	struct template tm = { NULL, 0, NULL };
 	struct repo repo = { 0 };
 	struct regroup rg = { 0 };
-	struct txn t = { 0 };
+	struct txn t = TXN_INIT;
 	struct owners ow = { 0 };
 	char want[72];
 	int r;
@@ -12407,8 +12517,6 @@ static int cmd_regroup(struct args *a)
 		return opts_exit(r);
 	}
 	catch_signals();
-	sb_init(&t.env_obj);
-	sb_init(&t.env_alt);
 	r = EXIT_FAIL;
 	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
 	    (!o.dry_run && check_idle(&repo) < 0) ||
@@ -12446,14 +12554,13 @@ static int cmd_regroup(struct args *a)
 		goto out;
 	}
 	t.repo = &repo;
-	t.plan = &p;
-	if (apply_series(&t, &src, NULL, msgs, rgn.base, want) < 0)
+	if (apply_series(&t, &p, &src, NULL, msgs, rgn.base, want) < 0)
 		goto out;
 	report_trailers(&rg, &p, 0);
 	char was[64];
 	snprintf(was, sizeof was, " (was %zu commit%s)", rg.commits.nr,
 		 rg.commits.nr == 1 ? "" : "s");
-	print_landed(p.nr, t.files, repo.ref, rgn.base, t.tip, was);
+	txn_print(&t, rgn.base, was);
 	r = EXIT_DONE;
 out:
 	regroup_release(&rg, src.nr);
@@ -14114,55 +14221,6 @@ out:
 	return r;
 }
 
-/* The range's commits again, each with its new message, on the same
- * trees and authors: commit-tree into a quarantine, then HEAD moves once. */
-static int reword_series(struct txn *t, const struct rcommits *rc,
-			 const struct sbuf *msgs, const char *base)
-{
-	struct sbuf parent = SBUF_INIT, tree = SBUF_INIT, who = SBUF_INIT;
-	struct sbuf id[6];
-	int r;
-
-	for (int i = 0; i < 6; i++)
-		sb_init(&id[i]);
-	r = make_quarantine(t);
-	ident_env(id + 3, "COMMITTER", t->committer);
-	sb_adds(&parent, base);
-	for (size_t i = 0; i < rc->nr && !r; i++) {
-		const struct rcommit *c = &rc->c[i];
-		int tz = c->tz < 0 ? -c->tz : c->tz;
-		for (int k = 0; k < 3; k++)
-			sb_setlen(&id[k], 0);
-		sb_setlen(&who, 0);
-		sb_addf(&who, "%s %lld %c%02d%02d", c->author, (long long)c->when,
-			c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
-		ident_env(id, "AUTHOR", who.buf);
-		const char *env[] = { t->env_obj.buf, t->env_alt.buf, id[0].buf,
-				      id[1].buf, id[2].buf, id[3].buf, id[4].buf,
-				      id[5].buf, NULL };
-		sb_setlen(&tree, 0);
-		sb_addf(&tree, "%s^{tree}", c->id);
-		char *prev = xstrdup(parent.buf);
-		sb_setlen(&parent, 0);
-		const char *commit[] = { "commit-tree", tree.buf, "-p", prev, NULL };
-		if ((r = check_stop("git commit-tree")) == 0)
-			r = git_ok("git commit-tree", &(struct git_run){
-				.words = commit, .env = env, .out = &parent,
-				.input = msgs[i].buf, .inlen = msgs[i].len });
-		free(prev);
-		chomp(&parent);
-	}
-	if (r >= 0)
-		r = land_series(t, &parent);
-	txn_abort(t);
-	sb_release(&parent);
-	sb_release(&tree);
-	sb_release(&who);
-	for (int i = 0; i < 6; i++)
-		sb_release(&id[i]);
-	return r;
-}
-
 static int cmd_trailers(struct args *a)
 {
 	struct trailers_opts o = { 0 };
@@ -14174,7 +14232,7 @@ static int cmd_trailers(struct args *a)
 	struct owners ow = { 0 };
 	struct source src = SOURCE_INIT;
 	struct plan p = PLAN_INIT;
-	struct txn t = { 0 };
+	struct txn t = TXN_INIT;
 	struct sbuf *msgs = NULL, said = SBUF_INIT;
 	char **subj = NULL;
 	struct recipients *people = NULL;
@@ -14196,8 +14254,6 @@ static int cmd_trailers(struct args *a)
 		return opts_exit(r);
 	}
 	catch_signals();
-	sb_init(&t.env_obj);
-	sb_init(&t.env_alt);
 	r = EXIT_FAIL;
 	const char *spec = nmbox < a->nword ? a->word[nmbox] : NULL;
 	for (size_t i = 0; i < nmbox; i++) {
@@ -14272,10 +14328,7 @@ static int cmd_trailers(struct args *a)
 		r = EXIT_DONE;
 		goto out;
 	}
-	if (!(t.committer = ident("GIT_COMMITTER_IDENT")))
-		goto out;
 	t.repo = &repo;
-	t.plan = &(struct plan){ NULL, rc.nr };
 	if (reword_series(&t, &rc, msgs, rg.base) < 0)
 		goto out;
 	/* where each went, now that it is there */
