@@ -728,6 +728,32 @@ static void add_new_lines(struct sbuf *dst, const char *add)
 	}
 }
 
+/* text as lines of at most width columns, broken at spaces (a longer
+ * word stands alone), then a newline. */
+static void add_wrapped(struct sbuf *sb, const char *text, size_t width)
+{
+	size_t col = 0;
+
+	for (const char *p = text; *p;) {
+		size_t spaces = strspn(p, " ");
+		const char *w = p + spaces;
+		size_t n = strcspn(w, " ");
+		if (!n)
+			break;
+		if (col && col + spaces + n > width) {
+			sb_addc(sb, '\n');
+			col = 0;
+		} else if (col) {
+			sb_add(sb, p, spaces);
+			col += spaces;
+		}
+		sb_add(sb, w, n);
+		col += n;
+		p = w + n;
+	}
+	sb_addc(sb, '\n');
+}
+
 /* n with a comma every three digits, as people read counts: "1,031". */
 static void sb_add_count(struct sbuf *sb, size_t n)
 {
@@ -2748,15 +2774,6 @@ out:
 	sb_release(&out);
 	return ret;
 }
-
-/* The placeholders of a cover letter nobody has written yet, and the line
- * that starts what series writes into it (everything above is the user's
- * and survives a re-run). */
-#define COVER_SUBJECT "*** SUBJECT HERE ***"
-
-#define COVER_BLURB "*** BLURB HERE: what the series does, and why ***"
-
-#define COVER_GENERATED "This series is organised "
 
 /*
  * The range's commits as a source with one group per commit, oldest first:
@@ -9011,42 +9028,6 @@ static void sort_members(size_t *v, size_t n, const struct source *src)
 	}
 }
 
-/* The cover letter: git's placeholders, the shortlog, the whole diffstat. */
-static void write_cover_mail(struct sbuf *m, const struct mail_opts *mo,
-			     const struct source *src, const struct plan *p,
-			     const struct sbuf *msgs, size_t n)
-{
-	struct sbuf tag = SBUF_INIT;
-	size_t *all = NULL, nall = 0;
-	const char *lt = strrchr(mo->author, '<');
-	size_t nl = lt ? (size_t)(lt - mo->author) : 0;
-
-	while (nl && mo->author[nl - 1] == ' ')
-		nl--;
-	sb_addf(&tag, "[PATCH 0/%zu]", n);
-	add_mail_head(m, mo, tag.buf, "*** SUBJECT HERE ***",
-		      !is_ascii(mo->author, strlen(mo->author)));
-	sb_adds(m, "*** BLURB HERE ***\n\n");
-	sb_add(m, mo->author, nl);
-	sb_addf(m, " (%zu):\n", n);
-	for (size_t i = 0; i < p->nr; i++) {
-		const char *body;
-		char *subject = message_subject(&msgs[i], &body);
-		sb_addf(m, "  %s\n", subject);
-		free(subject);
-		all = xrealloc(all, xmul(nall + p->g[i].nr, sizeof *all));
-		memcpy(all + nall, p->g[i].member, p->g[i].nr * sizeof *all);
-		nall += p->g[i].nr;
-	}
-	sb_addc(m, '\n');
-	sort_members(all, nall, src);
-	add_diffstat(m, src, all, nall);
-	sb_addc(m, '\n');
-	add_signature(m);
-	free(all);
-	sb_release(&tag);
-}
-
 static int write_file(const char *path, const struct sbuf *data)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0666);
@@ -9321,6 +9302,140 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 	}
 }
 
+/* The placeholders of a cover letter nobody has written yet: git
+ * format-patch's, which split writes as git does, and format's longer
+ * blurb.  What series writes into a letter starts at COVER_GENERATED, or
+ * where there is none at the shortlog: everything above is the user's and
+ * survives a re-run. */
+#define COVER_SUBJECT "*** SUBJECT HERE ***"
+#define GIT_BLURB "*** BLURB HERE ***"
+#define COVER_BLURB "*** BLURB HERE: what the series does, and why ***"
+#define COVER_GENERATED "This series is organised "
+
+/*
+ * A cover letter, for split and format alike: the head, the user's aim
+ * (or git's placeholder), what only the command knows (each an option:
+ * how the series is organised, where it is published, what changed since
+ * the last version, each patch's recipients), git's shortlog of the
+ * patches, the diffstat and the base.  Its body declares UTF-8 where it
+ * holds 8-bit text.
+ */
+struct cover {
+	struct mail_opts mo;          /* author, date, To:, Cc: */
+	const char *tag, *subject, *aim;
+	const char *organised;        /* a paragraph, wrapped here, or NULL */
+	const char *branch;           /* "URL BRANCH", or NULL */
+	const char *changes;          /* since the last version, or NULL */
+	const struct series_mails *sm;   /* each patch's recipients, or NULL */
+	char *const *author, *const *subject_of;  /* per patch, n of them */
+	size_t n;
+	const struct source *src;     /* the diffstat: these files of src */
+	const size_t *member;
+	size_t nmember;
+	const char *base;             /* base-commit: lines, or NULL */
+};
+
+/* git shortlog's form: each author's name with a count, then the
+ * subjects of their patches, authors in the order they first come. */
+static void add_shortlog(struct sbuf *m, char *const *author,
+			 char *const *subject, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0, count = 0;
+		while (j < i && strcmp(author[j], author[i]))
+			j++;
+		if (j < i)
+			continue;
+		for (size_t k = i; k < n; k++)
+			count += !strcmp(author[k], author[i]);
+		const char *lt = strrchr(author[i], '<');
+		size_t nl = lt ? (size_t)(lt - author[i]) : 0;
+		while (nl && author[i][nl - 1] == ' ')
+			nl--;
+		sb_addf(m, "%.*s (%zu):\n", (int)nl, author[i], count);
+		for (size_t k = i; k < n; k++)
+			if (!strcmp(author[k], author[i]))
+				sb_addf(m, "  %s\n", subject[k]);
+		sb_addc(m, '\n');
+	}
+}
+
+static void write_cover(struct sbuf *m, const struct cover *c)
+{
+	struct sbuf body = SBUF_INIT;
+
+	sb_adds(&body, c->aim);
+	if (c->organised) {
+		sb_addc(&body, '\n');
+		add_wrapped(&body, c->organised, 72);
+		sb_addc(&body, '\n');
+	}
+	if (c->branch)
+		sb_addf(&body, "The branch is at:\n  %s\n\n", c->branch);
+	if (c->changes)
+		sb_adds(&body, c->changes);
+	if (c->sm) {
+		sb_adds(&body, "Each patch goes to its own maintainers (To:) and "
+			"lists (Cc:); this letter goes to every list:\n");
+		for (size_t i = 0; i < c->sm->n; i++) {
+			const struct recipients *x = &c->sm->rcpt[i];
+			sb_addf(&body, "  %zu/%zu %s\n", i + 1, c->sm->n,
+				c->subject_of[i]);
+			for (size_t k = 0; k < x->n; k++)
+				sb_addf(&body, "      %s %s\n",
+					k < x->people ? "to:" : "cc:", x->v[k].addr);
+		}
+		sb_addc(&body, '\n');
+	}
+	add_shortlog(&body, c->author, c->subject_of, c->n);
+	add_diffstat(&body, c->src, c->member, c->nmember);
+	sb_addc(&body, '\n');
+	if (c->base)
+		sb_adds(&body, c->base);
+	add_mail_head(m, &c->mo, c->tag, c->subject,
+		      !is_ascii(body.buf, body.len) ||
+		      !is_ascii(c->subject, strlen(c->subject)));
+	sb_add(m, body.buf, body.len);
+	add_signature(m);
+	sb_release(&body);
+}
+
+/* split's cover letter: what git format-patch --cover-letter writes (its
+ * placeholders, the shortlog, the whole diffstat), to every list. */
+static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
+			const struct source *src, const struct plan *p,
+			const struct sbuf *msgs)
+{
+	struct sbuf lists = SBUF_INIT, tag = SBUF_INIT;
+	char **author = xcalloc(p->nr + 1, sizeof *author);
+	char **subject = xcalloc(p->nr + 1, sizeof *subject);
+	size_t *all = NULL, nall = 0;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		author[i] = (char *)mo->author;
+		subject[i] = subject_of(msgs[i].buf);
+		all = xrealloc(all, xmul(nall + p->g[i].nr, sizeof *all));
+		memcpy(all + nall, p->g[i].member, p->g[i].nr * sizeof *all);
+		nall += p->g[i].nr;
+	}
+	sort_members(all, nall, src);
+	series_lists(sm, &lists);
+	sb_addf(&tag, "[PATCH 0/%zu]", p->nr);
+	struct cover c = { .mo = *mo, .tag = tag.buf, .subject = COVER_SUBJECT,
+			   .aim = GIT_BLURB "\n\n", .author = author,
+			   .subject_of = subject, .n = p->nr, .src = src,
+			   .member = all, .nmember = nall };
+	c.mo.cc = lists.buf;
+	write_cover(&sm->text[0], &c);
+	for (size_t i = 0; i < p->nr; i++)
+		free(subject[i]);
+	free(subject);
+	free(author);
+	free(all);
+	sb_release(&lists);
+	sb_release(&tag);
+}
+
 /* The mail sink: the plan's groups as a numbered series in mo->outdir,
  * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
  * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
@@ -9352,14 +9467,8 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 	}
 	r = address_mails(&sm, m, co, &none, src, it);
 	mail_items_release(it, p->nr);
-	if (!r && sm.cover) {
-		struct sbuf lists = SBUF_INIT;
-		struct mail_opts cmo = *mo;
-		series_lists(&sm, &lists);
-		cmo.cc = lists.buf;
-		write_cover_mail(&sm.text[0], &cmo, src, p, msgs, p->nr);
-		sb_release(&lists);
-	}
+	if (!r && sm.cover)
+		split_cover(&sm, mo, src, p, msgs);
 	if (!r)
 		r = write_series(mo, sm.name, sm.text, nf);
 	series_mails_release(&sm);
@@ -13267,6 +13376,27 @@ static void sending_warnings(const struct series_mails *sm,
 	sb_release(&llines);
 }
 
+/* Whether line l of a cover letter (the rest of the text at [pos, end))
+ * starts what series wrote into it: format's COVER_GENERATED paragraph,
+ * or, in a letter split wrote as git does, the shortlog's first head
+ * ("Name (3):" followed by an indented subject). */
+static int generated_starts(struct span l, const char *pos, const char *end)
+{
+	struct span next;
+	size_t n = strlen(COVER_GENERATED);
+
+	if (l.len >= n && !memcmp(l.p, COVER_GENERATED, n))
+		return 1;
+	if (l.len < 5 || memcmp(l.p + l.len - 2, "):", 2) ||
+	    !next_line(&pos, end, &next) || next.len < 3 ||
+	    memcmp(next.p, "  ", 2) || next.p[2] == ' ')
+		return 0;
+	const char *open = memrchr_bytes(l.p, l.len, '(');
+	return open && open > l.p && open[-1] == ' ' &&
+	       strspn(open + 1, "0123456789") == (size_t)(l.p + l.len - open - 3) &&
+	       open + 1 < l.p + l.len - 2;
+}
+
 /* The user's part of an existing cover letter in dir: its subject (less
  * the tag) and everything above COVER_GENERATED.  1 when found and edited
  * (not the placeholders), 0 when none or unedited. */
@@ -13301,8 +13431,7 @@ static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
 			}
 			continue;
 		}
-		if (l.len >= strlen(COVER_GENERATED) &&
-		    !memcmp(l.p, COVER_GENERATED, strlen(COVER_GENERATED)))
+		if (generated_starts(l, pos, end))
 			done = 1;
 		else {
 			sb_add(aim, l.p, l.len);
@@ -13315,7 +13444,8 @@ static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
 	if (!found)
 		return 0;
 	return strcmp(subject->buf, COVER_SUBJECT) ||
-	       strcmp(aim->buf, COVER_BLURB "\n");
+	       (strcmp(aim->buf, COVER_BLURB "\n") &&
+		strcmp(aim->buf, GIT_BLURB "\n"));
 }
 
 /* "URL BRANCH" where the branch is published: branch.NAME.pushRemote (or
@@ -13522,46 +13652,23 @@ static int add_base(struct sbuf *m, const struct range *rg)
 	return r;
 }
 
-/* text as lines of at most width columns, broken at spaces (a longer
- * word stands alone), then a newline. */
-static void add_wrapped(struct sbuf *sb, const char *text, size_t width)
-{
-	size_t col = 0;
-
-	for (const char *p = text; *p;) {
-		size_t spaces = strspn(p, " ");
-		const char *w = p + spaces;
-		size_t n = strcspn(w, " ");
-		if (!n)
-			break;
-		if (col && col + spaces + n > width) {
-			sb_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
-			sb_add(sb, p, spaces);
-			col += spaces;
-		}
-		sb_add(sb, w, n);
-		col += n;
-		p = w + n;
-	}
-	sb_addc(sb, '\n');
-}
-
-/* The cover letter: the user's subject and aim, how the series is
+/* format's cover letter: the user's subject and aim, how the series is
  * organised and why so, the public branch, what changed since the last
- * version, each patch with its recipients, the shortlog, the diffstat,
- * base-commit. */
+ * version, each patch with its recipients, the shortlog, the diffstat of
+ * the range, base-commit. */
 static int write_format_cover(struct series_mails *sm, struct owners *ow,
 			      const struct format_opts *o, const struct repo *repo,
 			      const struct range *rg, const struct rcommits *rc,
 			      const struct source *src, const struct plan *p,
 			      const char *subject, const char *aim)
 {
-	struct sbuf *m = &sm->text[0], tag = SBUF_INIT, lists = SBUF_INIT,
-		    to = SBUF_INIT, cc = SBUF_INIT;
+	struct sbuf tag = SBUF_INIT, lists = SBUF_INIT, to = SBUF_INIT,
+		    cc = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
+		    base = SBUF_INIT;
+	struct source all = SOURCE_INIT;
 	const char *shared = NULL;
-	char *branch = public_branch(repo);
+	char **author = xcalloc(rc->nr + 1, sizeof *author);
+	char **subj = xcalloc(rc->nr + 1, sizeof *subj);
 	int r = 0;
 
 	series_lists(sm, &lists);
@@ -13571,15 +13678,6 @@ static int write_format_cover(struct series_mails *sm, struct owners *ow,
 	for (size_t i = 0; i < o->cc.n; i++)
 		add_new_lines(&cc, o->cc.v[i]);
 	add_tag(&tag, o, 0, sm->n);
-	struct mail_opts mo = { .author = rc->c[rc->nr - 1].author,
-				.to = to.buf, .cc = cc.buf };
-	split_date(&mo);        /* now, in git's zone, as format-patch does */
-	int mime = !is_ascii(aim, strlen(aim)) || !is_ascii(subject, strlen(subject));
-	for (size_t i = 0; i < rc->nr && !mime; i++)
-		mime = !is_ascii(rc->c[i].msg, strlen(rc->c[i].msg));
-	add_mail_head(m, &mo, tag.buf, subject, mime);
-	sb_adds(m, aim);
-	struct sbuf para = SBUF_INIT;
 	sb_addf(&para, COVER_GENERATED "%s: %zu patches.  ",
 		organisation_of(src, p, ow), sm->n);
 	if (shared_file(src, p, &shared))
@@ -13591,77 +13689,51 @@ static int write_format_cover(struct series_mails *sm, struct owners *ow,
 	sb_adds(&para, "  If you would rather take the change in another form "
 		   "(one patch for the whole tree, per file, per directory or "
 		   "per subsystem), please say so: it can come again that way.");
-	sb_addc(m, '\n');
-	add_wrapped(m, para.buf, 72);
-	sb_addc(m, '\n');
-	sb_release(&para);
-	if (branch)
-		sb_addf(m, "The branch is at:\n  %s\n\n", branch);
-	if (o->prev && (r = add_respin(m, o, rg, rc)) < 0)
-		goto out;
-	sb_adds(m, "Each patch goes to its own maintainers (To:) and lists "
-		   "(Cc:); this letter goes to every list:\n");
-	for (size_t i = 0; i < sm->n; i++) {
-		char *s = subject_of(rc->c[i].msg);
-		sb_addf(m, "  %zu/%zu %s\n", i + 1, sm->n, s);
-		free(s);
-		const struct recipients *x = &sm->rcpt[i];
-		for (size_t k = 0; k < x->n; k++)
-			sb_addf(m, "      %s %s\n", k < x->people ? "to:" : "cc:",
-				x->v[k].addr);
-	}
-	sb_addc(m, '\n');
-	/* the shortlog, by author as git shortlog groups it */
 	for (size_t i = 0; i < rc->nr; i++) {
-		size_t j = 0;
-		while (j < i && strcmp(rc->c[j].author, rc->c[i].author))
-			j++;
-		if (j < i)
-			continue;
-		size_t count = 0;
-		for (size_t k = i; k < rc->nr; k++)
-			count += !strcmp(rc->c[k].author, rc->c[i].author);
-		const char *lt = strrchr(rc->c[i].author, '<');
-		size_t nl = lt ? (size_t)(lt - rc->c[i].author) : 0;
-		while (nl && rc->c[i].author[nl - 1] == ' ')
-			nl--;
-		sb_addf(m, "%.*s (%zu):\n", (int)nl, rc->c[i].author, count);
-		for (size_t k = i; k < rc->nr; k++)
-			if (!strcmp(rc->c[k].author, rc->c[i].author)) {
-				char *s = subject_of(rc->c[k].msg);
-				sb_addf(m, "  %s\n", s);
-				free(s);
-			}
-		sb_addc(m, '\n');
+		author[i] = rc->c[i].author;
+		subj[i] = subject_of(rc->c[i].msg);
 	}
 	/* the diffstat of the whole range, as git diff BASE TIP: where no
 	 * file is in two commits, their files' own; else git's diff */
-	struct source all = SOURCE_INIT;
 	const struct source *from = src;
-	if (shared && (r = source_from_range(&all, rg)) < 0)
-		goto out;
-	if (shared)
+	if (shared && !(r = source_from_range(&all, rg)))
 		from = &all;
 	size_t *v = xcalloc(from->nr + 1, sizeof *v);
 	for (size_t i = 0; i < from->nr; i++)
 		v[i] = i;
 	sort_members(v, from->nr, from);
-	add_diffstat(m, from, v, from->nr);
+	char *branch = public_branch(repo);
+	if (!r && o->prev)
+		r = add_respin(&changes, o, rg, rc);
+	if (!r)
+		r = add_base(&base, rg);
+	struct cover c = { .mo = { .author = rc->c[rc->nr - 1].author,
+				   .to = to.buf, .cc = cc.buf },
+			   .tag = tag.buf, .subject = subject, .aim = aim,
+			   .organised = para.buf, .branch = branch,
+			   .changes = changes.len ? changes.buf : NULL, .sm = sm,
+			   .author = author, .subject_of = subj, .n = rc->nr,
+			   .src = from, .member = v, .nmember = from->nr,
+			   .base = base.buf };
+	split_date(&c.mo);      /* now, in git's zone, as format-patch does */
+	if (!r)
+		write_cover(&sm->text[0], &c);
 	free(v);
-	source_release(&all);
-	sb_addc(m, '\n');
-	if ((r = add_base(m, rg)) < 0)
-		goto out;
-	add_signature(m);
-out:
 	free(branch);
+	for (size_t i = 0; i < rc->nr; i++)
+		free(subj[i]);
+	free(subj);
+	free(author);
+	source_release(&all);
 	sb_release(&tag);
 	sb_release(&lists);
 	sb_release(&to);
 	sb_release(&cc);
+	sb_release(&para);
+	sb_release(&changes);
+	sb_release(&base);
 	return r;
 }
-
 /* Single-quotes s for a shell, as the user will paste it. */
 static void add_shell_word(struct sbuf *sb, const char *s)
 {

@@ -161,6 +161,36 @@ This series is organised"
 	has "--cover: aim" "$(cat "$c")" "Why: it is gone."
 }
 
+# split -o DIR, then format --force -o DIR: split's letter holds git's
+# placeholders, so format writes its own, with one shortlog and one
+# diffstat; where the user wrote split's aim, that aim alone is kept.
+t_format_after_split() {
+	fseries f-after-split
+	git diff "$FB" "$FT" > "$scratch/fas.diff"
+	local c=$scratch/fas/0000-cover-letter.patch
+	run split -m 'SEDME: do it' -o "$scratch/fas" "$scratch/fas.diff"
+	eq "split: exit" "$rc" 0
+	run format --force -o "$scratch/fas" "$FB..$FT"
+	eq "format: exit" "$rc" 0
+	has "format's placeholder" "$(cat "$c")" "
+*** BLURB HERE: what the series does, and why ***
+
+This series is organised"
+	lacks "not git's placeholder too" "$(cat "$c")" "*** BLURB HERE ***"
+	eq "one shortlog" "$(grep -c '^Tess Ter (10):$' "$c")" 1
+	eq "one diffstat" "$(grep -c ' files changed, ' "$c")" 1
+	run split --force -m 'SEDME: do it' -o "$scratch/fas" "$scratch/fas.diff"
+	sed -i 's/\*\*\* SUBJECT HERE \*\*\*/drop the frob/; s/^\*\*\* BLURB HERE \*\*\*$/The frob is gone./' "$c"
+	run format --force -o "$scratch/fas" "$FB..$FT"
+	eq "edited: exit" "$rc" 0
+	has "edited: the aim kept, then format's part" "$(cat "$c")" "
+The frob is gone.
+
+This series is organised"
+	eq "edited: one shortlog" "$(grep -c '^Tess Ter (10):$' "$c")" 1
+	has "edited: the subject kept" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob"
+}
+
 # The warnings due before sending.
 t_format_warnings() {
 	fseries f-warn
