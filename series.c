@@ -754,6 +754,23 @@ static void add_wrapped(struct sbuf *sb, const char *text, size_t width)
 	sb_addc(sb, '\n');
 }
 
+/* Single-quotes s for a shell, as the user will paste it. */
+static void add_shell_word(struct sbuf *sb, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_-./+,:@%") == strlen(s)) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_addc(sb, '\'');
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *s);
+	sb_addc(sb, '\'');
+}
+
 /* n with a comma every three digits, as people read counts: "1,031". */
 static void sb_add_count(struct sbuf *sb, size_t n)
 {
@@ -1296,6 +1313,62 @@ static void reraise_stop(void)
 	}
 }
 
+/*
+ * An identity as git writes it, the one parser of them.  Grammar:
+ *   NAME ' '* '<' ADDR '>' [' ' SECONDS ' ' ('+'|'-') HH MM]
+ * NAME is not empty and holds no '<'; ADDR holds no '>'.  The spans point
+ * into the parsed string.
+ */
+struct ident {
+	struct span name;     /* its trailing spaces off */
+	struct span addr;     /* without the brackets */
+	struct span who;      /* "Name <addr>", as a trailer names a person */
+	int dated;            /* the date part was there */
+	time_t when;
+	int tz;               /* minutes east of UTC */
+};
+
+/* 0 with *id filled, or -1 when s is no identity. */
+static int parse_ident(const char *s, struct ident *id)
+{
+	const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	memset(id, 0, sizeof *id);
+	if (!lt || lt == s || !gt || strchr(lt + 1, '<'))
+		return -1;
+	id->name = (struct span){ s, (size_t)(lt - s) };
+	while (id->name.len && id->name.p[id->name.len - 1] == ' ')
+		id->name.len--;
+	id->addr = (struct span){ lt + 1, (size_t)(gt - lt - 1) };
+	id->who = (struct span){ s, (size_t)(gt + 1 - s) };
+	if (!gt[1])
+		return 0;
+	char *end;
+	long long t = strtoll(gt + 1, &end, 10);
+	if (gt[1] != ' ' || end == gt + 2 || *end != ' ' ||
+	    (end[1] != '+' && end[1] != '-') || strspn(end + 2, "0123456789") != 4 ||
+	    end[6])
+		return -1;
+	int z = atoi(end + 2);
+	id->dated = 1;
+	id->when = (time_t)t;
+	id->tz = (end[1] == '-' ? -1 : 1) * ((z / 100) * 60 + z % 100);
+	return 0;
+}
+
+/* The env of a commit's identity: GIT_<WHO>_NAME, _EMAIL, _DATE from an
+ * ident, into three buffers. */
+static void ident_env(struct sbuf *e, const char *who, const char *ident)
+{
+	struct ident id;
+
+	parse_ident(ident, &id);
+	sb_addf(&e[0], "GIT_%s_NAME=%.*s", who, (int)id.name.len, id.name.p);
+	sb_addf(&e[1], "GIT_%s_EMAIL=%.*s", who, (int)id.addr.len, id.addr.p);
+	const char *date = id.who.p[id.who.len] ? id.who.p + id.who.len + 1 : "";
+	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
+}
+
 /* git's identity "Name <email> time tz" for author or committer. */
 static char *ident(const char *which)
 {
@@ -1307,7 +1380,9 @@ static char *ident(const char *which)
 		return NULL;
 	}
 	chomp(&out);
-	if (!out.len || memchr(out.buf, '\n', out.len) || !strchr(out.buf, '>')) {
+	struct ident id;
+	if (!out.len || memchr(out.buf, '\n', out.len) ||
+	    parse_ident(out.buf, &id) < 0) {
 		sb_release(&out);
 		error("git var %s: unexpected answer", which);
 		return NULL;
@@ -1315,19 +1390,18 @@ static char *ident(const char *which)
 	return sb_detach(&out, NULL);
 }
 
-/* The env of a commit's identity: GIT_<WHO>_NAME, _EMAIL, _DATE from an
- * ident "Name <email> TIME TZ", into three buffers. */
-static void ident_env(struct sbuf *e, const char *who, const char *ident)
+/* The zone of the local time at when, in minutes east of UTC. */
+static int local_zone(time_t when)
 {
-	const char *lt = strrchr(ident, '<'), *gt = strrchr(ident, '>');
-	size_t nl = (size_t)(lt - ident);
+	struct tm l, g;
 
-	while (nl && ident[nl - 1] == ' ')
-		nl--;
-	sb_addf(&e[0], "GIT_%s_NAME=%.*s", who, (int)nl, ident);
-	sb_addf(&e[1], "GIT_%s_EMAIL=%.*s", who, (int)(gt - lt - 1), lt + 1);
-	const char *date = gt[1] ? gt + 2 : "";
-	sb_addf(&e[2], "GIT_%s_DATE=%s%s", who, *date ? "@" : "", date);
+	localtime_r(&when, &l);
+	gmtime_r(&when, &g);
+	long d = (long)(l.tm_hour - g.tm_hour) * 60 + (l.tm_min - g.tm_min);
+	int days = l.tm_yday - g.tm_yday;
+	if (days > 1 || days < -1)     /* across a year's end */
+		days = days > 0 ? -1 : 1;
+	return (int)(d + days * 1440);
 }
 
 /* git config's value of key, or NULL. */
@@ -1389,6 +1463,9 @@ struct args {
 	const char **word;   /* the words that are no option, in order */
 	size_t nword;
 	size_t dashdash;     /* how many of them came before "--" */
+	struct opt_list **lists;  /* the repeated options' values, which
+				   * args_release() frees */
+	size_t nlists;
 };
 
 struct command {
@@ -1443,9 +1520,10 @@ static const struct opt *find_opt(const struct opt *const *tables,
 }
 
 /* Stores v (NULL for a flag) as row o says.  0, or a usage error. */
-static int set_opt(const struct command *cmd, const struct opt *o, void *opts,
+static int set_opt(struct args *a, const struct opt *o, void *opts,
 		   const char *v)
 {
+	const struct command *cmd = a->cmd;
 	char *field = (char *)opts + o->off;
 	const char *name = o->lng ? o->lng : o->shrt;
 
@@ -1458,6 +1536,11 @@ static int set_opt(const struct command *cmd, const struct opt *o, void *opts,
 		return 0;
 	case OPT_LIST: {
 		struct opt_list *l = (struct opt_list *)(void *)field;
+		if (!l->v) {
+			a->lists = xrealloc(a->lists, xmul(a->nlists + 1,
+							   sizeof *a->lists));
+			a->lists[a->nlists++] = l;
+		}
 		l->v = xrealloc(l->v, xmul(l->n + 2, sizeof *l->v));
 		l->v[l->n++] = v;
 		l->v[l->n] = NULL;
@@ -1556,7 +1639,7 @@ static int parse_opts(struct args *a, void *opts)
 				return cmd_usage(cmd, "%s needs a value", w);
 			v = a->argv[++a->i];
 		}
-		int r = set_opt(cmd, o, opts, v);
+		int r = set_opt(a, o, opts, v);
 		if (r)
 			return r;
 	}
@@ -1565,10 +1648,19 @@ static int parse_opts(struct args *a, void *opts)
 	return 0;
 }
 
-/* What parse_opts() returned, as the command's exit code. */
-static int opts_exit(int r)
+/* Frees what parse_opts() allocated: the words, the repeated options'
+ * values. */
+static void args_release(struct args *a)
 {
-	return r == HELP_SHOWN ? EXIT_DONE : r;
+	for (size_t i = 0; i < a->nlists; i++) {
+		free(a->lists[i]->v);
+		*a->lists[i] = (struct opt_list){ NULL, 0 };
+	}
+	free(a->lists);
+	free(a->word);
+	a->lists = NULL;
+	a->word = NULL;
+	a->nlists = a->nword = 0;
 }
 
 /* ==== 2. model ========================================================== */
@@ -1616,14 +1708,20 @@ static size_t source_take(struct source *dst, struct source *src, size_t j)
 	return dst->nr - 1;
 }
 
+/* Frees what a group owns: its name, members, section and prefix. */
+static void group_release(struct group *g)
+{
+	free(g->name);
+	free(g->member);
+	free(g->section);
+	free(g->prefix);
+	memset(g, 0, sizeof *g);
+}
+
 void plan_release(struct plan *p)
 {
-	for (size_t i = 0; i < p->nr; i++) {
-		free(p->g[i].name);
-		free(p->g[i].member);
-		free(p->g[i].section);
-		free(p->g[i].prefix);
-	}
+	for (size_t i = 0; i < p->nr; i++)
+		group_release(&p->g[i]);
 	free(p->g);
 	p->g = NULL;
 	p->nr = 0;
@@ -2688,6 +2786,74 @@ static int source_from_range(struct source *src, const struct range *r)
 	return parse_diff(src, r->spec, &o);
 }
 
+/* The tree of commit, into tree (72 bytes).  0, or -1 after error(). */
+static int tree_of(const char *commit, char *tree)
+{
+	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+
+	sb_addf(&arg, "%s^{tree}", commit);
+	const char *words[] = { "rev-parse", "--verify", arg.buf, NULL };
+	int r = git_ok("git rev-parse", &(struct git_run){ .words = words,
+							    .out = &out });
+	chomp(&out);
+	if (!r && !is_oid(out.buf, out.len))
+		r = error("git rev-parse: unexpected answer");
+	if (!r)
+		memcpy(tree, out.buf, out.len + 1);
+	sb_release(&arg);
+	sb_release(&out);
+	return r;
+}
+
+/* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
+ * spec (a range), oldest first, into out. */
+static int patch_ids(const char *spec, struct sbuf *out)
+{
+	struct sbuf log = SBUF_INIT;
+	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
+			     "--full-index", "--no-renames", "--no-ext-diff",
+			     "--no-textconv", "--no-color", "--format=commit %H",
+			     spec, "--", NULL };
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
+
+	if (!r && log.len)
+		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
+			.input = log.buf, .inlen = log.len, .out = out });
+	sb_release(&log);
+	return r;
+}
+
+/* The commit of out's lines with patch id pid, or NULL. */
+static const char *commit_of_patch(const struct sbuf *ids, const char *pid)
+{
+	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	size_t n = strlen(pid);
+
+	for (struct span l; next_line(&pos, end, &l);)
+		if (l.len > n + 1 && !memcmp(l.p, pid, n) && l.p[n] == ' ')
+			return l.p + n + 1;
+	return NULL;
+}
+
+/* The patch id of commit id in ids, into pid (72 bytes); 0 or -1. */
+static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
+{
+	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	size_t n = strlen(id);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		if (sp && (size_t)(l.p + l.len - sp - 1) == n &&
+		    !memcmp(sp + 1, id, n) && (size_t)(sp - l.p) < 72) {
+			memcpy(pid, l.p, (size_t)(sp - l.p));
+			pid[sp - l.p] = '\0';
+			return 0;
+		}
+	}
+	return -1;
+}
+
 /*
  * The range's commits, oldest first, from one git log.  Grammar of
  * `git log -z --name-only --date=raw --format=%x01%H%n%an <%ae>%n%ad%n%B%x02`:
@@ -2860,6 +3026,147 @@ static int source_from_patches(struct source *src, struct plan *p,
 			g->member[g->nr++] = source_take(src, &one, j);
 		source_release(&one);
 	}
+	return 0;
+}
+
+/*
+ * A mail's numbering, from its Subject: "[PATCH v2 3/7] x" is tag
+ * "PATCH v2", 3 of 7.  Grammar: the header block (up to the first empty
+ * line), a "Subject:" line (any case), '[', the tag, white space, K "/" N
+ * in digits, ']'.  found is 0 when there is no such subject.
+ */
+struct numbering {
+	char tag[256];
+	unsigned long k, n;
+	int found;
+};
+
+static void read_numbering(const char *t, size_t len, struct numbering *nb)
+{
+	memset(nb, 0, sizeof *nb);
+	const char *pos = t, *end = t + len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *p = l.p, *e = l.p + l.len;
+		if (e == p || (e - p == 1 && *p == '\r'))
+			return;
+		if (e - p > 8 && !strncasecmp(p, "subject:", 8)) {
+			const char *lb = memchr(p, '[', (size_t)(e - p));
+			const char *rb = lb ? memchr(lb, ']', (size_t)(e - lb)) : NULL;
+			const char *sl = rb ? lb : NULL;
+			for (const char *q = lb; sl && q < rb; q++)
+				if (*q == '/')
+					sl = q;
+			if (!sl || sl == lb)
+				return;
+			const char *ks = sl;
+			while (ks > lb + 1 && isdigit((unsigned char)ks[-1]))
+				ks--;
+			const char *tag_end = ks;
+			while (tag_end > lb + 1 && is_space((unsigned char)tag_end[-1]))
+				tag_end--;
+			char *ne;
+			if (ks == sl || !isdigit((unsigned char)sl[1]) ||
+			    (size_t)(tag_end - lb - 1) >= sizeof nb->tag)
+				return;
+			nb->k = strtoul(ks, NULL, 10);
+			nb->n = strtoul(sl + 1, &ne, 10);
+			if (ne != rb)
+				return;
+			memcpy(nb->tag, lb + 1, (size_t)(tag_end - lb - 1));
+			nb->found = 1;
+			return;
+		}
+	}
+}
+
+/* The parts of a format-patch file name: "v2-0003-x.patch" is version
+ * prefix "v2-", number 3, suffix ".patch"; --numbered-files names are
+ * bare numbers.  Returns 0 when the name is not of that form. */
+struct patch_name {
+	size_t vlen;          /* length of the "vN-" prefix, 0 if none */
+	unsigned long number;
+	const char *suffix;   /* from the last '.', "" if none */
+};
+
+static int parse_patch_name(const char *base, struct patch_name *pn)
+{
+	const char *p = base;
+
+	pn->vlen = 0;
+	if (*p == 'v' && isdigit((unsigned char)p[1])) {
+		const char *q = p + 1;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (*q == '-')
+			pn->vlen = (size_t)(q + 1 - base);
+	}
+	p = base + pn->vlen;
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	pn->number = strtoul(p, NULL, 10);
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p && *p != '-')
+		return 0;
+	const char *dot = strrchr(base, '.');
+	pn->suffix = *p && dot && dot > p ? dot : "";
+	return 1;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Whether the mail at path (text) is a cover letter: numbered 0 in its
+ * subject, or in its file name, or a mail that carries no diff. */
+static int is_cover(const char *path, const char *t, size_t len, size_t nfiles)
+{
+	struct numbering nb;
+	struct patch_name pn;
+
+	read_numbering(t, len, &nb);
+	if (nb.found)
+		return nb.k == 0;
+	if (path && parse_patch_name(base_name(path), &pn) && pn.number == 0)
+		return 1;
+	return !nfiles && ((len > 5 && !memcmp(t, "From ", 5)) ||
+			   find_bytes(t, len, "\nSubject:", 9));
+}
+
+/*
+ * Whether other (a file beside the cover letter) is a patch of its series:
+ * where both subjects are numbered, by them (the same tag and count, 1..N:
+ * this tells v1 from v2 and covers --suffix and --numbered-files); else by
+ * the names (the same "vN-" prefix and suffix, a number above 0; for a
+ * cover letter not named by format-patch, any numbered *.patch).
+ */
+static int is_sibling(const struct numbering *cover, const char *cover_base,
+		      const char *other, const char *t, size_t len)
+{
+	struct numbering nb;
+
+	read_numbering(t, len, &nb);
+	if (cover->found && nb.found)
+		return nb.k >= 1 && nb.k <= cover->n && nb.n == cover->n &&
+		       !strcmp(nb.tag, cover->tag);
+	struct patch_name a, b;
+	if (!parse_patch_name(other, &b) || !b.number)
+		return 0;
+	if (!parse_patch_name(cover_base, &a))
+		return has_suffix(other, ".patch");
+	return a.vlen == b.vlen &&
+	       !strncmp(cover_base, other, a.vlen) && !strcmp(a.suffix, b.suffix);
+}
+
+/* Reads a patch: path, or standard input for "-".  0, or -1 after error(). */
+static int read_mail(const char *path, struct sbuf *text)
+{
+	if (!strcmp(path, "-") ? sb_read_fd(text, 0) < 0 :
+	    sb_read_file(text, path) < 0)
+		return error("cc: %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -8298,7 +8605,7 @@ static void message_trailers(const char *msg, char ***out, size_t *n)
 	}
 }
 
-void add_signoff(struct sbuf *msg, const char *sob)
+void add_trailer(struct sbuf *msg, const char *sob)
 {
 	size_t end = msg->len;
 
@@ -8317,13 +8624,14 @@ void add_signoff(struct sbuf *msg, const char *sob)
 	sb_addc(msg, '\n');
 }
 
+
 static void group_message(struct sbuf *msg, const struct template *t,
 			  const struct group *g)
 {
 	expand_template(msg, t->text, t->len, g);
 	cleanup_message(msg);
 	if (t->sob)
-		add_signoff(msg, t->sob);
+		add_trailer(msg, t->sob);
 }
 
 /* Each group's message from the template, as an array the caller frees
@@ -8378,6 +8686,483 @@ static char *subject_of(const char *msg)
 	char *s = message_subject(&m, &body);
 	sb_release(&m);
 	return s;
+}
+
+/* The message template from -F file (- for stdin) or -m message: no
+ * NUL, not blank.  0, or -1 after error(). */
+static int load_template(struct sbuf *text, const char *file,
+			 const char *message)
+{
+	if (message)
+		sb_adds(text, message);
+	else if (!strcmp(file, "-") ? sb_read_fd(text, 0) < 0 :
+		 sb_read_file(text, file) < 0)
+		return error("%s: %s", file, strerror(errno));
+	if (memchr(text->buf, '\0', text->len))
+		return error("%s: the template holds a NUL byte",
+			     file ? file : "-m");
+	struct sbuf probe = SBUF_INIT;
+	sb_add(&probe, text->buf, text->len);
+	cleanup_message(&probe);
+	size_t len = probe.len;
+	sb_release(&probe);
+	if (!len)
+		return error("%s: the template is empty", file ? file : "-m");
+	return 0;
+}
+
+
+/* What regroup knows of the range's trailers: per commit its trailers
+ * (less the user's own sign-off); per source file the commits that touch
+ * it.  The commits are the caller's. */
+struct regroup {
+	const struct rcommits *commits;
+	char ***trailer;         /* per commit: its trailers, less the user's sign-off */
+	size_t *ntrailer;
+	size_t **fcommit;        /* per source file: the commits touching it */
+	size_t *nfcommit;
+};
+
+static int cmp_owned_path(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
+}
+
+/* Which commits touch each of src's files (by its path, or its old one). */
+static void map_file_commits(struct regroup *rg, const struct source *src)
+{
+	struct owned *by = xcalloc(src->nr + 1, sizeof *by);
+
+	for (size_t i = 0; i < src->nr; i++)
+		by[i] = (struct owned){ src->f[i].path, i };
+	sort_n(by, src->nr, sizeof *by, cmp_owned_path);
+	rg->fcommit = xcalloc(src->nr + 1, sizeof *rg->fcommit);
+	rg->nfcommit = xcalloc(src->nr + 1, sizeof *rg->nfcommit);
+	for (size_t c = 0; c < rg->commits->nr; c++)
+		for (size_t j = 0; j < rg->commits->c[c].npath; j++) {
+			struct owned key = { rg->commits->c[c].path[j], 0 };
+			struct owned *hit = bsearch(&key, by, src->nr, sizeof *by,
+						    cmp_owned_path);
+			if (!hit)
+				continue;   /* changed and changed back */
+			size_t f = hit->k, n = rg->nfcommit[f];
+			if (n && rg->fcommit[f][n - 1] == c)
+				continue;
+			rg->fcommit[f] = xrealloc(rg->fcommit[f], xmul(n + 1, sizeof **rg->fcommit));
+			rg->fcommit[f][rg->nfcommit[f]++] = c;
+		}
+	free(by);
+}
+
+static int has_trailer(const struct regroup *rg, size_t c, const char *t)
+{
+	for (size_t i = 0; i < rg->ntrailer[c]; i++)
+		if (!strcmp(rg->trailer[c][i], t))
+			return 1;
+	return 0;
+}
+
+/* Whether group g keeps trailer t: every commit of its files carried it. */
+static int group_keeps(const struct regroup *rg, const struct group *g,
+		       const char *t)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
+			if (!has_trailer(rg, rg->fcommit[g->member[i]][j], t))
+				return 0;
+	return 1;
+}
+
+/* Whether group g holds a change of commit c. */
+static int group_has_commit(const struct regroup *rg, const struct group *g,
+			    size_t c)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
+			if (rg->fcommit[g->member[i]][j] == c)
+				return 1;
+	return 0;
+}
+
+/* Each group's message: the template, the trailers it keeps (in the order
+ * the range first gave them), then the user's sign-off with -s. */
+static struct sbuf *regroup_messages(const struct regroup *rg,
+				     const struct plan *p,
+				     const struct template *t, const char *sob)
+{
+	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		sb_init(&m[i]);
+		expand_template(&m[i], t->text, t->len, &p->g[i]);
+		cleanup_message(&m[i]);
+		for (size_t c = 0; c < rg->commits->nr; c++) {
+			if (!group_has_commit(rg, &p->g[i], c))
+				continue;
+			for (size_t k = 0; k < rg->ntrailer[c]; k++)
+				if (group_keeps(rg, &p->g[i], rg->trailer[c][k]) &&
+				    !strstr(m[i].buf, rg->trailer[c][k]))
+					add_trailer(&m[i], rg->trailer[c][k]);
+		}
+		if (sob)
+			add_trailer(&m[i], sob);
+	}
+	return m;
+}
+
+/* Every trailer's fate.  Dropped ones go to stderr as warnings (always);
+ * with all, every fate goes to stdout.  Returns how many were dropped. */
+static size_t report_trailers(const struct regroup *rg, const struct plan *p,
+			      int all)
+{
+	size_t dropped = 0;
+	struct sbuf where = SBUF_INIT;
+
+	for (size_t c = 0; c < rg->commits->nr; c++) {
+		const struct rcommit *rc = &rg->commits->c[c];
+		const char *nl = strchr(rc->msg, '\n');
+		int slen = (int)(nl ? (size_t)(nl - rc->msg) : strlen(rc->msg));
+		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
+			const char *t = rg->trailer[c][k];
+			size_t kept = 0, lost = 0;
+			sb_setlen(&where, 0);
+			for (size_t i = 0; i < p->nr; i++) {
+				if (!group_has_commit(rg, &p->g[i], c))
+					continue;
+				if (group_keeps(rg, &p->g[i], t)) {
+					kept++;
+					continue;
+				}
+				sb_addf(&where, "%s%s", lost++ ? ", " : "", p->g[i].name);
+			}
+			if (lost || !kept) {
+				dropped++;
+				warning("'%s' of %.12s (%.*s) is dropped from %s: %s",
+					t, rc->id, slen, rc->msg,
+					lost ? where.buf : "every commit",
+					lost ? "the new commit there also holds changes of commits without it"
+					     : "none of its changes is left");
+			}
+			if (all)
+				printf("%s %s: %.12s %.*s\n", lost || !kept ?
+				       "dropped" : "kept   ", t, rc->id, slen, rc->msg);
+		}
+	}
+	sb_release(&where);
+	return dropped;
+}
+
+static void regroup_release(struct regroup *rg, size_t nfiles)
+{
+	for (size_t c = 0; c < rg->commits->nr; c++) {
+		for (size_t k = 0; rg->trailer && k < rg->ntrailer[c]; k++)
+			free(rg->trailer[c][k]);
+		if (rg->trailer)
+			free(rg->trailer[c]);
+	}
+	free(rg->trailer);
+	free(rg->ntrailer);
+	for (size_t f = 0; rg->fcommit && f < nfiles; f++)
+		free(rg->fcommit[f]);
+	free(rg->fcommit);
+	free(rg->nfcommit);
+}
+
+/* The trailers of each commit, less sob (the user's own, which -s gives). */
+static void collect_trailers(struct regroup *rg, const char *sob)
+{
+	size_t n = rg->commits->nr;
+
+	rg->trailer = xcalloc(n + 1, sizeof *rg->trailer);
+	rg->ntrailer = xcalloc(n + 1, sizeof *rg->ntrailer);
+	for (size_t c = 0; c < n; c++) {
+		message_trailers(rg->commits->c[c].msg, &rg->trailer[c],
+				 &rg->ntrailer[c]);
+		size_t w = 0;
+		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
+			if (!strcmp(rg->trailer[c][k], sob))
+				free(rg->trailer[c][k]);
+			else
+				rg->trailer[c][w++] = rg->trailer[c][k];
+		}
+		rg->ntrailer[c] = w;
+	}
+}
+
+
+/* A subject as a patch mail has it: "[RFC PATCH v2 3/7] text" gives 3, 7
+ * and where the text starts; a reply's "Re: " prefixes are skipped.  0
+ * when it has no [..PATCH..] tag (n and m then 0). */
+static int patch_subject(const char *s, size_t *n, size_t *m, const char **text,
+			 int *reply)
+{
+	*n = *m = 0;
+	*reply = 0;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3)) {
+			s += 3;
+			*reply = 1;
+			continue;
+		}
+		break;
+	}
+	int tagged = 0;
+	while (*s == '[') {
+		const char *close = strchr(s, ']');
+		if (!close)
+			break;
+		struct span tag = { s + 1, (size_t)(close - s - 1) };
+		if (find_bytes(tag.p, tag.len, "PATCH", 5)) {
+			tagged = 1;
+			const char *slash = memrchr_bytes(tag.p, tag.len, '/');
+			if (slash) {
+				const char *d = slash;
+				while (d > tag.p && isdigit((unsigned char)d[-1]))
+					d--;
+				*n = strtoul(d, NULL, 10);
+				*m = strtoul(slash + 1, NULL, 10);
+			}
+		}
+		s = close + 1;
+		while (*s == ' ')
+			s++;
+	}
+	*text = s;
+	return tagged;
+}
+
+/* The message of mb an id names, or NULL. */
+static const struct mbox_msg *message_by_id(const struct mbox *mb,
+					    const char *id)
+{
+	for (size_t i = 0; id && i < mb->n; i++)
+		if (mb->m[i].id && !strcmp(mb->m[i].id, id))
+			return &mb->m[i];
+	return NULL;
+}
+
+/* Which commit of rc a reply is for: by the patch mail its In-Reply-To or
+ * References name (nearest first), else by its own subject; its text is
+ * matched against the commits' subjects, then its n/m against the range.
+ * Returns the index, COVER for the cover letter, NOWHERE for none. */
+#define COVER ((size_t)-1)
+
+#define NOWHERE ((size_t)-2)
+
+static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
+			   const struct rcommits *rc, char *const *subj)
+{
+	const char *chain[64];
+	size_t nc = 0;
+
+	if (r->in_reply_to)
+		chain[nc++] = r->in_reply_to;
+	for (size_t i = r->nrefs; i-- > 0 && nc < 63;)
+		chain[nc++] = r->refs[i];
+	for (size_t i = 0; i <= nc; i++) {
+		const struct mbox_msg *m = i < nc ? message_by_id(mb, chain[i]) : r;
+		if (!m || !m->subject)
+			continue;
+		size_t n, total;
+		const char *text;
+		int reply;
+		int tagged = patch_subject(m->subject, &n, &total, &text, &reply);
+		if (i < nc && reply)
+			continue;       /* another reply: look further up */
+		if (tagged && n == 0 && total)
+			return COVER;
+		for (size_t c = 0; c < rc->nr; c++)
+			if (!strcmp(subj[c], text))
+				return c;
+		if (tagged && total == rc->nr && n >= 1 && n <= rc->nr)
+			return n - 1;
+	}
+	return NOWHERE;
+}
+
+/* The address of a trailer ("Tested-by: Name <addr>"), lower case. */
+static char *trailer_address(const char *t, size_t n)
+{
+	const char *lt = memrchr_bytes(t, n, '<');
+	const char *gt = lt ? memchr(lt, '>', n - (size_t)(lt - t)) : NULL;
+	const char *colon = memchr(t, ':', n);
+	struct span a = lt && gt ? (struct span){ lt + 1, (size_t)(gt - lt - 1) } :
+			colon ? (struct span){ colon + 1, n - (size_t)(colon + 1 - t) } :
+			(struct span){ t, n };
+	a = trim_span(a);
+	char *r = xstrndup(a.p, a.len);
+	lower_ascii(r);
+	return r;
+}
+
+/* Where b4 puts them: Reported-by, Suggested-by, Tested-by, Reviewed-by,
+ * Acked-by; the order of trailer_tags. */
+static size_t trailer_rank(const char *t)
+{
+	size_t k = 0;
+
+	for (; trailer_tags[k]; k++)
+		if (!strncasecmp(t, trailer_tags[k], strlen(trailer_tags[k])))
+			break;
+	return k;
+}
+
+/* A trailer to add: to commit c, with why, as said on stderr. */
+struct addition {
+	size_t c;
+	char *line, *why;
+};
+
+struct additions {
+	struct addition *v;
+	size_t n, alloc;
+};
+
+static void add_addition(struct additions *ad, size_t c, const char *line,
+			 const char *why)
+{
+	for (size_t i = 0; i < ad->n; i++)
+		if (ad->v[i].c == c && !strcasecmp(ad->v[i].line, line))
+			return;
+	GROW(ad->v, ad->n + 1, ad->alloc);
+	ad->v[ad->n++] = (struct addition){ c, xstrdup(line), xstrdup(why) };
+}
+
+static int cmp_addition(const void *a, const void *b)
+{
+	const struct addition *x = a, *y = b;
+
+	if (x->c != y->c)
+		return x->c < y->c ? -1 : 1;
+	size_t rx = trailer_rank(x->line), ry = trailer_rank(y->line);
+	return rx != ry ? (rx < ry ? -1 : 1) : 0;
+}
+
+/* The replies' trailers onto ad.  A cover letter's go to every commit,
+ * unless their giver is a person MAINTAINERS names for some of the
+ * series' files: then only to the commits that touch those files. */
+static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
+			   char *const *subj, const struct recipients *people,
+			   struct additions *ad, struct sbuf *said)
+{
+	for (size_t i = 0; i < mb->n; i++) {
+		const struct mbox_msg *m = &mb->m[i];
+		if (!m->ntrailer)
+			continue;
+		size_t c = reply_target(mb, m, rc, subj);
+		for (size_t k = 0; k < m->ntrailer; k++) {
+			const char *t = m->trailer[k];
+			if (c == NOWHERE) {
+				warning("'%s' (from %s) answers no patch of the "
+					"series: not added", t,
+					m->subject ? m->subject : "a mail");
+				continue;
+			}
+			if (c != COVER) {
+				add_addition(ad, c, t, "given in reply to the patch");
+				continue;
+			}
+			char *addr = trailer_address(t, strlen(t));
+			size_t mine = 0;
+			char *own = xcalloc(rc->nr + 1, 1);
+			for (size_t j = 0; people && j < rc->nr; j++) {
+				for (size_t q = 0; q < people[j].people; q++) {
+					const char *p = people[j].v[q].addr;
+					char *a = trailer_address(p, strlen(p));
+					own[j] |= !strcmp(a, addr);
+					free(a);
+				}
+				mine += own[j];
+			}
+			for (size_t j = 0; j < rc->nr; j++)
+				if (!mine || own[j])
+					add_addition(ad, j, t, mine ?
+						"given on the cover letter by a maintainer "
+						"of this patch's files" :
+						"given on the cover letter by someone who "
+						"maintains none of the series' files");
+			if (mine)
+				sb_addf(said, "series: '%s' on the cover letter: %s "
+					"maintains files of %zu of the %zu patches, so "
+					"only those get it\n", t, addr, mine, rc->nr);
+			free(own);
+			free(addr);
+		}
+	}
+}
+
+/* --from: the trailers of the previous version's commits whose patch id
+ * (git patch-id --stable) is a new commit's go to it; those of changed
+ * patches are listed as not carried. */
+static int carried_trailers(const char *from, const struct range *now,
+			    const struct rcommits *rc, struct additions *ad)
+{
+	struct range old = { "", "", NULL };
+	struct rcommits prev = { 0 };
+	struct sbuf oldids = SBUF_INIT, newids = SBUF_INIT, spec = SBUF_INIT;
+	int r = -1;
+
+	sb_addf(&spec, "%s..%s", now->base, now->tip);
+	if (resolve_range(from, &old) < 0 ||
+	    read_range_commits(&old, &prev, "carried from") < 0 ||
+	    patch_ids(from, &oldids) < 0 || patch_ids(spec.buf, &newids) < 0)
+		goto out;
+	for (size_t i = 0; i < prev.nr; i++) {
+		char **t;
+		size_t nt;
+		char pid[72];
+		message_trailers(prev.c[i].msg, &t, &nt);
+		const char *same = patch_of_commit(&oldids, prev.c[i].id, pid) ? NULL :
+				   commit_of_patch(&newids, pid);
+		size_t c = rc->nr;
+		for (size_t j = 0; same && j < rc->nr; j++)
+			if (!strncmp(same, rc->c[j].id, strlen(rc->c[j].id)))
+				c = j;
+		for (size_t k = 0; k < nt; k++) {
+			if (!trailer_tag(t[k], strlen(t[k])))
+				continue;
+			if (c < rc->nr) {
+				add_addition(ad, c, t[k], "carried from the previous "
+					     "version: the same patch");
+				continue;
+			}
+			char *s = subject_of(prev.c[i].msg);
+			warning("'%s' of %.12s (%s) is not carried: the patch "
+				"changed, or is gone", t[k], prev.c[i].id, s);
+			free(s);
+		}
+		free_strings(t, nt);
+	}
+	r = 0;
+out:
+	free(old.spec);
+	rcommits_release(&prev);
+	sb_release(&oldids);
+	sb_release(&newids);
+	sb_release(&spec);
+	return r;
+}
+
+
+/* Whether one of the n lines is line, in any case. */
+static int has_line(char *const *v, size_t n, const char *line)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(v[i], line))
+			return 1;
+	return 0;
+}
+
+static void additions_release(struct additions *ad)
+{
+	for (size_t i = 0; i < ad->n; i++) {
+		free(ad->v[i].line);
+		free(ad->v[i].why);
+	}
+	free(ad->v);
+	memset(ad, 0, sizeof *ad);
 }
 
 /* ==== 7. sinks ========================================================== */
@@ -8575,6 +9360,102 @@ static int same_files_answers(struct owners *ow, const struct source *src,
 	free(ask);
 	free(by);
 	return r;
+}
+
+/* Each group's recipients, where MAINTAINERS is loaded (else NULL). */
+static struct recipients *plan_recipients(struct owners *ow,
+					  const struct source *src,
+					  const struct plan *p)
+{
+	if (!ow || !ow->m || !p->nr)
+		return NULL;
+	struct recipients *r = xcalloc(p->nr, sizeof *r);
+	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
+		recipients_free(r, p->nr);
+		return NULL;
+	}
+	return r;
+}
+
+/*
+ * plan --compare: the same change under every organisation, one row each,
+ * with what a maintainer or a list will see of it.  The organisations'
+ * groups are all asked about in one pass over MAINTAINERS.  0, or -1
+ * after error().
+ */
+static int print_compare(const struct selection *base, const struct source *src,
+			 struct owners *ow)
+{
+	struct plan p[NORGS];
+	size_t total = 0, at = 0;
+
+	for (size_t k = 0; k < NORGS; k++) {
+		struct selection sel = *base;
+		sel.by = organisations[k].by;
+		sel.depth = organisations[k].depth;
+		select_keys(&sel, ow);
+		p[k] = (struct plan)PLAN_INIT;
+		total += make_plan(&p[k], src, &sel);
+	}
+	struct group *all = xcalloc(total + 1, sizeof *all);
+	struct recipients *rc = xcalloc(total + 1, sizeof *rc);
+	for (size_t k = 0; k < NORGS; k++)
+		for (size_t i = 0; i < p[k].nr; i++)
+			all[at++] = p[k].g[i];
+	int r = same_files_answers(ow, src, all, total, rc);
+	if (!r)
+		printf("organisation  patches  most-recipients  cover-lists  "
+		       "most-to-a-list  maintainers\n");
+	at = 0;
+	for (size_t k = 0; k < NORGS; k++) {
+		struct org_figures f = org_figures(rc + at, p[k].nr);
+		if (!r)
+			printf("%-12s%9zu%17zu%13zu%16zu%13zu\n",
+			       organisations[k].name, f.patches, f.most_rcpt,
+			       f.cover_lists, f.most_to_list, f.people);
+		at += p[k].nr;
+		plan_release(&p[k]);
+	}
+	recipients_free(rc, total);
+	free(all);
+	return r;
+}
+
+/* Marks the source's files that the settled plan p left out as no change,
+ * so that other groupings of it leave them out too. */
+static void settled_source(struct source *src, const struct plan *p)
+{
+	char *kept = xcalloc(src->nr + 1, 1);
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t j = 0; j < p->g[i].nr; j++)
+			kept[p->g[i].member[j]] = 1;
+	for (size_t i = 0; i < src->nr; i++)
+		if (!kept[i])
+			src->f[i].noop = 1;
+	free(kept);
+}
+
+/* plan's output: the groups with their files (letter[i], file i's
+ * letter; NULL: the source's own), each group's message where msgs is
+ * given (whole with messages, else its subject) and its recipients where
+ * ow has MAINTAINERS (ow NULL: none). */
+static void print_groups(const struct plan *p, const struct source *src,
+			 const char *letter, const struct sbuf *msgs,
+			 int messages, struct owners *ow)
+{
+	char *own = NULL;
+
+	if (!letter) {
+		own = xcalloc(src->nr + 1, 1);
+		for (size_t i = 0; i < src->nr; i++)
+			own[i] = sfile_letter(&src->f[i]);
+		letter = own;
+	}
+	struct recipients *rcpt = plan_recipients(ow, src, p);
+	print_plan(p, src, letter, msgs, messages, rcpt);
+	recipients_free(rcpt, p->nr);
+	free(own);
 }
 
 /* ---- the mail writer -----------------------------------------------------------
@@ -10156,8 +11037,7 @@ static void prune_plan(struct plan *p, struct changes *cs, size_t nentries)
 				grp->member[m++] = grp->member[j];
 		grp->nr = m;
 		if (!m) {
-			free(grp->name);
-			free(grp->member);
+			group_release(grp);
 			continue;
 		}
 		renum[g] = ng;
@@ -11584,15 +12464,262 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what)
 		}
 }
 
+/* plan of the work tree: its change has no diff text, so git diff HEAD of
+ * the plan's files gives the hunks the hardware rules read. */
+static void worktree_hardware_warnings(const struct plan *p,
+				       const struct source *src, const char *top)
+{
+	struct owned *pg = NULL;
+	size_t npg = 0, apg = 0;
+	struct sbuf *old = xcalloc(src->nr + 1, sizeof *old);
+	struct sbuf *now = xcalloc(src->nr + 1, sizeof *now);
+	char **head = xcalloc(p->nr + 1, sizeof *head);
+
+	/* only the files whose counts say a rule could fire get a diff */
+	for (size_t i = 0; i < src->nr; i++) {
+		sb_init(&old[i]);
+		sb_init(&now[i]);
+	}
+	for (size_t g = 0; g < p->nr; g++)
+		head[g] = "HEAD";
+	if (!tree_texts(src, p, head, top, old) && !tree_texts(src, p, NULL, top, now))
+		for (size_t g = 0; g < p->nr; g++)
+			for (size_t j = 0; j < p->g[g].nr; j++) {
+				size_t fi = p->g[g].member[j];
+				if (!could_fire(&old[fi], &now[fi]))
+					continue;
+				GROW(pg, npg + 1, apg);
+				pg[npg++] = (struct owned){ src->f[fi].path, g };
+			}
+	free_messages(old, src->nr);
+	free_messages(now, src->nr);
+	free(head);
+	if (!npg)
+		return;
+	sort_n(pg, npg, sizeof *pg, cmp_owned);
+	const char *diff[] = { "diff", "--no-color", "--no-ext-diff",
+			       "--no-textconv", "--no-renames", "HEAD", NULL };
+	size_t w;
+	const char **words = pathspec_words(diff, npg, &w);
+	for (size_t i = 0; i < npg; i++)
+		words[w++] = pg[i].path;
+	struct source d = SOURCE_INIT;
+	struct plan dp = { xcalloc(p->nr + 1, sizeof *dp.g), p->nr };
+	struct diff_opts o = { 1, NULL };
+	struct findings f = { 0 };
+	if (!run_git(&(struct git_run){ .words = words, .out = &d.text,
+					.quiet = 1 }) &&
+	    d.text.len && !parse_diff(&d, "git diff HEAD", &o)) {
+		for (size_t g = 0; g < p->nr; g++)
+			dp.g[g].member = xcalloc(d.nr + 1, sizeof *dp.g[g].member);
+		for (size_t i = 0; i < d.nr; i++) {
+			struct owned key = { d.f[i].path, 0 };
+			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg, cmp_owned);
+			if (hit)
+				dp.g[hit->k].member[dp.g[hit->k].nr++] = i;
+		}
+		if (!check_plan_groups(&d, &dp, NULL, top, &f))
+			for (size_t g = 0; g < p->nr; g++)
+				warn_hardware(&f, g, p->g[g].name);
+	}
+	for (size_t g = 0; g < p->nr; g++)
+		free(dp.g[g].member);
+	free(dp.g);
+	free(f.v);
+	free(words);
+	free(pg);
+	source_release(&d);
+}
+
+/* Whether group g has a finding. */
+static int group_flagged(const struct findings *f, size_t g)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].patch == g)
+			return 1;
+	return 0;
+}
+
+/* The warning of plan and format for each group of src's plan p whose
+ * conversions need the hardware: group g's files as the tree has them at
+ * rev[g] (rev NULL: at tip, for every group), named name[g] (name NULL:
+ * the group's name). */
+static void hardware_warnings(const struct source *src, const struct plan *p,
+			      char *const *rev, const char *tip, const char *top,
+			      char *const *name)
+{
+	struct findings f = { 0 };
+	char **at = xcalloc(p->nr + 1, sizeof *at);
+
+	for (size_t g = 0; g < p->nr; g++)
+		at[g] = rev ? rev[g] : (char *)tip;
+	if (!check_plan_groups(src, p, at, top, &f))
+		for (size_t g = 0; g < p->nr; g++)
+			warn_hardware(&f, g, name ? name[g] : p->g[g].name);
+	free(at);
+	free(f.v);
+}
+
+/* Prints the findings of group g and who could test it. */
+static void report_patch(const struct findings *f, size_t g,
+			 const struct source *src, const struct plan *p,
+			 const char *what, struct owners *ow)
+{
+	char **path = NULL;
+	size_t np = 0, ap = 0;
+	struct sbuf testers = SBUF_INIT;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->v[i].patch != g)
+			continue;
+		printf("%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
+		       f->v[i].rule->why, f->v[i].rule->name);
+		GROW(path, np + 1, ap);
+		path[np++] = (char *)f->v[i].path;
+	}
+	printf("    in %s\n", what);
+	past_testers(path, np, &testers);
+	if (testers.len) {
+		printf("    tested these files before:\n");
+		const char *pos = testers.buf, *end = pos + testers.len;
+		for (struct span l; next_line(&pos, end, &l);)
+			printf("        %.*s\n", (int)l.len, l.p);
+	}
+	if (ow->m) {
+		struct recipients r = RECIPIENTS_INIT;
+		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
+			printf("    maintainers:\n");
+			for (size_t k = 0; k < r.people; k++)
+				printf("        %s\n", r.v[k].addr);
+		}
+		recipients_release(&r);
+	}
+	free(path);
+	sb_release(&testers);
+}
+
 /* ==== 8. commands ======================================================= */
 
-/* ---- commands ----------------------------------------------------------------
- * One function per verb, named for it; each reads its options by its own
- * tables through parse_opts() (below), checks its required arguments
- * first, and returns an exit code.
+/* ---- the command context -----------------------------------------------
+ * A command is a short composition of the parts above: it checks its
+ * arguments, then runs named steps over one struct cmd, the sources,
+ * plans, recipients and transaction it holds while it runs.  A step
+ * returns 0 or an exit code (EXIT_FAIL after error(), EXIT_NOTHING after
+ * saying so); the command stops at the first that is not 0 and leaves
+ * through cmd_end(), which frees whatever was filled, dies again of a
+ * signal that stopped the run and returns the code: one way out.
+ * Invariants: every field is empty (its *_INIT) or owned by the context;
+ * msgs has nmsgs entries.
  */
+struct cmd {
+	struct args *a;
+	struct repo repo;
+	struct status st;
+	struct source src;
+	struct plan p;
+	struct owners ow;
+	struct range rg;
+	struct rcommits rc;
+	struct sbuf text;       /* the message template's text */
+	struct template tm;     /* over text (and sob) */
+	struct sbuf sob;        /* "Signed-off-by: Name <addr>", with -s */
+	struct sbuf *msgs;      /* one a group, once made */
+	size_t nmsgs;
+	char *top;              /* the tree's top, where no repo is opened */
+	struct txn t;
+};
+#define CMD_INIT(a) { (a), { 0 }, STATUS_INIT, SOURCE_INIT, PLAN_INIT, { 0 }, \
+		      { "", "", NULL }, { 0 }, SBUF_INIT, { NULL, 0, NULL },   \
+		      SBUF_INIT, NULL, 0, NULL, TXN_INIT }
 
-/* The options of plan and commit, and where the tables put them. */
+/* A step's -1 (after error()) as the command's exit code. */
+static int failed(int r)
+{
+	return r < 0 ? EXIT_FAIL : r;
+}
+
+static int cmd_end(struct cmd *c, int r)
+{
+	free_messages(c->msgs, c->nmsgs);
+	owners_release(&c->ow);
+	plan_release(&c->p);
+	source_release(&c->src);
+	status_release(&c->st);
+	rcommits_release(&c->rc);
+	free(c->rg.spec);
+	sb_release(&c->text);
+	sb_release(&c->sob);
+	free(c->top);
+	txn_release(&c->t);
+	repo_release(&c->repo);
+	args_release(c->a);
+	reraise_stop();
+	return failed(r);
+}
+
+/* Before a command has a context: its arguments' end (-h answered, or a
+ * usage error said). */
+static int args_end(struct args *a, int r)
+{
+	args_release(a);
+	return r == HELP_SHOWN ? EXIT_DONE : r;
+}
+
+static int nothing_to_commit(void)
+{
+	fprintf(stderr, "series: nothing to commit\n");
+	return EXIT_NOTHING;
+}
+
+/* Opens the repository we stand in. */
+static int open_repo(struct cmd *c)
+{
+	return failed(repo_open(&c->repo));
+}
+
+/* The commits of a range (NULL: the upstream's), which must be linear;
+ * what names the command (verb) in the error. */
+static int open_commits(struct cmd *c, const char *spec, const char *verb)
+{
+	return failed(open_range(spec, &c->repo, &c->rg) < 0 ||
+		      read_range_commits(&c->rg, &c->rc, verb) < 0 ? -1 : 0);
+}
+
+/* The range must end at HEAD and start on one of its ancestors: what
+ * regroup and trailers rewrite is the branch. */
+static int range_ends_at_head(struct cmd *c)
+{
+	const struct range *r = &c->rg;
+
+	if (!*c->repo.old || strcmp(r->tip, c->repo.old))
+		return failed(error("%s %s: the range must end at HEAD (%.12s)",
+				    c->a->cmd->name, r->spec,
+				    *c->repo.old ? c->repo.old : "unborn"));
+	const char *words[] = { "merge-base", "--is-ancestor", r->base, r->tip,
+				NULL };
+	int st = run_git(&(struct git_run){ .words = words, .quiet = 1 });
+	if (st == 1)
+		return failed(error("%s %s: %.12s is not an ancestor of HEAD",
+				    c->a->cmd->name, r->spec, r->base));
+	return failed(st ? git_failed("git merge-base", st) : 0);
+}
+
+/* "Signed-off-by: " and the committer's name and address, into c->sob. */
+static int signoff_line(struct cmd *c)
+{
+	struct ident id;
+
+	if (!c->t.committer && !(c->t.committer = ident("GIT_COMMITTER_IDENT")))
+		return EXIT_FAIL;
+	parse_ident(c->t.committer, &id);
+	sb_addf(&c->sob, "Signed-off-by: %.*s", (int)id.who.len, id.who.p);
+	return 0;
+}
+
+/* ---- plan, commit, split and regroup: their options and shared steps ---- */
+
+/* The options of plan, commit, split and regroup, where the tables put
+ * them. */
 struct commit_opts {
 	int by, depth;
 	struct opt_list include;
@@ -11718,9 +12845,11 @@ static const struct opt *const regroup_tables[] = {
 static const struct opt *const split_tables[] = {
 	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
 
-/* Reads the options of plan or commit, then checks what the tables
- * cannot: -F with -m. */
-static int parse_commit_opts(struct args *a, struct commit_opts *o)
+
+/* Reads the options of plan, commit, split or regroup, then checks what
+ * the tables cannot: -F with -m, and (need_template) that one is there. */
+static int parse_commit_opts(struct args *a, struct commit_opts *o,
+			     int need_template)
 {
 	int r = parse_opts(a, o);
 
@@ -11732,360 +12861,158 @@ static int parse_commit_opts(struct args *a, struct commit_opts *o)
 	o->pathspec = a->word;
 	if (o->file && o->message)
 		return cmd_usage(a->cmd, "-F and -m cannot be used together");
+	if (need_template && !o->file && !o->message)
+		return cmd_usage(a->cmd, "a message template is required "
+				 "(-F FILE or -m MSG)");
 	return 0;
 }
 
-/* The message template from -F or -m: no NUL, not blank. */
-static int load_template(struct sbuf *text, const struct commit_opts *o)
+/* The template of -F or -m into c->tm (neither given: none). */
+static int template_step(struct cmd *c, const struct commit_opts *o)
 {
-	if (o->file && o->message)
-		return error("-F and -m cannot be used together");
-	if (o->message)
-		sb_adds(text, o->message);
-	else if (!strcmp(o->file, "-") ? sb_read_fd(text, 0) < 0 :
-		 sb_read_file(text, o->file) < 0)
-		return error("%s: %s", o->file, strerror(errno));
-	if (memchr(text->buf, '\0', text->len))
-		return error("%s: the template holds a NUL byte",
-			     o->file ? o->file : "-m");
-	struct sbuf probe = SBUF_INIT;
-	sb_add(&probe, text->buf, text->len);
-	cleanup_message(&probe);
-	size_t len = probe.len;
-	sb_release(&probe);
-	if (!len)
-		return error("%s: the template is empty", o->file ? o->file : "-m");
+	if (!o->file && !o->message)
+		return 0;
+	if (load_template(&c->text, o->file, o->message) < 0)
+		return EXIT_FAIL;
+	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
 	return 0;
 }
 
-/* Loads MAINTAINERS at top (an error where the grouping needs it and
- * there is none) and gives the selection each file's owner. */
-static int group_source(struct commit_opts *o, const struct source *src,
-			struct owners *ow, const char *top)
+/* The sign-off of -s into the template: the committer's, or split's
+ * author where it commits nothing. */
+static int signoff_step(struct cmd *c, const struct commit_opts *o,
+			const char *author)
 {
-	if (load_owners(ow, top, needs_maintainers(o)) < 0 ||
-	    owner_facts(ow, src, o->sel.by == BY_MAINTAINERS || o->compare) < 0)
-		return -1;
-	select_keys(&o->sel, ow);
+	if (!o->signoff)
+		return 0;
+	if (author)
+		sb_addf(&c->sob, "Signed-off-by: %s", author);
+	else if (signoff_line(c))
+		return EXIT_FAIL;
+	c->tm.sob = c->sob.buf;
 	return 0;
 }
 
-/* Each group's recipients, where MAINTAINERS is loaded (else NULL). */
-static struct recipients *plan_recipients(struct owners *ow,
-					  const struct source *src,
-					  const struct plan *p)
+/* MAINTAINERS at top (an error where the grouping needs it and there is
+ * none), each file's owner for the selection; then the plan, with the
+ * prefixes history gives before rev where asked. */
+static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
+		      const char *rev)
 {
-	if (!ow || !ow->m || !p->nr)
-		return NULL;
-	struct recipients *r = xcalloc(p->nr, sizeof *r);
-	if (recipients_of(ow, src, p->g, p->nr, r, NULL) < 0) {
-		recipients_free(r, p->nr);
-		return NULL;
-	}
-	return r;
-}
-
-static int print_compare(const struct commit_opts *o, const struct source *src,
-			 struct owners *ow)
-{
-	struct plan p[NORGS];
-	size_t total = 0, at = 0;
-
-	for (size_t k = 0; k < NORGS; k++) {
-		struct selection sel = o->sel;
-		sel.by = organisations[k].by;
-		sel.depth = organisations[k].depth;
-		select_keys(&sel, ow);
-		p[k] = (struct plan)PLAN_INIT;
-		total += make_plan(&p[k], src, &sel);
-	}
-	struct group *all = xcalloc(total + 1, sizeof *all);
-	struct recipients *rc = xcalloc(total + 1, sizeof *rc);
-	for (size_t k = 0; k < NORGS; k++)
-		for (size_t i = 0; i < p[k].nr; i++)
-			all[at++] = p[k].g[i];
-	int r = same_files_answers(ow, src, all, total, rc);
-	if (!r)
-		printf("organisation  patches  most-recipients  cover-lists  "
-		       "most-to-a-list  maintainers\n");
-	at = 0;
-	for (size_t k = 0; k < NORGS; k++) {
-		struct org_figures f = org_figures(rc + at, p[k].nr);
-		if (!r)
-			printf("%-12s%9zu%17zu%13zu%16zu%13zu\n",
-			       organisations[k].name, f.patches, f.most_rcpt,
-			       f.cover_lists, f.most_to_list, f.people);
-		at += p[k].nr;
-		plan_release(&p[k]);
-	}
-	recipients_free(rc, total);
-	free(all);
-	return r < 0 ? EXIT_FAIL : EXIT_DONE;
-}
-
-static int nothing_to_commit(void)
-{
-	fprintf(stderr, "series: nothing to commit\n");
-	return EXIT_NOTHING;
-}
-
-/* Shared front half of plan and commit: status, grouping, checks.  The
- * plan is what the work tree shows; staging settles it (settle_plan). */
-static int prepare(struct commit_opts *o, struct status *st, struct plan *p,
-		   struct owners *ow, const char *top)
-{
-	struct source src = SOURCE_INIT;
-
-	if (read_status(st, o->untracked, (const char *const *)o->pathspec) < 0)
+	if (load_owners(&c->ow, top, needs_maintainers(o)) < 0 ||
+	    owner_facts(&c->ow, &c->src, o->sel.by == BY_MAINTAINERS ||
+			o->compare) < 0)
 		return EXIT_FAIL;
-	/* File i of the source is entry i: the plan indexes both. */
-	source_from_status(&src, st);
-	if (group_source(o, &src, ow, top) < 0) {
-		source_release(&src);
-		return EXIT_FAIL;
-	}
-	make_plan(p, &src, &o->sel);
-	if (o->prefixes)
-		learn_prefixes(p, &src, "HEAD");
-	source_release(&src);
-	if (check_plan(p, st) < 0)
-		return EXIT_FAIL;
-	return p->nr ? EXIT_DONE : nothing_to_commit();
+	select_keys(&o->sel, &c->ow);
+	if (!make_plan(&c->p, &c->src, &o->sel))
+		return nothing_to_commit();
+	if (o->prefixes && rev)
+		learn_prefixes(&c->p, &c->src, rev);
+	return 0;
 }
 
-/* plan of the work tree: its change has no diff text, so git diff HEAD of
- * the plan's files gives the hunks the hardware rules read. */
-static void worktree_hardware_warnings(const struct plan *p,
-				       const struct source *src, const char *top)
+/* Each group's message from the template, into c->msgs. */
+static void messages_step(struct cmd *c)
 {
-	struct owned *pg = NULL;
-	size_t npg = 0, apg = 0;
-	struct sbuf *old = xcalloc(src->nr + 1, sizeof *old);
-	struct sbuf *now = xcalloc(src->nr + 1, sizeof *now);
-	char **head = xcalloc(p->nr + 1, sizeof *head);
-
-	/* only the files whose counts say a rule could fire get a diff */
-	for (size_t i = 0; i < src->nr; i++) {
-		sb_init(&old[i]);
-		sb_init(&now[i]);
-	}
-	for (size_t g = 0; g < p->nr; g++)
-		head[g] = "HEAD";
-	if (!tree_texts(src, p, head, top, old) && !tree_texts(src, p, NULL, top, now))
-		for (size_t g = 0; g < p->nr; g++)
-			for (size_t j = 0; j < p->g[g].nr; j++) {
-				size_t fi = p->g[g].member[j];
-				if (!could_fire(&old[fi], &now[fi]))
-					continue;
-				GROW(pg, npg + 1, apg);
-				pg[npg++] = (struct owned){ src->f[fi].path, g };
-			}
-	free_messages(old, src->nr);
-	free_messages(now, src->nr);
-	free(head);
-	if (!npg)
-		return;
-	sort_n(pg, npg, sizeof *pg, cmp_owned);
-	const char *diff[] = { "diff", "--no-color", "--no-ext-diff",
-			       "--no-textconv", "--no-renames", "HEAD", NULL };
-	size_t w;
-	const char **words = pathspec_words(diff, npg, &w);
-	for (size_t i = 0; i < npg; i++)
-		words[w++] = pg[i].path;
-	struct source d = SOURCE_INIT;
-	struct plan dp = { xcalloc(p->nr + 1, sizeof *dp.g), p->nr };
-	struct diff_opts o = { 1, NULL };
-	struct findings f = { 0 };
-	if (!run_git(&(struct git_run){ .words = words, .out = &d.text,
-					.quiet = 1 }) &&
-	    d.text.len && !parse_diff(&d, "git diff HEAD", &o)) {
-		for (size_t g = 0; g < p->nr; g++)
-			dp.g[g].member = xcalloc(d.nr + 1, sizeof *dp.g[g].member);
-		for (size_t i = 0; i < d.nr; i++) {
-			struct owned key = { d.f[i].path, 0 };
-			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg, cmp_owned);
-			if (hit)
-				dp.g[hit->k].member[dp.g[hit->k].nr++] = i;
-		}
-		if (!check_plan_groups(&d, &dp, NULL, top, &f))
-			for (size_t g = 0; g < p->nr; g++)
-				warn_hardware(&f, g, p->g[g].name);
-	}
-	for (size_t g = 0; g < p->nr; g++)
-		free(dp.g[g].member);
-	free(dp.g);
-	free(f.v);
-	free(words);
-	free(pg);
-	source_release(&d);
+	c->msgs = group_messages(&c->p, &c->tm);
+	c->nmsgs = c->p.nr;
 }
 
-/* Marks the source's files that the settled plan p left out as no change,
- * so that other groupings of it leave them out too. */
-static void settled_source(struct source *src, const struct plan *p)
-{
-	char *kept = xcalloc(src->nr + 1, 1);
+/* ---- plan and commit ------------------------------------------------- */
 
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->g[i].nr; j++)
-			kept[p->g[i].member[j]] = 1;
-	for (size_t i = 0; i < src->nr; i++)
-		if (!kept[i])
-			src->f[i].noop = 1;
-	free(kept);
+/* The work tree as the source: git status, the plan of it, what a commit
+ * cannot take refused.  File i of the source is status entry i. */
+static int worktree_step(struct cmd *c, struct commit_opts *o)
+{
+	int r;
+
+	if (read_status(&c->st, o->untracked, o->pathspec) < 0)
+		return EXIT_FAIL;
+	source_from_status(&c->src, &c->st);
+	if ((r = group_step(c, o, c->repo.top, "HEAD")) ||
+	    check_plan(&c->p, &c->st) < 0)
+		return r ? r : EXIT_FAIL;
+	if (chdir(c->repo.top) < 0)
+		return failed(error("%s: %s", c->repo.top, strerror(errno)));
+	return 0;
 }
 
 /*
- * plan, and commit -n: the plan settled (settle_plan()), so that what it
- * shows is what commit would do: a file put back as HEAD has it is no
- * change.
+ * plan of the work tree, and commit -n: the plan settled (settle_plan()),
+ * so that what it shows is what commit would do (a file put back as HEAD
+ * has it is no change), then its groups, or --compare's rows.
  */
-static int show_plan(const struct repo *repo, struct plan *p,
-		     const struct status *st, const struct template *t,
-		     int messages, struct owners *ow, const struct commit_opts *o)
+static int show_worktree(struct cmd *c, const struct commit_opts *o,
+			 int messages)
 {
 	struct changes cs = { NULL, 0 };
-	int r = EXIT_FAIL;
+	int r = failed(settle_plan(&c->p, &c->st, &cs, c->repo.index));
 
-	if (settle_plan(p, st, &cs, repo->index) == 0) {
-		if (!p->nr)
-			r = nothing_to_commit();
-		else if (o->compare) {
-			struct source src = SOURCE_INIT;
-			source_from_status(&src, st);
-			settled_source(&src, p);
-			r = print_compare(o, &src, ow);
-			source_release(&src);
-		} else {
-			struct source src = SOURCE_INIT;
-			source_from_status(&src, st);
-			char *letter = staged_letters(p, st, &cs);
-			struct sbuf *msgs = t ? group_messages(p, t) : NULL;
-			struct recipients *rcpt = plan_recipients(ow, &src, p);
-			print_plan(p, &src, letter, msgs, messages, rcpt);
-			worktree_hardware_warnings(p, &src, repo->top);
-			free_messages(msgs, p->nr);
-			recipients_free(rcpt, p->nr);
+	if (!r && !c->p.nr)
+		r = nothing_to_commit();
+	if (!r) {
+		settled_source(&c->src, &c->p);
+		if (o->compare)
+			r = failed(print_compare(&o->sel, &c->src, &c->ow));
+		else {
+			char *letter = staged_letters(&c->p, &c->st, &cs);
+			if (c->tm.text)
+				messages_step(c);
+			print_groups(&c->p, &c->src, letter, c->msgs, messages,
+				     &c->ow);
+			worktree_hardware_warnings(&c->p, &c->src, c->repo.top);
 			free(letter);
-			source_release(&src);
-			r = EXIT_DONE;
 		}
 	}
-	if (stop_signal && r != EXIT_FAIL) {
-		error("interrupted by signal %d", (int)stop_signal);
-		r = EXIT_FAIL;
-	}
+	if (stop_signal && !r)
+		r = failed(error("interrupted by signal %d", (int)stop_signal));
 	free(cs.c);
 	return r;
 }
 
-/* plan BASE..TIP: how the range's combined change would group.  PATHSPECs
- * narrow it as --include does. */
-static int plan_range(struct commit_opts *o, const char *spec,
-		      const struct template *t, const char *top)
+/* plan BASE..TIP: how the range's combined change would group. */
+static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 {
-	struct range rg = { "", "", NULL };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct owners ow = { 0 };
-	int r = EXIT_FAIL;
+	int r;
 
-	if (o->pathspec && o->pathspec[0]) {
-		error("plan %s: PATHSPECs do not go with a range; use --include",
-		      spec);
-		goto out;
-	}
-	if (resolve_range(spec, &rg) < 0 || source_from_range(&src, &rg) < 0 ||
-	    group_source(o, &src, &ow, top) < 0)
-		goto out;
-	if (!make_plan(&p, &src, &o->sel)) {
-		r = nothing_to_commit();
-		goto out;
-	}
-	if (o->compare) {
-		r = print_compare(o, &src, &ow);
-		goto out;
-	}
-	learn_prefixes(&p, &src, rg.base);
-	char *letter = xcalloc(src.nr + 1, 1);
-	for (size_t i = 0; i < src.nr; i++)
-		letter[i] = sfile_letter(&src.f[i]);
-	struct sbuf *msgs = t ? group_messages(&p, t) : NULL;
-	struct recipients *rcpt = plan_recipients(&ow, &src, &p);
-	print_plan(&p, &src, letter, msgs, 0, rcpt);
-	{
-		struct findings f = { 0 };
-		char **rev = xcalloc(p.nr + 1, sizeof *rev);
-		for (size_t g = 0; g < p.nr; g++)
-			rev[g] = rg.tip;
-		if (!check_plan_groups(&src, &p, rev, top, &f))
-			for (size_t g = 0; g < p.nr; g++)
-				warn_hardware(&f, g, p.g[g].name);
-		free(rev);
-		free(f.v);
-	}
-	free_messages(msgs, p.nr);
-	recipients_free(rcpt, p.nr);
-	free(letter);
-	r = EXIT_DONE;
-out:
-	owners_release(&ow);
-	free(rg.spec);
-	plan_release(&p);
-	source_release(&src);
-	return r;
+	if (o->pathspec && o->pathspec[0])
+		return failed(error("plan %s: PATHSPECs do not go with a range; "
+				    "use --include", spec));
+	if (resolve_range(spec, &c->rg) < 0 || source_from_range(&c->src, &c->rg) < 0)
+		return EXIT_FAIL;
+	if ((r = group_step(c, o, c->repo.top, o->compare ? NULL : c->rg.base)))
+		return r;
+	if (o->compare)
+		return failed(print_compare(&o->sel, &c->src, &c->ow));
+	if (c->tm.text)
+		messages_step(c);
+	print_groups(&c->p, &c->src, NULL, c->msgs, 0, &c->ow);
+	hardware_warnings(&c->src, &c->p, NULL, c->rg.tip, c->repo.top, NULL);
+	return 0;
 }
 
 static int cmd_plan(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	struct status st = STATUS_INIT;
-	struct plan p = PLAN_INIT;
-	struct sbuf text = SBUF_INIT;
-	struct template t = { NULL, 0, NULL };
-	struct repo repo = { 0 };
-	struct owners ow = { 0 };
-	int r;
+	int r = parse_commit_opts(a, &o, 0);
 
-	if (!(r = parse_commit_opts(a, &o)) && a->dashdash &&
-	    (a->dashdash > 1 || !is_range(a->word[0])))
+	if (!r && a->dashdash && (a->dashdash > 1 || !is_range(a->word[0])))
 		r = cmd_usage(a->cmd, "unknown argument '%s' (paths go after --; "
 			      "a range is BASE..TIP)",
 			      a->word[a->dashdash > 1 || is_range(a->word[0])]);
-	if (r) {
-		free(a->word);
-		free(o.include.v);
-		return opts_exit(r);
-	}
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
 	o.pathspec = a->word + a->dashdash;
 	o.prefixes = !o.compare;        /* plan shows what history gives */
 	catch_signals();
-	if ((o.file || o.message) && load_template(&text, &o) < 0)
-		r = EXIT_FAIL;
-	else if (repo_open(&repo) < 0)
-		r = EXIT_FAIL;
-	else if (a->dashdash) {
-		t.text = text.buf;
-		t.len = text.len;
-		r = plan_range(&o, a->word[0], text.len ? &t : NULL, repo.top);
-	} else if ((r = prepare(&o, &st, &p, &ow, repo.top)) == EXIT_DONE) {
-		t.text = text.buf;
-		t.len = text.len;
-		if (chdir(repo.top) < 0) {
-			error("%s: %s", repo.top, strerror(errno));
-			r = EXIT_FAIL;
-		} else
-			r = show_plan(&repo, &p, &st, text.len ? &t : NULL, 0, &ow, &o);
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c))) {
+		if (a->dashdash)
+			r = plan_range(&c, &o, a->word[0]);
+		else if (!(r = worktree_step(&c, &o)))
+			r = show_worktree(&c, &o, 0);
 	}
-	owners_release(&ow);
-	repo_release(&repo);
-	plan_release(&p);
-	status_release(&st);
-	sb_release(&text);
-	free(o.include.v);
-	free(a->word);
-	reraise_stop();
-	return r;
+	return cmd_end(&c, r);
 }
 
 /* Refuses to write unsigned commits where the user asked for signed ones:
@@ -12116,99 +13043,64 @@ static int check_signing(const struct commit_opts *o)
 	return 0;
 }
 
+/* The plan as commits: one transaction (commit_series()). */
+static int commit_step(struct cmd *c, const struct commit_opts *o)
+{
+	struct changes cs = { NULL, 0 };
+	struct import im = { .t = c->t, .plan = &c->p, .st = &c->st,
+			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
+
+	c->t = (struct txn)TXN_INIT;
+	im.t.repo = &c->repo;
+	int done = commit_series(&im);
+	if (!done)
+		txn_print(&im.t, c->repo.old, NULL);
+	import_release(&im);
+	free(cs.c);
+	return done < 0 ? EXIT_FAIL : done ? nothing_to_commit() : 0;
+}
+
+/* What commit refuses before it looks at the change: an operation in
+ * progress, signing; a dry run writes nothing, so it refuses neither. */
+static int commit_refusals(struct cmd *c, const struct commit_opts *o)
+{
+	if (o->dry_run)
+		return 0;
+	return failed(check_idle(&c->repo) < 0 || check_signing(o) < 0 ? -1 : 0);
+}
+
 static int cmd_commit(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	struct status st = STATUS_INIT;
-	struct plan p = PLAN_INIT;
-	struct changes cs = { NULL, 0 };
-	struct sbuf text = SBUF_INIT, sob = SBUF_INIT;
-	struct template tm = { NULL, 0, NULL };
-	struct repo repo = { 0 };
-	struct import im = { .t = TXN_INIT };
-	struct txn *t = &im.t;
-	struct owners ow = { 0 };
-	int r;
+	int r = parse_commit_opts(a, &o, 1);
 
-	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
-		r = cmd_usage(a->cmd, "a message template is required "
-			      "(-F FILE or -m MSG)");
-	if (r) {
-		free(a->word);
-		free(o.include.v);
-		return opts_exit(r);
-	}
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
 	catch_signals();
-	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
-	    (!o.dry_run && (check_idle(&repo) < 0 || check_signing(&o) < 0))) {
-		r = EXIT_FAIL;
-		goto out;
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
+	    !(r = commit_refusals(&c, &o))) {
+		o.prefixes = uses_prefix(&c.tm);
+		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o, NULL)))
+			r = o.dry_run ? show_worktree(&c, &o, 1) : commit_step(&c, &o);
 	}
-	tm.text = text.buf;
-	tm.len = text.len;
-	o.prefixes = uses_prefix(&tm);
-	if ((r = prepare(&o, &st, &p, &ow, repo.top)) != EXIT_DONE)
-		goto out;
-	r = EXIT_FAIL;
-	if (!(t->author = ident("GIT_AUTHOR_IDENT")) ||
-	    !(t->committer = ident("GIT_COMMITTER_IDENT")))
-		goto out;
-	if (o.signoff) {
-		const char *gt = strrchr(t->committer, '>');
-		sb_adds(&sob, "Signed-off-by: ");
-		sb_add(&sob, t->committer, (size_t)(gt - t->committer) + 1);
-		tm.sob = sob.buf;
-	}
-	if (chdir(repo.top) < 0) {
-		error("%s: %s", repo.top, strerror(errno));
-		goto out;
-	}
-	if (o.dry_run) {
-		r = show_plan(&repo, &p, &st, &tm, 1, &ow, &o);
-		goto out;
-	}
-	t->repo = &repo;
-	im.plan = &p;
-	im.st = &st;
-	im.cs = &cs;
-	im.tmpl = &tm;
-	im.no_verify = o.no_verify;
-	int done = commit_series(&im);
-	if (done < 0)
-		goto out;
-	if (done > 0) {
-		r = nothing_to_commit();
-		goto out;
-	}
-	txn_print(t, repo.old, NULL);
-	r = EXIT_DONE;
-out:
-	import_release(&im);
-	owners_release(&ow);
-	free(cs.c);
-	repo_release(&repo);
-	plan_release(&p);
-	status_release(&st);
-	sb_release(&text);
-	sb_release(&sob);
-	free(o.include.v);
-	free(a->word);
-	reraise_stop();
-	return r;
+	return cmd_end(&c, r);
 }
 
-/*
- * `series split`: a unified diff (a file or stdin) as the source, the
- * grouping of plan and commit, and the mail writer as the sink, or with
- * --commit the apply transaction.  Needs no repository for mails.
+/* ---- split ----------------------------------------------------------------
+ * A unified diff (a file or stdin) as the source, the grouping of plan
+ * and commit, and the mail writer as the sink, or with --commit the apply
+ * transaction.  Needs no repository for mails.
  */
+
+/* The mails' author, "Name <addr>": --author, else git's identity. */
 static int split_author(const struct commit_opts *o, char **author)
 {
+	struct ident id;
+
 	if (o->author) {
-		const char *lt = strchr(o->author, '<');
-		size_t n = strlen(o->author);
-		if (!lt || lt == o->author || o->author[n - 1] != '>' ||
-		    strchr(lt + 1, '<') || memchr(o->author, '\n', n))
+		if (parse_ident(o->author, &id) < 0 || id.dated ||
+		    strchr(o->author, '\n'))
 			return error("--author: '%s' is not 'Name <addr>'",
 				     o->author);
 		*author = xstrdup(o->author);
@@ -12219,29 +13111,14 @@ static int split_author(const struct commit_opts *o, char **author)
 	int st = run_git(&(struct git_run){ .words = words, .out = &out,
 					    .quiet = 1 });
 	chomp(&out);
-	char *gt = strrchr(out.buf, '>');
-	if (st || !gt || !strchr(out.buf, '<')) {
+	if (st || parse_ident(out.buf, &id) < 0) {
 		sb_release(&out);
 		return error("no author: give --author 'Name <addr>' (or set "
 			     "git's user.name and user.email)");
 	}
-	sb_setlen(&out, (size_t)(gt - out.buf) + 1);
-	*author = sb_detach(&out, NULL);
+	*author = xstrndup(id.who.p, id.who.len);
+	sb_release(&out);
 	return 0;
-}
-
-/* The zone of the local time at when, in minutes east of UTC. */
-static int local_zone(time_t when)
-{
-	struct tm l, g;
-
-	localtime_r(&when, &l);
-	gmtime_r(&when, &g);
-	long d = (long)(l.tm_hour - g.tm_hour) * 60 + (l.tm_min - g.tm_min);
-	int days = l.tm_yday - g.tm_yday;
-	if (days > 1 || days < -1)     /* across a year's end */
-		days = days > 0 ? -1 : 1;
-	return (int)(d + days * 1440);
 }
 
 /* When the mails are dated: git's author date where git answers (so
@@ -12250,444 +13127,199 @@ static void split_date(struct mail_opts *mo)
 {
 	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
 	struct sbuf out = SBUF_INIT;
+	struct ident id;
 
 	mo->when = time(NULL);
 	mo->tz = local_zone(mo->when);
 	if (!run_git(&(struct git_run){ .words = words, .out = &out, .quiet = 1 })) {
 		chomp(&out);
-		char *gt = strrchr(out.buf, '>'), *end;
-		if (gt && gt[1] == ' ') {
-			long long t = strtoll(gt + 2, &end, 10);
-			int z = *end == ' ' ? atoi(end + 1) : 0;
-			if (end > gt + 2 && (*end == ' ' || !*end)) {
-				mo->when = (time_t)t;
-				mo->tz = (z / 100) * 60 + z % 100;
-			}
+		if (!parse_ident(out.buf, &id) && id.dated) {
+			mo->when = id.when;
+			mo->tz = id.tz;
 		}
 	}
 	sb_release(&out);
 }
 
-static int split_commit(struct commit_opts *o, const struct source *src,
-			struct plan *p, struct sbuf *msgs, char *author)
+/* The diff as the source: the file named (or stdin), parsed. */
+static int diff_step(struct cmd *c, const struct commit_opts *o,
+		     const char *what)
 {
-	struct repo repo = { 0 };
-	struct txn t = TXN_INIT;
-	int r = EXIT_FAIL;
+	struct diff_opts d = { o->strip, o->directory };
 
-	if (repo_open(&repo) < 0 || check_idle(&repo) < 0)
-		goto out;
-	if (!(t.committer = ident("GIT_COMMITTER_IDENT")))
-		goto out;
+	return failed(read_diff(&c->src, what) < 0 ||
+		      parse_diff(&c->src, what, &d) < 0 ? -1 : 0);
+}
+
+/* MAINTAINERS: the one above the current directory, whose directory the
+ * diff's paths are relative to; none is an error only where the grouping
+ * needs it. */
+static int split_tree(struct cmd *c, const struct commit_opts *o)
+{
+	c->top = find_up(".");
+	if (!c->top && needs_maintainers(o))
+		return failed(error("%s: no MAINTAINERS above the current "
+				    "directory", needs_maintainers(o)));
+	return 0;
+}
+
+/* --commit: the groups as commits on HEAD; the index and the work tree are
+ * not written. */
+static int split_commit(struct cmd *c, const struct commit_opts *o,
+			const char *author)
+{
+	struct txn *t = &c->t;
+
+	if (open_repo(c) || check_idle(&c->repo) < 0 ||
+	    !(t->committer = ident("GIT_COMMITTER_IDENT")))
+		return EXIT_FAIL;
 	if (o->author) {
 		/* the author's name with the committer's time */
-		const char *gt = strrchr(t.committer, '>');
+		struct ident id;
 		struct sbuf a = SBUF_INIT;
-		sb_addf(&a, "%s%s", author, gt + 1);
-		t.author = sb_detach(&a, NULL);
+		parse_ident(t->committer, &id);
+		sb_addf(&a, "%s%s", author, id.who.p + id.who.len);
+		t->author = sb_detach(&a, NULL);
 	}
-	t.repo = &repo;
-	if (apply_series(&t, p, src, o->directory, msgs, NULL, NULL) < 0)
-		goto out;
-	txn_print(&t, repo.old, NULL);
-	if (*repo.old)
+	t->repo = &c->repo;
+	if (apply_series(t, &c->p, &c->src, o->directory, c->msgs, NULL, NULL) < 0)
+		return EXIT_FAIL;
+	txn_print(t, c->repo.old, NULL);
+	if (*c->repo.old)
 		fprintf(stderr, "series: the index and the work tree still hold "
 			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
-			"the new HEAD\n", repo.old, repo.old);
-	r = EXIT_DONE;
-out:
-	txn_release(&t);
-	repo_release(&repo);
-	return r;
+			"the new HEAD\n", c->repo.old, c->repo.old);
+	return 0;
+}
+
+static int split_mails(struct cmd *c, const struct commit_opts *o,
+		       const char *author)
+{
+	struct mail_opts mo = { .author = author,
+				.outdir = o->outdir ? o->outdir : ".",
+				.force = o->force };
+
+	split_date(&mo);
+	return failed(write_mails(&mo, &c->src, &c->p, c->msgs, c->ow.m,
+				  &c->ow.o));
 }
 
 static int cmd_split(struct args *a)
 {
 	struct commit_opts o = { .strip = -1 };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct sbuf text = SBUF_INIT, sob = SBUF_INIT, *msgs = NULL;
-	struct template tm = { NULL, 0, NULL };
-	char *author = NULL, *top = NULL;
-	struct owners ow = { 0 };
-	int r;
+	int r = parse_commit_opts(a, &o, 1);
 
-	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
-		r = cmd_usage(a->cmd, "a message template is required "
-			      "(-F FILE or -m MSG)");
 	if (!r && a->nword > 1)
 		r = cmd_usage(a->cmd, "one diff at a time ('%s' is a second)",
 			      a->word[1]);
 	if (!r && o.commit && o.outdir)
 		r = cmd_usage(a->cmd, "--commit writes no mails: -o cannot go "
 			      "with it");
-	if (r) {
-		free(a->word);
-		free(o.include.v);
-		return opts_exit(r);
-	}
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
+	char *author = NULL;
 	catch_signals();
-	const char *what = a->nword ? a->word[0] : "-";
-	struct diff_opts d = { o.strip, o.directory };
-	r = EXIT_FAIL;
-	if (load_template(&text, &o) < 0 || read_diff(&src, what) < 0 ||
-	    parse_diff(&src, what, &d) < 0 || split_author(&o, &author) < 0)
-		goto out;
-	/* MAINTAINERS: the one above the current directory, whose directory
-	 * the diff's paths are relative to */
-	top = find_up(".");
-	if (!top && needs_maintainers(&o)) {
-		error("%s: no MAINTAINERS above the current directory",
-		      needs_maintainers(&o));
-		goto out;
+	if (!(r = template_step(&c, &o)) &&
+	    !(r = diff_step(&c, &o, a->nword ? a->word[0] : "-")) &&
+	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o))) {
+		o.prefixes = uses_prefix(&c.tm);
+		if (!(r = group_step(&c, &o, c.top, "HEAD")) &&
+		    !(r = signoff_step(&c, &o, author))) {
+			messages_step(&c);
+			r = o.commit ? split_commit(&c, &o, author) :
+				       split_mails(&c, &o, author);
+		}
 	}
-	if (top && group_source(&o, &src, &ow, top) < 0)
-		goto out;
-	tm.text = text.buf;
-	tm.len = text.len;
-	if (o.signoff) {
-		sb_addf(&sob, "Signed-off-by: %s", author);
-		tm.sob = sob.buf;
-	}
-	if (!make_plan(&p, &src, &o.sel)) {
-		r = nothing_to_commit();
-		goto out;
-	}
-	/* history, where the diff is of a repository's tree */
-	if (uses_prefix(&tm))
-		learn_prefixes(&p, &src, "HEAD");
-	msgs = group_messages(&p, &tm);
-	if (o.commit) {
-		r = split_commit(&o, &src, &p, msgs, author);
-	} else {
-		struct mail_opts mo = { .author = author,
-					.outdir = o.outdir ? o.outdir : ".",
-					.force = o.force };
-		split_date(&mo);
-		r = write_mails(&mo, &src, &p, msgs, ow.m, &ow.o) < 0 ?
-		    EXIT_FAIL : EXIT_DONE;
-	}
-out:
-	free_messages(msgs, p.nr);
-	owners_release(&ow);
-	free(top);
 	free(author);
-	plan_release(&p);
-	source_release(&src);
-	sb_release(&text);
-	sb_release(&sob);
-	free(o.include.v);
-	free(a->word);
-	reraise_stop();
-	return r;
+	return cmd_end(&c, r);
 }
 
-/*
- * `series regroup`: a commit range as the source, any grouping, and the
- * apply transaction as the sink, on the range's base; the last commit's
- * tree must be the old HEAD's.  Trailers follow the files they were given
- * for: a new commit keeps a trailer when every commit its files come from
- * carried it; the others are said on stderr (with -n, every trailer's fate
- * on stdout).
+/* ---- regroup --------------------------------------------------------------
+ * A commit range as the source, any grouping, and the apply transaction
+ * as the sink, on the range's base; the last commit's tree must be the
+ * range's, and the trailers each old commit carried go where all of a new
+ * commit's changes carried them.
  */
-struct regroup {
-	struct rcommits commits;
-	char ***trailer;         /* per commit: its trailers, less the user's sign-off */
-	size_t *ntrailer;
-	size_t **fcommit;        /* per source file: the commits touching it */
-	size_t *nfcommit;
-};
 
-static int cmp_owned_path(const void *a, const void *b)
+/* The range, which must be the branch's end, as commits and as one change;
+ * its tip's tree into want. */
+static int regroup_source(struct cmd *c, const struct commit_opts *o,
+			  const char *spec, char *want)
 {
-	return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
+	int r;
+
+	if (!o->dry_run && check_idle(&c->repo) < 0)
+		return EXIT_FAIL;
+	if (resolve_range(spec, &c->rg) < 0)
+		return EXIT_FAIL;
+	if ((r = range_ends_at_head(c)))
+		return r;
+	return failed(read_range_commits(&c->rg, &c->rc, "regrouped") < 0 ||
+		      source_from_range(&c->src, &c->rg) < 0 ||
+		      tree_of(c->rg.tip, want) < 0 ? -1 : 0);
 }
 
-/* Which commits touch each of src's files (by its path, or its old one). */
-static void map_file_commits(struct regroup *rg, const struct source *src)
+/* The new commits: shown with every trailer's fate (-n), or made. */
+static int regroup_commits(struct cmd *c, const struct regroup *rg,
+			   const char *want, int dry_run)
 {
-	struct owned *by = xcalloc(src->nr + 1, sizeof *by);
-
-	for (size_t i = 0; i < src->nr; i++)
-		by[i] = (struct owned){ src->f[i].path, i };
-	sort_n(by, src->nr, sizeof *by, cmp_owned_path);
-	rg->fcommit = xcalloc(src->nr + 1, sizeof *rg->fcommit);
-	rg->nfcommit = xcalloc(src->nr + 1, sizeof *rg->nfcommit);
-	for (size_t c = 0; c < rg->commits.nr; c++)
-		for (size_t j = 0; j < rg->commits.c[c].npath; j++) {
-			struct owned key = { rg->commits.c[c].path[j], 0 };
-			struct owned *hit = bsearch(&key, by, src->nr, sizeof *by,
-						    cmp_owned_path);
-			if (!hit)
-				continue;   /* changed and changed back */
-			size_t f = hit->k, n = rg->nfcommit[f];
-			if (n && rg->fcommit[f][n - 1] == c)
-				continue;
-			rg->fcommit[f] = xrealloc(rg->fcommit[f], xmul(n + 1, sizeof **rg->fcommit));
-			rg->fcommit[f][rg->nfcommit[f]++] = c;
-		}
-	free(by);
-}
-
-static int has_trailer(const struct regroup *rg, size_t c, const char *t)
-{
-	for (size_t i = 0; i < rg->ntrailer[c]; i++)
-		if (!strcmp(rg->trailer[c][i], t))
-			return 1;
+	if (dry_run) {
+		print_groups(&c->p, &c->src, NULL, c->msgs, 1, NULL);
+		report_trailers(rg, &c->p, 1);
+		return 0;
+	}
+	c->t.repo = &c->repo;
+	if (apply_series(&c->t, &c->p, &c->src, NULL, c->msgs, c->rg.base,
+			 want) < 0)
+		return EXIT_FAIL;
+	report_trailers(rg, &c->p, 0);
+	char was[64];
+	snprintf(was, sizeof was, " (was %zu commit%s)", c->rc.nr,
+		 c->rc.nr == 1 ? "" : "s");
+	txn_print(&c->t, c->rg.base, was);
 	return 0;
-}
-
-/* Whether group g keeps trailer t: every commit of its files carried it. */
-static int group_keeps(const struct regroup *rg, const struct group *g,
-		       const char *t)
-{
-	for (size_t i = 0; i < g->nr; i++)
-		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
-			if (!has_trailer(rg, rg->fcommit[g->member[i]][j], t))
-				return 0;
-	return 1;
-}
-
-/* Whether group g holds a change of commit c. */
-static int group_has_commit(const struct regroup *rg, const struct group *g,
-			    size_t c)
-{
-	for (size_t i = 0; i < g->nr; i++)
-		for (size_t j = 0; j < rg->nfcommit[g->member[i]]; j++)
-			if (rg->fcommit[g->member[i]][j] == c)
-				return 1;
-	return 0;
-}
-
-/* Each group's message: the template, the trailers it keeps (in the order
- * the range first gave them), then the user's sign-off with -s. */
-static struct sbuf *regroup_messages(const struct regroup *rg,
-				     const struct plan *p,
-				     const struct template *t, const char *sob)
-{
-	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
-
-	for (size_t i = 0; i < p->nr; i++) {
-		sb_init(&m[i]);
-		expand_template(&m[i], t->text, t->len, &p->g[i]);
-		cleanup_message(&m[i]);
-		for (size_t c = 0; c < rg->commits.nr; c++) {
-			if (!group_has_commit(rg, &p->g[i], c))
-				continue;
-			for (size_t k = 0; k < rg->ntrailer[c]; k++)
-				if (group_keeps(rg, &p->g[i], rg->trailer[c][k]) &&
-				    !strstr(m[i].buf, rg->trailer[c][k]))
-					add_signoff(&m[i], rg->trailer[c][k]);
-		}
-		if (sob)
-			add_signoff(&m[i], sob);
-	}
-	return m;
-}
-
-/* Every trailer's fate.  Dropped ones go to stderr as warnings (always);
- * with all, every fate goes to stdout.  Returns how many were dropped. */
-static size_t report_trailers(const struct regroup *rg, const struct plan *p,
-			      int all)
-{
-	size_t dropped = 0;
-	struct sbuf where = SBUF_INIT;
-
-	for (size_t c = 0; c < rg->commits.nr; c++) {
-		const struct rcommit *rc = &rg->commits.c[c];
-		const char *nl = strchr(rc->msg, '\n');
-		int slen = (int)(nl ? (size_t)(nl - rc->msg) : strlen(rc->msg));
-		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
-			const char *t = rg->trailer[c][k];
-			size_t kept = 0, lost = 0;
-			sb_setlen(&where, 0);
-			for (size_t i = 0; i < p->nr; i++) {
-				if (!group_has_commit(rg, &p->g[i], c))
-					continue;
-				if (group_keeps(rg, &p->g[i], t)) {
-					kept++;
-					continue;
-				}
-				sb_addf(&where, "%s%s", lost++ ? ", " : "", p->g[i].name);
-			}
-			if (lost || !kept) {
-				dropped++;
-				warning("'%s' of %.12s (%.*s) is dropped from %s: %s",
-					t, rc->id, slen, rc->msg,
-					lost ? where.buf : "every commit",
-					lost ? "the new commit there also holds changes of commits without it"
-					     : "none of its changes is left");
-			}
-			if (all)
-				printf("%s %s: %.12s %.*s\n", lost || !kept ?
-				       "dropped" : "kept   ", t, rc->id, slen, rc->msg);
-		}
-	}
-	sb_release(&where);
-	return dropped;
-}
-
-static void regroup_release(struct regroup *rg, size_t nfiles)
-{
-	for (size_t c = 0; c < rg->commits.nr; c++) {
-		for (size_t k = 0; rg->trailer && k < rg->ntrailer[c]; k++)
-			free(rg->trailer[c][k]);
-		if (rg->trailer)
-			free(rg->trailer[c]);
-	}
-	free(rg->trailer);
-	free(rg->ntrailer);
-	for (size_t f = 0; rg->fcommit && f < nfiles; f++)
-		free(rg->fcommit[f]);
-	free(rg->fcommit);
-	free(rg->nfcommit);
-	rcommits_release(&rg->commits);
-}
-
-/* The trailers of each commit, less sob (the user's own, which -s gives). */
-static void collect_trailers(struct regroup *rg, const char *sob)
-{
-	size_t n = rg->commits.nr;
-
-	rg->trailer = xcalloc(n + 1, sizeof *rg->trailer);
-	rg->ntrailer = xcalloc(n + 1, sizeof *rg->ntrailer);
-	for (size_t c = 0; c < n; c++) {
-		message_trailers(rg->commits.c[c].msg, &rg->trailer[c],
-				 &rg->ntrailer[c]);
-		size_t w = 0;
-		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
-			if (!strcmp(rg->trailer[c][k], sob))
-				free(rg->trailer[c][k]);
-			else
-				rg->trailer[c][w++] = rg->trailer[c][k];
-		}
-		rg->ntrailer[c] = w;
-	}
-}
-
-/* The range must end at HEAD and start on one of its ancestors. */
-static int check_regroup_range(const struct repo *repo, const struct range *r)
-{
-	if (!*repo->old || strcmp(r->tip, repo->old))
-		return error("regroup %s: the range must end at HEAD (%.12s)",
-			     r->spec, *repo->old ? repo->old : "unborn");
-	const char *words[] = { "merge-base", "--is-ancestor", r->base, r->tip,
-				NULL };
-	int st = run_git(&(struct git_run){ .words = words, .quiet = 1 });
-	if (st == 1)
-		return error("regroup %s: %.12s is not an ancestor of HEAD",
-			     r->spec, r->base);
-	return st ? git_failed("git merge-base", st) : 0;
-}
-
-static int tree_of(const char *commit, char *tree)
-{
-	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
-
-	sb_addf(&arg, "%s^{tree}", commit);
-	const char *words[] = { "rev-parse", "--verify", arg.buf, NULL };
-	int r = git_ok("git rev-parse", &(struct git_run){ .words = words,
-							    .out = &out });
-	chomp(&out);
-	if (!r && !is_oid(out.buf, out.len))
-		r = error("git rev-parse: unexpected answer");
-	if (!r)
-		memcpy(tree, out.buf, out.len + 1);
-	sb_release(&arg);
-	sb_release(&out);
-	return r;
 }
 
 static int cmd_regroup(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	struct range rgn = { "", "", NULL };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct sbuf text = SBUF_INIT, sob = SBUF_INIT, *msgs = NULL;
-	struct template tm = { NULL, 0, NULL };
-	struct repo repo = { 0 };
-	struct regroup rg = { 0 };
-	struct txn t = TXN_INIT;
-	struct owners ow = { 0 };
-	char want[72];
-	int r;
+	int r = parse_commit_opts(a, &o, 1);
 
-	if (!(r = parse_commit_opts(a, &o)) && !o.file && !o.message)
-		r = cmd_usage(a->cmd, "a message template is required "
-			      "(-F FILE or -m MSG)");
 	if (!r && (a->nword != 1 || !is_range(a->word[0])))
 		r = cmd_usage(a->cmd, a->nword ? "one range BASE..HEAD, not '%s'" :
 			      "a range BASE..HEAD is required",
 			      a->nword ? a->word[a->nword > 1] : "");
-	if (r) {
-		free(a->word);
-		free(o.include.v);
-		return opts_exit(r);
-	}
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
+	struct regroup rg = { .commits = &c.rc };
+	char want[72];
 	catch_signals();
-	r = EXIT_FAIL;
-	if (load_template(&text, &o) < 0 || repo_open(&repo) < 0 ||
-	    (!o.dry_run && check_idle(&repo) < 0) ||
-	    resolve_range(a->word[0], &rgn) < 0 ||
-	    check_regroup_range(&repo, &rgn) < 0 ||
-	    read_range_commits(&rgn, &rg.commits, "regrouped") < 0 ||
-	    source_from_range(&src, &rgn) < 0 || tree_of(rgn.tip, want) < 0 ||
-	    group_source(&o, &src, &ow, repo.top) < 0)
-		goto out;
-	if (!make_plan(&p, &src, &o.sel)) {
-		r = nothing_to_commit();
-		goto out;
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
+	    !(r = regroup_source(&c, &o, a->word[0], want))) {
+		o.prefixes = uses_prefix(&c.tm);
+		if (!(r = group_step(&c, &o, c.repo.top, c.rg.base)) &&
+		    !(r = signoff_line(&c))) {
+			collect_trailers(&rg, c.sob.buf);
+			map_file_commits(&rg, &c.src);
+			c.msgs = regroup_messages(&rg, &c.p, &c.tm,
+						  o.signoff ? c.sob.buf : NULL);
+			c.nmsgs = c.p.nr;
+			r = regroup_commits(&c, &rg, want, o.dry_run);
+		}
 	}
-	if (uses_prefix(&(struct template){ text.buf, text.len, NULL }))
-		learn_prefixes(&p, &src, rgn.base);
-	if (!(t.author = ident("GIT_AUTHOR_IDENT")) ||
-	    !(t.committer = ident("GIT_COMMITTER_IDENT")))
-		goto out;
-	const char *gt = strrchr(t.committer, '>');
-	sb_adds(&sob, "Signed-off-by: ");
-	sb_add(&sob, t.committer, (size_t)(gt - t.committer) + 1);
-	collect_trailers(&rg, sob.buf);
-	map_file_commits(&rg, &src);
-	tm.text = text.buf;
-	tm.len = text.len;
-	msgs = regroup_messages(&rg, &p, &tm, o.signoff ? sob.buf : NULL);
-	if (o.dry_run) {
-		char *letter = xcalloc(src.nr + 1, 1);
-		for (size_t i = 0; i < src.nr; i++)
-			letter[i] = sfile_letter(&src.f[i]);
-		print_plan(&p, &src, letter, msgs, 1, NULL);
-		free(letter);
-		report_trailers(&rg, &p, 1);
-		r = EXIT_DONE;
-		goto out;
-	}
-	t.repo = &repo;
-	if (apply_series(&t, &p, &src, NULL, msgs, rgn.base, want) < 0)
-		goto out;
-	report_trailers(&rg, &p, 0);
-	char was[64];
-	snprintf(was, sizeof was, " (was %zu commit%s)", rg.commits.nr,
-		 rg.commits.nr == 1 ? "" : "s");
-	txn_print(&t, rgn.base, was);
-	r = EXIT_DONE;
-out:
-	regroup_release(&rg, src.nr);
-	owners_release(&ow);
-	txn_release(&t);
-	free_messages(msgs, p.nr);
-	free(rgn.spec);
-	repo_release(&repo);
-	plan_release(&p);
-	source_release(&src);
-	sb_release(&text);
-	sb_release(&sob);
-	free(o.include.v);
-	free(a->word);
-	reraise_stop();
-	return r;
+	regroup_release(&rg, c.src.nr);
+	return cmd_end(&c, r);
 }
 
+/* ---- cc -------------------------------------------------------------------
+ * get_maintainer.pl's answer for patches (or, with -f, files of the tree),
+ * as git send-email's --cc-cmd runs it: the tree's MAINTAINERS found above
+ * the first patch, .get_maintainer.conf's switches under the command
+ * line's, one query for all the arguments, or for a cover letter the
+ * lists of its series.
+ */
 /* path (relative to the current directory) relative to top, "dir/" for a
  * directory, as the script strips its own prefixes. */
 static char *tree_path(const char *top, const char *path)
@@ -12730,147 +13362,6 @@ static char *tree_path(const char *top, const char *path)
 	return r;
 }
 
-/*
- * A mail's numbering, from its Subject: "[PATCH v2 3/7] x" is tag
- * "PATCH v2", 3 of 7.  Grammar: the header block (up to the first empty
- * line), a "Subject:" line (any case), '[', the tag, white space, K "/" N
- * in digits, ']'.  found is 0 when there is no such subject.
- */
-struct numbering {
-	char tag[256];
-	unsigned long k, n;
-	int found;
-};
-
-static void read_numbering(const char *t, size_t len, struct numbering *nb)
-{
-	memset(nb, 0, sizeof *nb);
-	const char *pos = t, *end = t + len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		const char *p = l.p, *e = l.p + l.len;
-		if (e == p || (e - p == 1 && *p == '\r'))
-			return;
-		if (e - p > 8 && !strncasecmp(p, "subject:", 8)) {
-			const char *lb = memchr(p, '[', (size_t)(e - p));
-			const char *rb = lb ? memchr(lb, ']', (size_t)(e - lb)) : NULL;
-			const char *sl = rb ? lb : NULL;
-			for (const char *q = lb; sl && q < rb; q++)
-				if (*q == '/')
-					sl = q;
-			if (!sl || sl == lb)
-				return;
-			const char *ks = sl;
-			while (ks > lb + 1 && isdigit((unsigned char)ks[-1]))
-				ks--;
-			const char *tag_end = ks;
-			while (tag_end > lb + 1 && is_space((unsigned char)tag_end[-1]))
-				tag_end--;
-			char *ne;
-			if (ks == sl || !isdigit((unsigned char)sl[1]) ||
-			    (size_t)(tag_end - lb - 1) >= sizeof nb->tag)
-				return;
-			nb->k = strtoul(ks, NULL, 10);
-			nb->n = strtoul(sl + 1, &ne, 10);
-			if (ne != rb)
-				return;
-			memcpy(nb->tag, lb + 1, (size_t)(tag_end - lb - 1));
-			nb->found = 1;
-			return;
-		}
-	}
-}
-
-/* The parts of a format-patch file name: "v2-0003-x.patch" is version
- * prefix "v2-", number 3, suffix ".patch"; --numbered-files names are
- * bare numbers.  Returns 0 when the name is not of that form. */
-struct patch_name {
-	size_t vlen;          /* length of the "vN-" prefix, 0 if none */
-	unsigned long number;
-	const char *suffix;   /* from the last '.', "" if none */
-};
-
-static int parse_patch_name(const char *base, struct patch_name *pn)
-{
-	const char *p = base;
-
-	pn->vlen = 0;
-	if (*p == 'v' && isdigit((unsigned char)p[1])) {
-		const char *q = p + 1;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (*q == '-')
-			pn->vlen = (size_t)(q + 1 - base);
-	}
-	p = base + pn->vlen;
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	pn->number = strtoul(p, NULL, 10);
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p && *p != '-')
-		return 0;
-	const char *dot = strrchr(base, '.');
-	pn->suffix = *p && dot && dot > p ? dot : "";
-	return 1;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
-/* Whether the mail at path (text) is a cover letter: numbered 0 in its
- * subject, or in its file name, or a mail that carries no diff. */
-static int is_cover(const char *path, const char *t, size_t len, size_t nfiles)
-{
-	struct numbering nb;
-	struct patch_name pn;
-
-	read_numbering(t, len, &nb);
-	if (nb.found)
-		return nb.k == 0;
-	if (path && parse_patch_name(base_name(path), &pn) && pn.number == 0)
-		return 1;
-	return !nfiles && ((len > 5 && !memcmp(t, "From ", 5)) ||
-			   find_bytes(t, len, "\nSubject:", 9));
-}
-
-/*
- * Whether other (a file beside the cover letter) is a patch of its series:
- * where both subjects are numbered, by them (the same tag and count, 1..N:
- * this tells v1 from v2 and covers --suffix and --numbered-files); else by
- * the names (the same "vN-" prefix and suffix, a number above 0; for a
- * cover letter not named by format-patch, any numbered *.patch).
- */
-static int is_sibling(const struct numbering *cover, const char *cover_base,
-		      const char *other, const char *t, size_t len)
-{
-	struct numbering nb;
-
-	read_numbering(t, len, &nb);
-	if (cover->found && nb.found)
-		return nb.k >= 1 && nb.k <= cover->n && nb.n == cover->n &&
-		       !strcmp(nb.tag, cover->tag);
-	struct patch_name a, b;
-	if (!parse_patch_name(other, &b) || !b.number)
-		return 0;
-	if (!parse_patch_name(cover_base, &a))
-		return has_suffix(other, ".patch");
-	return a.vlen == b.vlen &&
-	       !strncmp(cover_base, other, a.vlen) && !strcmp(a.suffix, b.suffix);
-}
-
-/* Reads a patch: path, or standard input for "-".  0, or -1 after error(). */
-static int read_mail(const char *path, struct sbuf *text)
-{
-	if (!strcmp(path, "-") ? sb_read_fd(text, 0) < 0 :
-	    sb_read_file(text, path) < 0)
-		return error("cc: %s: %s", path, strerror(errno));
-	return 0;
-}
-
 /* The nq queries' answers as series cc prints them, into out[i]. */
 static int run_queries(struct maintainers *m, const struct cc_opts *o,
 		       const struct cc_query *q, size_t nq, struct sbuf *out)
@@ -12908,6 +13399,7 @@ static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
 }
 
 /* One sibling patch of a cover letter and what its query needs. */
+/* One patch of a cover letter's series and what its query needs. */
 struct sibling {
 	char *name;
 	struct patch_files pf;
@@ -12920,99 +13412,110 @@ static int cmp_sibling(const void *a, const void *b)
 		      ((const struct sibling *)b)->name);
 }
 
+/* The patches of the cover letter at path's series that lie beside it,
+ * each scanned (with kw, its K: text), sorted by name, into *s.
+ * Directories and dangling links are passed over.  Their number, or -1
+ * after error(). */
+static long cover_siblings(const char *path, const char *text, size_t len,
+			   int kw, struct sibling **s)
+{
+	char *dir = dir_of(path);
+	const char *base = base_name(path);
+	struct numbering cover;
+	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
+	size_t ns = 0, as = 0;
+	int r = 0;
+	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
+
+	read_numbering(text, len, &cover);
+	*s = NULL;
+	if (!d && strcmp(path, "-"))
+		r = error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
+		struct stat sb;
+		struct patch_name pn;
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
+			continue;
+		sb_setlen(&one, 0);
+		sb_addf(&one, "%s/%s", dir, de->d_name);
+		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (!parse_patch_name(de->d_name, &pn) &&
+		     !has_suffix(de->d_name, ".patch")))
+			continue;
+		sb_setlen(&t, 0);
+		if (sb_read_file(&t, one.buf) < 0)
+			r = error("%s: %s", one.buf, strerror(errno));
+		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
+			GROW(*s, ns + 1, as);
+			struct sibling *x = &(*s)[ns++];
+			*x = (struct sibling){ xstrdup(de->d_name), { 0 },
+					       KWTEXT_INIT };
+			scan_patch(t.buf, t.len, &x->pf, kw ? &x->kw : NULL);
+		}
+	}
+	if (d && errno && !r)
+		r = error("%s: %s", dir, strerror(errno));
+	if (d)
+		closedir(d);
+	sort_n(*s, ns, sizeof **s, cmp_sibling);
+	free(dir);
+	sb_release(&one);
+	sb_release(&t);
+	return r < 0 ? -1 : (long)ns;
+}
+
+static void siblings_release(struct sibling *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		patch_files_release(&s[i].pf);
+		kwtext_release(&s[i].kw);
+	}
+	free(s);
+}
+
 /*
  * A cover letter's recipients: the sorted union of the lists (and
  * reviewers: the script runs --no-m) of every patch of its series beside
- * it, each answered on its own, all from one pass over MAINTAINERS.
- * Directories and dangling links are passed over; no sibling at all is a
- * warning, not a silent empty answer.
+ * it, each answered on its own, all from one pass over MAINTAINERS.  No
+ * sibling at all is a warning, not a silent empty answer.
  */
 static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 		    const char *path, const char *text, size_t len,
 		    struct sbuf *out)
 {
 	struct cc_opts no_m = *o;
-	char *dir = dir_of(path);
-	const char *base = base_name(path);
-	struct numbering cover;
-	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
-	struct sibling *s = NULL;
-	size_t ns = 0, as = 0;
-	int r = 0;
+	struct sibling *s;
+	long ns = cover_siblings(path, text, len, o->keywords, &s);
+	int r = ns < 0 ? -1 : 0;
 
-	read_numbering(text, len, &cover);
 	no_m.m = 0;
-	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
-	if (!d && strcmp(path, "-")) {
-		error("%s: %s", dir, strerror(errno));
-		free(dir);
-		return -1;
-	}
-	for (struct dirent *de; d && (errno = 0, de = readdir(d));) {
-		struct stat sb;
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
-			continue;
-		sb_setlen(&one, 0);
-		sb_addf(&one, "%s/%s", dir, de->d_name);
-		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode))
-			continue;
-		struct patch_name pn;
-		if (!parse_patch_name(de->d_name, &pn) &&
-		    !has_suffix(de->d_name, ".patch"))
-			continue;
-		sb_setlen(&t, 0);
-		if (sb_read_file(&t, one.buf) < 0) {
-			r = error("%s: %s", one.buf, strerror(errno));
-			break;
-		}
-		if (!is_sibling(&cover, base, de->d_name, t.buf, t.len))
-			continue;
-		GROW(s, ns + 1, as);
-		memset(&s[ns], 0, sizeof s[ns]);
-		s[ns].name = xstrdup(de->d_name);
-		sb_init(&s[ns].kw.text);
-		scan_patch(t.buf, t.len, &s[ns].pf, no_m.keywords ? &s[ns].kw : NULL);
-		ns++;
-	}
-	if (d && errno && !r)
-		r = error("%s: %s", dir, strerror(errno));
-	if (d)
-		closedir(d);
-	sort_n(s, ns, sizeof *s, cmp_sibling);
-	if (!r && !ns)
+	if (!ns)
 		warning("cc: %s is a cover letter, but no patch of its series "
 			"lies beside it: no recipients", path);
-	struct cc_query *q = xcalloc(ns, sizeof *q);
+	struct cc_query *q = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *q);
+	struct sbuf *outs = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *outs);
 	size_t nq = 0;
-	for (size_t i = 0; i < ns; i++)
+	for (long i = 0; i < ns; i++)
 		if (s[i].pf.nr)
 			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
 				.nfile = s[i].pf.nr, .kw = &s[i].kw,
 				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
-	struct sbuf *outs = xcalloc(nq, sizeof *outs);
 	for (size_t i = 0; i < nq; i++)
 		sb_init(&outs[i]);
 	if (!r && nq)
 		r = run_queries(m, &no_m, q, nq, outs);
 	struct sbuf all = SBUF_INIT;
-	for (size_t i = 0; i < nq; i++)
+	for (size_t i = 0; i < nq; i++) {
 		sb_add(&all, outs[i].buf, outs[i].len);
+		sb_release(&outs[i]);
+	}
 	if (!r)
 		add_sorted_unique_lines(out, &all);
-	for (size_t i = 0; i < nq; i++)
-		sb_release(&outs[i]);
-	for (size_t i = 0; i < ns; i++) {
-		free(s[i].name);
-		patch_files_release(&s[i].pf);
-		kwtext_release(&s[i].kw);
-	}
-	free(s);
+	siblings_release(s, ns > 0 ? (size_t)ns : 0);
 	free(q);
 	free(outs);
-	free(dir);
 	sb_release(&all);
-	sb_release(&one);
-	sb_release(&t);
 	return r;
 }
 
@@ -13187,48 +13690,51 @@ static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
 	return r;
 }
 
-static int cmd_cc(struct args *a)
+/* The answer to the command line: a lone cover letter's, or its one
+ * query's. */
+static int cc_answer(struct maintainers *m, const struct cc_opts *o,
+		     const struct cc_args *ca, const char *top, struct sbuf *out)
 {
-	struct cc_opts o = CC_OPTS_INIT;
-	struct cc_args c = { 0 };
 	struct patch_files pf = { 0 };
 	struct kwtext kw = KWTEXT_INIT;
-	struct maintainers *m = NULL;
-	char *top = NULL, *mpath = NULL;
-	struct sbuf out = SBUF_INIT;
-	int r, cover = 0;
+	int cover = 0, r = build_cc_query(m, o, ca, top, &pf, &kw, out, &cover);
 
-	if ((r = parse_cc_args(a, &c))) {
-		r = opts_exit(r);
-		goto done;
-	}
-	r = EXIT_FAIL;
-	if (find_tree(&c, &top, &mpath) < 0)
-		goto done;
-	/* The conf first, then the command line over it. */
-	read_conf(&o, top);
-	apply_switches(&o, &c);
-	if (!(m = load_maintainers(mpath, top, &o)) ||
-	    build_cc_query(m, &o, &c, top, &pf, &kw, &out, &cover) < 0)
-		goto done;
-	if (!cover && pf.nr) {
+	if (!r && !cover && pf.nr) {
 		struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
 				      .fixes = pf.fixes, .nfixes = pf.nfixes };
-		if (run_queries(m, &o, &q, 1, &out) < 0)
-			goto done;
+		r = run_queries(m, o, &q, 1, out);
 	}
-	fwrite(out.buf, 1, out.len, stdout);
-	r = EXIT_DONE;
-done:
-	if (m)
-		maintainers_free(m);
 	patch_files_release(&pf);
 	kwtext_release(&kw);
-	free(a->word);
-	free(top);
+	return failed(r);
+}
+
+static int cmd_cc(struct args *a)
+{
+	struct cc_args ca = { 0 };
+	int r = parse_cc_args(a, &ca);
+
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
+	struct cc_opts o = CC_OPTS_INIT;
+	struct maintainers *m = NULL;
+	struct sbuf out = SBUF_INIT;
+	char *mpath = NULL;
+	if (!(r = failed(find_tree(&ca, &c.top, &mpath)))) {
+		/* the conf first, then the command line over it */
+		read_conf(&o, c.top);
+		apply_switches(&o, &ca);
+		m = load_maintainers(mpath, c.top, &o);
+		r = m ? cc_answer(m, &o, &ca, c.top, &out) : EXIT_FAIL;
+	}
+	if (!r)
+		fwrite(out.buf, 1, out.len, stdout);
+	if (m)
+		maintainers_free(m);
 	free(mpath);
 	sb_release(&out);
-	return r;
+	return cmd_end(&c, r);
 }
 
 /*
@@ -13487,53 +13993,39 @@ static char *public_branch(const struct repo *repo)
 	return r;
 }
 
-/* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
- * spec (a range), oldest first, into out. */
-static int patch_ids(const char *spec, struct sbuf *out)
+/* The previous version's commit c: "- applied upstream as X: subject",
+ * "- unchanged: ", "- changed: " (a new commit with its subject, marked
+ * in taken) or "- gone ...". */
+static void respin_fate(struct sbuf *m, const struct rcommit *c,
+			const struct sbuf *oldids, const struct sbuf *up,
+			const struct sbuf *newids, const struct rcommits *rc,
+			char *taken)
 {
-	struct sbuf log = SBUF_INIT;
-	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
-			     "--full-index", "--no-renames", "--no-ext-diff",
-			     "--no-textconv", "--no-color", "--format=commit %H",
-			     spec, "--", NULL };
-	const char *pw[] = { "patch-id", "--stable", NULL };
-	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
+	char pid[72];
+	char *subj = subject_of(c->msg);
+	const char *upc = NULL, *same = NULL;
+	size_t k = rc->nr;
 
-	if (!r && log.len)
-		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
-			.input = log.buf, .inlen = log.len, .out = out });
-	sb_release(&log);
-	return r;
-}
-
-/* The commit of out's lines with patch id pid, or NULL. */
-static const char *commit_of_patch(const struct sbuf *ids, const char *pid)
-{
-	const char *pos = ids->buf, *end = ids->buf + ids->len;
-	size_t n = strlen(pid);
-
-	for (struct span l; next_line(&pos, end, &l);)
-		if (l.len > n + 1 && !memcmp(l.p, pid, n) && l.p[n] == ' ')
-			return l.p + n + 1;
-	return NULL;
-}
-
-/* The patch id of commit id in ids, into pid (72 bytes); 0 or -1. */
-static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
-{
-	const char *pos = ids->buf, *end = ids->buf + ids->len;
-	size_t n = strlen(id);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
-		if (sp && (size_t)(l.p + l.len - sp - 1) == n &&
-		    !memcmp(sp + 1, id, n) && (size_t)(sp - l.p) < 72) {
-			memcpy(pid, l.p, (size_t)(sp - l.p));
-			pid[sp - l.p] = '\0';
-			return 0;
-		}
+	if (!patch_of_commit(oldids, c->id, pid)) {
+		upc = commit_of_patch(up, pid);
+		same = commit_of_patch(newids, pid);
 	}
-	return -1;
+	for (size_t j = 0; j < rc->nr && k == rc->nr; j++) {
+		char *s = subject_of(rc->c[j].msg);
+		if (!taken[j] && (same ? !strncmp(same, rc->c[j].id,
+					 strlen(rc->c[j].id)) : !strcmp(s, subj)))
+			k = j;
+		free(s);
+	}
+	if (upc && !same)
+		sb_addf(m, "- applied upstream as %.12s: %s\n", upc, subj);
+	else if (k < rc->nr) {
+		taken[k] = 1;
+		sb_addf(m, "- %s: %s\n", same ? "unchanged" : "changed", subj);
+	} else
+		sb_addf(m, "- gone (the change no longer touches its files): "
+			"%s\n", subj);
+	free(subj);
 }
 
 /* What became of each commit of the previous version: applied upstream
@@ -13561,35 +14053,8 @@ static int add_respin(struct sbuf *m, const struct format_opts *o,
 	if (patch_ids(spec.buf, &newids) < 0)
 		goto out;
 	sb_addf(m, "Changes since v%d (%s):\n", o->version - 1, o->prev);
-	for (size_t i = 0; i < prev.nr; i++) {
-		char pid[72];
-		char *subj = subject_of(prev.c[i].msg);
-		const char *upc = NULL, *same = NULL;
-		if (!patch_of_commit(&oldids, prev.c[i].id, pid)) {
-			upc = commit_of_patch(&up, pid);
-			same = commit_of_patch(&newids, pid);
-		}
-		size_t k = rc->nr;
-		for (size_t j = 0; j < rc->nr; j++) {
-			char *s = subject_of(rc->c[j].msg);
-			int hit = !taken[j] && (same ? !strncmp(same, rc->c[j].id,
-				  strlen(rc->c[j].id)) : !strcmp(s, subj));
-			free(s);
-			if (hit) {
-				k = j;
-				break;
-			}
-		}
-		if (upc && !same)
-			sb_addf(m, "- applied upstream as %.12s: %s\n", upc, subj);
-		else if (k < rc->nr) {
-			taken[k] = 1;
-			sb_addf(m, "- %s: %s\n", same ? "unchanged" : "changed", subj);
-		} else
-			sb_addf(m, "- gone (the change no longer touches its "
-				"files): %s\n", subj);
-		free(subj);
-	}
+	for (size_t i = 0; i < prev.nr; i++)
+		respin_fate(m, &prev.c[i], &oldids, &up, &newids, rc, taken);
 	for (size_t j = 0; j < rc->nr; j++)
 		if (!taken[j]) {
 			char *s = subject_of(rc->c[j].msg);
@@ -13652,81 +14117,96 @@ static int add_base(struct sbuf *m, const struct range *rg)
 	return r;
 }
 
+/* The paragraph on the series' form: how it is organised, whether its
+ * patches stand alone, and the article's offer of another form. */
+static void organisation_paragraph(struct sbuf *para, const struct source *src,
+				   const struct plan *p, struct owners *ow,
+				   size_t n, const char **shared)
+{
+	sb_addf(para, COVER_GENERATED "%s: %zu patches.  ",
+		organisation_of(src, p, ow), n);
+	if (shared_file(src, p, shared))
+		sb_addf(para, "Some touch the same files (%s): they go in in "
+			"order.", *shared);
+	else
+		sb_adds(para, "No file is in two of them, so each can be taken "
+			"on its own, by its own maintainer.");
+	sb_adds(para, "  If you would rather take the change in another form "
+		   "(one patch for the whole tree, per file, per directory or "
+		   "per subsystem), please say so: it can come again that way.");
+}
+
+/* The files of the diffstat of the whole range, as git diff BASE TIP:
+ * where no file is in two commits, the commits' own (src); else git's
+ * diff of the range, into all.  *from gets the source, *v its files in
+ * git's order (the caller frees it).  0, or -1 after error(). */
+static int range_diffstat(const struct source *src, const struct range *rg,
+			  int shared, struct source *all,
+			  const struct source **from, size_t **v)
+{
+	*from = src;
+	if (shared && source_from_range(all, rg) < 0)
+		return -1;
+	if (shared)
+		*from = all;
+	*v = xcalloc((*from)->nr + 1, sizeof **v);
+	for (size_t i = 0; i < (*from)->nr; i++)
+		(*v)[i] = i;
+	sort_members(*v, (*from)->nr, *from);
+	return 0;
+}
+
 /* format's cover letter: the user's subject and aim, how the series is
  * organised and why so, the public branch, what changed since the last
  * version, each patch with its recipients, the shortlog, the diffstat of
- * the range, base-commit. */
-static int write_format_cover(struct series_mails *sm, struct owners *ow,
-			      const struct format_opts *o, const struct repo *repo,
-			      const struct range *rg, const struct rcommits *rc,
-			      const struct source *src, const struct plan *p,
+ * the range, base-commit; to every list of the series. */
+static int write_format_cover(struct series_mails *sm, struct cmd *c,
+			      const struct format_opts *o,
 			      const char *subject, const char *aim)
 {
-	struct sbuf tag = SBUF_INIT, lists = SBUF_INIT, to = SBUF_INIT,
-		    cc = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
-		    base = SBUF_INIT;
+	struct sbuf tag = SBUF_INIT, to = SBUF_INIT, cc = SBUF_INIT,
+		    para = SBUF_INIT, changes = SBUF_INIT, base = SBUF_INIT;
 	struct source all = SOURCE_INIT;
+	const struct source *from;
 	const char *shared = NULL;
-	char **author = xcalloc(rc->nr + 1, sizeof *author);
-	char **subj = xcalloc(rc->nr + 1, sizeof *subj);
-	int r = 0;
+	size_t n = c->rc.nr, *v = NULL;
+	char **author = xcalloc(n + 1, sizeof *author);
+	char **subj = xcalloc(n + 1, sizeof *subj);
+	char *branch = public_branch(&c->repo);
 
-	series_lists(sm, &lists);
 	for (size_t i = 0; i < o->to.n; i++)
 		add_new_lines(&to, o->to.v[i]);
-	sb_add(&cc, lists.buf, lists.len);
+	series_lists(sm, &cc);
 	for (size_t i = 0; i < o->cc.n; i++)
 		add_new_lines(&cc, o->cc.v[i]);
 	add_tag(&tag, o, 0, sm->n);
-	sb_addf(&para, COVER_GENERATED "%s: %zu patches.  ",
-		organisation_of(src, p, ow), sm->n);
-	if (shared_file(src, p, &shared))
-		sb_addf(&para, "Some touch the same files (%s): they go in in "
-			"order.", shared);
-	else
-		sb_adds(&para, "No file is in two of them, so each can be taken "
-			"on its own, by its own maintainer.");
-	sb_adds(&para, "  If you would rather take the change in another form "
-		   "(one patch for the whole tree, per file, per directory or "
-		   "per subsystem), please say so: it can come again that way.");
-	for (size_t i = 0; i < rc->nr; i++) {
-		author[i] = rc->c[i].author;
-		subj[i] = subject_of(rc->c[i].msg);
+	organisation_paragraph(&para, &c->src, &c->p, &c->ow, sm->n, &shared);
+	for (size_t i = 0; i < n; i++) {
+		author[i] = c->rc.c[i].author;
+		subj[i] = subject_of(c->rc.c[i].msg);
 	}
-	/* the diffstat of the whole range, as git diff BASE TIP: where no
-	 * file is in two commits, their files' own; else git's diff */
-	const struct source *from = src;
-	if (shared && !(r = source_from_range(&all, rg)))
-		from = &all;
-	size_t *v = xcalloc(from->nr + 1, sizeof *v);
-	for (size_t i = 0; i < from->nr; i++)
-		v[i] = i;
-	sort_members(v, from->nr, from);
-	char *branch = public_branch(repo);
+	int r = range_diffstat(&c->src, &c->rg, shared != NULL, &all, &from, &v);
 	if (!r && o->prev)
-		r = add_respin(&changes, o, rg, rc);
+		r = add_respin(&changes, o, &c->rg, &c->rc);
 	if (!r)
-		r = add_base(&base, rg);
-	struct cover c = { .mo = { .author = rc->c[rc->nr - 1].author,
-				   .to = to.buf, .cc = cc.buf },
-			   .tag = tag.buf, .subject = subject, .aim = aim,
-			   .organised = para.buf, .branch = branch,
-			   .changes = changes.len ? changes.buf : NULL, .sm = sm,
-			   .author = author, .subject_of = subj, .n = rc->nr,
-			   .src = from, .member = v, .nmember = from->nr,
-			   .base = base.buf };
-	split_date(&c.mo);      /* now, in git's zone, as format-patch does */
+		r = add_base(&base, &c->rg);
+	struct cover cv = { .mo = { .author = c->rc.c[n - 1].author,
+				    .to = to.buf, .cc = cc.buf },
+			    .tag = tag.buf, .subject = subject, .aim = aim,
+			    .organised = para.buf, .branch = branch,
+			    .changes = changes.len ? changes.buf : NULL, .sm = sm,
+			    .author = author, .subject_of = subj, .n = n,
+			    .src = r ? &c->src : from, .member = v,
+			    .nmember = r ? 0 : from->nr, .base = base.buf };
+	split_date(&cv.mo);     /* now, in git's zone, as format-patch does */
 	if (!r)
-		write_cover(&sm->text[0], &c);
+		write_cover(&sm->text[0], &cv);
+	free_strings(subj, n);
+	free(author);
 	free(v);
 	free(branch);
-	for (size_t i = 0; i < rc->nr; i++)
-		free(subj[i]);
-	free(subj);
-	free(author);
 	source_release(&all);
 	sb_release(&tag);
-	sb_release(&lists);
 	sb_release(&to);
 	sb_release(&cc);
 	sb_release(&para);
@@ -13734,289 +14214,254 @@ static int write_format_cover(struct series_mails *sm, struct owners *ow,
 	sb_release(&base);
 	return r;
 }
-/* Single-quotes s for a shell, as the user will paste it. */
-static void add_shell_word(struct sbuf *sb, const char *s)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789_-./+,:@%") == strlen(s)) {
-		sb_adds(sb, s);
-		return;
-	}
-	sb_addc(sb, '\'');
-	for (; *s; s++)
-		if (*s == '\'')
-			sb_adds(sb, "'\\''");
-		else
-			sb_addc(sb, *s);
-	sb_addc(sb, '\'');
-}
 
-static int cmd_format(struct args *a)
+/* The cover letter's text: --cover's (its first line the subject), else
+ * what the user wrote into the one in outdir, else the placeholders. */
+static int cover_text(const struct format_opts *o, const char *outdir,
+		      struct sbuf *subject, struct sbuf *aim)
 {
-	struct format_opts o = { .max_rcpt = 40 };
-	struct repo repo = { 0 };
-	struct range rg = { "", "", NULL };
-	struct rcommits rc = { 0 };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct owners ow = { 0 };
-	struct series_mails sm = { 0 };
-	struct sbuf subject = SBUF_INIT, aim = SBUF_INIT, cmd = SBUF_INIT;
-	int r = parse_opts(a, &o);
-
-	if (!r && a->nword > 1)
-		r = cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
-			      a->word[1]);
-	if (!r && a->nword && !is_range(a->word[0]))
-		r = cmd_usage(a->cmd, "'%s' is no range (BASE..TIP)", a->word[0]);
-	if (!r && o.prev && o.version < 2)
-		r = cmd_usage(a->cmd, "--prev needs -v N, the new version (2 or more)");
-	if (!r && o.prev && !is_range(o.prev))
-		r = cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)", o.prev);
-	if (!r && o.individual && (o.cover || o.prev))
-		r = cmd_usage(a->cmd, "--individual writes no cover letter: "
-			      "--cover and --prev cannot go with it");
-	if (r) {
-		free(a->word);
-		free(o.to.v);
-		free(o.cc.v);
-		return opts_exit(r);
-	}
-	catch_signals();
-	r = EXIT_FAIL;
-	if (repo_open(&repo) < 0 ||
-	    open_range(a->nword ? a->word[0] : NULL, &repo, &rg) < 0 ||
-	    read_range_commits(&rg, &rc, "formatted") < 0)
-		goto out;
-	if (!rc.nr) {
-		r = error("%s: no commits to format", rg.spec) < 0 ? EXIT_NOTHING : 0;
-		goto out;
-	}
-	if (source_from_commits(&src, &p, &rc, rg.spec) < 0 ||
-	    load_owners(&ow, repo.top, NULL) < 0 ||
-	    owner_facts(&ow, &src, 0) < 0)
-		goto out;
-	/* the cover letter's text: --cover, else the old one's, else
-	 * the placeholders */
-	const char *outdir = o.outdir ? o.outdir : ".";
-	if (o.cover) {
+	if (o->cover) {
 		struct sbuf t = SBUF_INIT;
-		if (sb_read_file(&t, o.cover) < 0) {
-			error("%s: %s", o.cover, strerror(errno));
+		if (sb_read_file(&t, o->cover) < 0) {
 			sb_release(&t);
-			goto out;
+			return failed(error("%s: %s", o->cover, strerror(errno)));
 		}
 		const char *nl = memchr(t.buf, '\n', t.len);
-		sb_add(&subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
+		sb_add(subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
 		if (nl)
-			sb_add(&aim, nl + 1, t.len - (size_t)(nl + 1 - t.buf));
-		cleanup_message(&aim);
+			sb_add(aim, nl + 1, t.len - (size_t)(nl + 1 - t.buf));
+		cleanup_message(aim);
 		sb_release(&t);
-	} else if (!o.individual && !old_cover(outdir, &subject, &aim)) {
-		sb_setlen(&subject, 0);
-		sb_setlen(&aim, 0);
+	} else if (!o->individual && !old_cover(outdir, subject, aim)) {
+		sb_setlen(subject, 0);
+		sb_setlen(aim, 0);
 	}
-	if (!subject.len)
-		sb_adds(&subject, COVER_SUBJECT);
-	if (!aim.len)
-		sb_adds(&aim, COVER_BLURB "\n");
-	sm.n = rc.nr;
-	sm.cover = !o.individual && rc.nr > 1;
-	size_t nf = sm.n + (size_t)sm.cover;
-	sm.name = xcalloc(nf + 1, sizeof *sm.name);
-	sm.text = xcalloc(nf + 1, sizeof *sm.text);
+	if (!subject->len)
+		sb_adds(subject, COVER_SUBJECT);
+	if (!aim->len)
+		sb_adds(aim, COVER_BLURB "\n");
+	return 0;
+}
+
+/* The range's commits as mails with their recipients, and the cover
+ * letter, into sm. */
+static int format_mails(struct cmd *c, const struct format_opts *o,
+			struct series_mails *sm, const char *outdir)
+{
+	struct sbuf subject = SBUF_INIT, aim = SBUF_INIT;
+	struct addressing ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n };
+	int r = cover_text(o, outdir, &subject, &aim);
+
+	if (r) {
+		sb_release(&subject);
+		sb_release(&aim);
+		return r;
+	}
+	sm->n = c->rc.nr;
+	sm->cover = !o->individual && c->rc.nr > 1;
+	size_t nf = sm->n + (size_t)sm->cover;
+	sm->name = xcalloc(nf + 1, sizeof *sm->name);
+	sm->text = xcalloc(nf + 1, sizeof *sm->text);
 	for (size_t i = 0; i < nf; i++) {
-		size_t k = i + !sm.cover;
-		sb_init(&sm.text[i]);
-		sm.name[i] = mail_name(o.version, k, k ? rc.c[k - 1].msg : NULL);
+		size_t k = i + !sm->cover;
+		sb_init(&sm->text[i]);
+		sm->name[i] = mail_name(o->version, k, k ? c->rc.c[k - 1].msg : NULL);
 	}
-	struct addressing ad = { o.all_cc, o.to.v, o.cc.v, o.to.n, o.cc.n };
-	struct mail_item *it = commit_items(&o, &rc, &p);
-	int failed = address_mails(&sm, ow.m, &ow.o, &ad, &src, it) < 0;
-	mail_items_release(it, rc.nr);
-	if (failed ||
-	    (sm.cover && write_format_cover(&sm, &ow, &o, &repo, &rg, &rc, &src,
-					    &p, subject.buf, aim.buf) < 0))
-		goto out;
-	sending_warnings(&sm, &ow, &o);
-	{
-		struct findings f = { 0 };
-		char **rev = xcalloc(rc.nr + 1, sizeof *rev);
-		for (size_t i = 0; i < rc.nr; i++)
-			rev[i] = rc.c[i].id;
-		if (!check_plan_groups(&src, &p, rev, repo.top, &f))
-			for (size_t g = 0; g < p.nr; g++)
-				warn_hardware(&f, g, sm.name[g + (size_t)sm.cover]);
-		free(rev);
-		free(f.v);
-	}
-	struct mail_opts mo = { .outdir = outdir, .force = o.force };
-	if (write_series(&mo, sm.name, sm.text, nf) < 0)
-		goto out;
-	/* what to run next, each word as a shell takes it */
+	struct mail_item *it = commit_items(o, &c->rc, &c->p);
+	if (address_mails(sm, c->ow.m, &c->ow.o, &ad, &c->src, it) < 0)
+		r = EXIT_FAIL;
+	mail_items_release(it, c->rc.nr);
+	if (!r && sm->cover)
+		r = failed(write_format_cover(sm, c, o, subject.buf, aim.buf));
+	sb_release(&subject);
+	sb_release(&aim);
+	return r;
+}
+
+/* The mails into outdir, then what to run next, each word as a shell
+ * takes it. */
+static int write_format_series(const struct series_mails *sm,
+			       const struct format_opts *o, const char *outdir)
+{
+	struct mail_opts mo = { .outdir = outdir, .force = o->force };
+	struct sbuf cmd = SBUF_INIT;
+	size_t nf = sm->n + (size_t)sm->cover;
+
+	if (write_series(&mo, sm->name, sm->text, nf) < 0)
+		return EXIT_FAIL;
 	add_shell_word(&cmd, outdir);
-	if (o.version > 1)
-		sb_addf(&cmd, "/v%d-*.patch", o.version);
+	if (o->version > 1)
+		sb_addf(&cmd, "/v%d-*.patch", o->version);
 	else
 		sb_adds(&cmd, "/*.patch");
 	fprintf(stderr, "series: %zu mail%s; check, then send:\n"
 		"    git send-email --dry-run %s\n    git send-email %s\n",
 		nf, nf == 1 ? "" : "s", cmd.buf, cmd.buf);
-	r = EXIT_DONE;
-out:
-	series_mails_release(&sm);
-	owners_release(&ow);
-	plan_release(&p);
-	source_release(&src);
-	rcommits_release(&rc);
-	free(rg.spec);
-	repo_release(&repo);
-	sb_release(&subject);
-	sb_release(&aim);
 	sb_release(&cmd);
-	free(o.to.v);
-	free(o.cc.v);
-	free(a->word);
-	reraise_stop();
-	return r;
+	return 0;
 }
 
-/*
- * series check: the patches (mails, or the commits of a range) whose
- * conversions need testing on the hardware, each finding as FILE:LINE:
- * why [rule], then for each such patch who could test it.  Exit 1 when
- * something is flagged, so scripts can stop.
+/* format's arguments beyond the tables. */
+static int format_args(struct args *a, const struct format_opts *o)
+{
+	if (a->nword > 1)
+		return cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
+				 a->word[1]);
+	if (a->nword && !is_range(a->word[0]))
+		return cmd_usage(a->cmd, "'%s' is no range (BASE..TIP)", a->word[0]);
+	if (o->prev && o->version < 2)
+		return cmd_usage(a->cmd, "--prev needs -v N, the new version (2 "
+				 "or more)");
+	if (o->prev && !is_range(o->prev))
+		return cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)",
+				 o->prev);
+	if (o->individual && (o->cover || o->prev))
+		return cmd_usage(a->cmd, "--individual writes no cover letter: "
+				 "--cover and --prev cannot go with it");
+	return 0;
+}
+
+/* The range's commits, one group each, with their files' owners. */
+static int format_source(struct cmd *c, const char *spec)
+{
+	int r = open_commits(c, spec, "formatted");
+
+	if (r)
+		return r;
+	if (!c->rc.nr) {
+		error("%s: no commits to format", c->rg.spec);
+		return EXIT_NOTHING;
+	}
+	return failed(source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0 ||
+		      load_owners(&c->ow, c->repo.top, NULL) < 0 ||
+		      owner_facts(&c->ow, &c->src, 0) < 0 ? -1 : 0);
+}
+
+static int cmd_format(struct args *a)
+{
+	struct format_opts o = { .max_rcpt = 40 };
+	int r = parse_opts(a, &o);
+
+	if (!r)
+		r = format_args(a, &o);
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
+	struct series_mails sm = { 0 };
+	const char *outdir = o.outdir ? o.outdir : ".";
+	catch_signals();
+	if (!(r = open_repo(&c)) && !(r = format_source(&c, a->nword ? a->word[0] : NULL)) &&
+	    !(r = format_mails(&c, &o, &sm, outdir))) {
+		char **rev = xcalloc(c.rc.nr + 1, sizeof *rev);
+		for (size_t i = 0; i < c.rc.nr; i++)
+			rev[i] = c.rc.c[i].id;
+		sending_warnings(&sm, &c.ow, &o);
+		hardware_warnings(&c.src, &c.p, rev, NULL, c.repo.top,
+				  sm.name + sm.cover);
+		free(rev);
+		r = write_format_series(&sm, &o, outdir);
+	}
+	series_mails_release(&sm);
+	return cmd_end(&c, r);
+}
+
+/* ---- check ----------------------------------------------------------------
+ * The patches (mails, or the commits of a range) whose conversions need
+ * testing on the hardware, each finding as FILE:LINE: why [rule], then for
+ * each such patch who could test it.  Exit 1 when something is flagged,
+ * so scripts can stop.
  */
 static const struct opt *const check_tables[] = { NULL };
 
-/* Prints the findings of group g and who could test it. */
-static void report_patch(const struct findings *f, size_t g,
-			 const struct source *src, const struct plan *p,
-			 const char *what, struct owners *ow)
+/* The patches to check: a range's commits (*rev gets each one's id), or
+ * patch files (no rev; the tree they apply to, where at hand, is the one
+ * above the current directory). */
+static int check_source(struct cmd *c, int range, char ***rev)
 {
-	char **path = NULL;
-	size_t np = 0, ap = 0;
-	struct sbuf testers = SBUF_INIT;
+	struct args *a = c->a;
+	int r;
 
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->v[i].patch != g)
-			continue;
-		printf("%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
-		       f->v[i].rule->why, f->v[i].rule->name);
-		GROW(path, np + 1, ap);
-		path[np++] = (char *)f->v[i].path;
+	if (!range) {
+		if (source_from_patches(&c->src, &c->p, a->word, a->nword) < 0)
+			return EXIT_FAIL;
+		c->top = find_up(".");
+		if (!c->top)
+			c->top = xstrdup(".");
+		return 0;
 	}
-	printf("    in %s\n", what);
-	past_testers(path, np, &testers);
-	if (testers.len) {
-		printf("    tested these files before:\n");
-		const char *pos = testers.buf, *end = pos + testers.len;
-		for (struct span l; next_line(&pos, end, &l);)
-			printf("        %.*s\n", (int)l.len, l.p);
-	}
-	if (ow->m) {
-		struct recipients r = RECIPIENTS_INIT;
-		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
-			printf("    maintainers:\n");
-			for (size_t k = 0; k < r.people; k++)
-				printf("        %s\n", r.v[k].addr);
-		}
-		recipients_release(&r);
-	}
-	free(path);
-	sb_release(&testers);
+	if ((r = open_repo(c)) ||
+	    (r = open_commits(c, a->nword ? a->word[0] : NULL, "checked")))
+		return r;
+	if (source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0)
+		return EXIT_FAIL;
+	*rev = xcalloc(c->rc.nr + 1, sizeof **rev);
+	for (size_t i = 0; i < c->rc.nr; i++)
+		(*rev)[i] = c->rc.c[i].id;
+	c->top = xstrdup(c->repo.top);
+	return 0;
 }
 
-static int cmd_check(struct args *a)
+/* Each flagged patch's findings and who could test it, then the advice;
+ * EXIT_NOTHING when something was flagged. */
+static int check_report(struct cmd *c, const struct findings *f, int range)
 {
-	struct repo repo = { 0 };
-	struct range rg = { "", "", NULL };
-	struct rcommits rc = { 0 };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct owners ow = { 0 };
-	struct findings f = { 0 };
-	char **rev = NULL, *top = NULL;
-	int r = parse_opts(a, NULL);
-
-	if (!r && a->nword > 1)
-		for (size_t i = 0; i < a->nword && !r; i++)
-			if (is_range(a->word[i]))
-				r = cmd_usage(a->cmd, "a range goes alone ('%s')",
-					      a->word[i]);
-	if (r) {
-		free(a->word);
-		return opts_exit(r);
-	}
-	catch_signals();
-	r = EXIT_FAIL;
-	int range = !a->nword || is_range(a->word[0]);
-	if (range) {
-		if (repo_open(&repo) < 0 ||
-		    open_range(a->nword ? a->word[0] : NULL, &repo, &rg) < 0 ||
-		    read_range_commits(&rg, &rc, "checked") < 0 ||
-		    source_from_commits(&src, &p, &rc, rg.spec) < 0)
-			goto out;
-		rev = xcalloc(rc.nr + 1, sizeof *rev);
-		for (size_t i = 0; i < rc.nr; i++)
-			rev[i] = rc.c[i].id;
-		top = xstrdup(repo.top);
-	} else {
-		if (source_from_patches(&src, &p, a->word, a->nword) < 0)
-			goto out;
-		/* the tree they apply to, where at hand: its top */
-		top = find_up(".");
-		if (!top)
-			top = xstrdup(".");
-	}
-	if (check_plan_groups(&src, &p, rev, top, &f) < 0 ||
-	    load_owners(&ow, top, NULL) < 0 || owner_facts(&ow, &src, 0) < 0)
-		goto out;
 	size_t flagged = 0;
-	for (size_t g = 0; g < p.nr; g++) {
-		int any = 0;
-		for (size_t i = 0; i < f.n && !any; i++)
-			any = f.v[i].patch == g;
-		if (!any)
+
+	for (size_t g = 0; g < c->p.nr; g++) {
+		if (!group_flagged(f, g))
 			continue;
 		flagged++;
 		struct sbuf what = SBUF_INIT;
 		if (range) {
-			char *s = subject_of(rc.c[g].msg);
-			sb_addf(&what, "%.12s %s", rc.c[g].id, s);
+			char *s = subject_of(c->rc.c[g].msg);
+			sb_addf(&what, "%.12s %s", c->rc.c[g].id, s);
 			free(s);
 		} else
-			sb_adds(&what, p.g[g].name);
-		report_patch(&f, g, &src, &p, what.buf, &ow);
+			sb_adds(&what, c->p.g[g].name);
+		report_patch(f, g, &c->src, &c->p, what.buf, &c->ow);
 		sb_release(&what);
 	}
 	if (flagged)
 		fprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
 			"hardware: send %s one by one (series format --individual) "
-			"and ask for Tested-by:\n", flagged, p.nr,
-			p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
+			"and ask for Tested-by:\n", flagged, c->p.nr,
+			c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
 			flagged == 1 ? "it" : "them");
-	r = flagged ? EXIT_NOTHING : EXIT_DONE;
-out:
-	free(f.v);
-	free(rev);
-	free(top);
-	owners_release(&ow);
-	plan_release(&p);
-	source_release(&src);
-	rcommits_release(&rc);
-	free(rg.spec);
-	repo_release(&repo);
-	free(a->word);
-	reraise_stop();
-	return r;
+	return flagged ? EXIT_NOTHING : EXIT_DONE;
 }
 
-/*
- * series trailers: the review tags given in replies (mboxes) onto the
- * commits they were given for, and those of a previous version's commits
- * whose patch is the same; then the range is rewritten as regroup writes
- * it: same trees, the branch moved once, nothing changed on any failure.
+static int cmd_check(struct args *a)
+{
+	int r = parse_opts(a, NULL);
+
+	for (size_t i = 0; !r && a->nword > 1 && i < a->nword; i++)
+		if (is_range(a->word[i]))
+			r = cmd_usage(a->cmd, "a range goes alone ('%s')", a->word[i]);
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
+	struct findings f = { 0 };
+	char **rev = NULL;
+	int range = !a->nword || is_range(a->word[0]);
+	catch_signals();
+	if (!(r = check_source(&c, range, &rev))) {
+		if (check_plan_groups(&c.src, &c.p, rev, c.top, &f) < 0 ||
+		    load_owners(&c.ow, c.top, NULL) < 0 ||
+		    owner_facts(&c.ow, &c.src, 0) < 0)
+			r = EXIT_FAIL;
+		else
+			r = check_report(&c, &f, range);
+	}
+	free(f.v);
+	free(rev);
+	return cmd_end(&c, r);
+}
+
+/* ---- trailers -------------------------------------------------------------
+ * The review tags given in replies (mboxes) onto the commits they were
+ * given for, and those of a previous version's commits whose patch is the
+ * same; then the range is rewritten (reword_series()): the same trees, the
+ * branch moved once, nothing changed on any failure.
  */
 struct trailers_opts {
 	int dry_run;
@@ -14038,398 +14483,170 @@ static const struct opt trailers_table[] = {
 
 static const struct opt *const trailers_tables[] = { trailers_table, NULL };
 
-/* A subject as a patch mail has it: "[RFC PATCH v2 3/7] text" gives 3, 7
- * and where the text starts; a reply's "Re: " prefixes are skipped.  0
- * when it has no [..PATCH..] tag (n and m then 0). */
-static int patch_subject(const char *s, size_t *n, size_t *m, const char **text,
-			 int *reply)
+/* trailers' arguments beyond the tables: mboxes, then at most a range;
+ * *nmbox gets how many mboxes. */
+static int trailers_args(struct args *a, const struct trailers_opts *o,
+			 size_t *nmbox)
 {
-	*n = *m = 0;
-	*reply = 0;
-	for (;;) {
-		while (*s == ' ')
-			s++;
-		if (!strncasecmp(s, "re:", 3) || !strncasecmp(s, "aw:", 3)) {
-			s += 3;
-			*reply = 1;
-			continue;
+	*nmbox = a->nword;
+	if (*nmbox && is_range(a->word[*nmbox - 1]))
+		(*nmbox)--;
+	if (!*nmbox && !o->from)
+		return cmd_usage(a->cmd, "give the mboxes of the replies, or "
+				 "--from the previous version");
+	for (size_t i = 0; i < *nmbox; i++)
+		if (is_range(a->word[i]))
+			return cmd_usage(a->cmd, "the range comes last ('%s')",
+					 a->word[i]);
+	if (o->from && !is_range(o->from))
+		return cmd_usage(a->cmd, "--from: '%s' is no range (BASE..TIP)",
+				 o->from);
+	return 0;
+}
+
+/* The messages of the n mboxes named, into mb. */
+static int read_mboxes(char *const *name, size_t n, struct mbox *mb)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf text = SBUF_INIT;
+		if (sb_read_file(&text, name[i]) < 0) {
+			sb_release(&text);
+			return failed(error("%s: %s", name[i], strerror(errno)));
 		}
-		break;
+		mbox_parse(text.buf, text.len, mb);
+		sb_release(&text);
 	}
-	int tagged = 0;
-	while (*s == '[') {
-		const char *close = strchr(s, ']');
-		if (!close)
-			break;
-		struct span tag = { s + 1, (size_t)(close - s - 1) };
-		if (find_bytes(tag.p, tag.len, "PATCH", 5)) {
-			tagged = 1;
-			const char *slash = memrchr_bytes(tag.p, tag.len, '/');
-			if (slash) {
-				const char *d = slash;
-				while (d > tag.p && isdigit((unsigned char)d[-1]))
-					d--;
-				*n = strtoul(d, NULL, 10);
-				*m = strtoul(slash + 1, NULL, 10);
-			}
+	return 0;
+}
+
+/* The branch's commits to give trailers: the range (NULL: the
+ * upstream's), which must end at HEAD. */
+static int trailers_range(struct cmd *c, const char *spec, int dry_run)
+{
+	int r;
+
+	if ((r = open_repo(c)))
+		return r;
+	if (!dry_run && check_idle(&c->repo) < 0)
+		return EXIT_FAIL;
+	if (open_range(spec, &c->repo, &c->rg) < 0)
+		return EXIT_FAIL;
+	if ((r = range_ends_at_head(c)))
+		return r;
+	return failed(read_range_commits(&c->rg, &c->rc, "given trailers"));
+}
+
+/* Who maintains each commit's files (the people of its recipients), for
+ * a cover letter's tags: NULL where no reply needs it or there is no
+ * MAINTAINERS. */
+static int commit_people(struct cmd *c, const struct mbox *mb,
+			 struct recipients **people)
+{
+	*people = NULL;
+	if (!mb->n || !c->rc.nr)
+		return 0;
+	if (source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0 ||
+	    load_owners(&c->ow, c->repo.top, NULL) < 0)
+		return EXIT_FAIL;
+	if (!c->ow.m)
+		return 0;
+	*people = xcalloc(c->rc.nr + 1, sizeof **people);
+	return failed(recipients_of(&c->ow, &c->src, c->p.g, c->p.nr, *people,
+				    NULL));
+}
+
+/* Each commit's message with the additions it lacks, in b4's order, into
+ * c->msgs; what and why to stdout (-n) or into said.  How many. */
+static size_t add_trailers(struct cmd *c, struct additions *ad,
+			   char *const *subj, int dry_run, struct sbuf *said)
+{
+	size_t added = 0;
+
+	sort_n(ad->v, ad->n, sizeof *ad->v, cmp_addition);
+	c->msgs = xcalloc(c->rc.nr + 1, sizeof *c->msgs);
+	c->nmsgs = c->rc.nr;
+	for (size_t i = 0; i < c->rc.nr; i++) {
+		const struct rcommit *rc = &c->rc.c[i];
+		char **have;
+		size_t nh, ah;
+		sb_init(&c->msgs[i]);
+		sb_adds(&c->msgs[i], rc->msg);
+		message_trailers(rc->msg, &have, &nh);
+		ah = nh;
+		for (size_t k = 0; k < ad->n; k++) {
+			if (ad->v[k].c != i || has_line(have, nh, ad->v[k].line))
+				continue;
+			add_trailer(&c->msgs[i], ad->v[k].line);
+			GROW(have, nh + 1, ah);
+			have[nh++] = xstrdup(ad->v[k].line);
+			added++;
+			if (dry_run)
+				printf("%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
+				       ad->v[k].line, ad->v[k].why);
+			else
+				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
+					rc->id, subj[i], ad->v[k].line, ad->v[k].why);
 		}
-		s = close + 1;
-		while (*s == ' ')
-			s++;
+		free_strings(have, nh);
 	}
-	*text = s;
-	return tagged;
+	return added;
 }
 
-/* The message of mb an id names, or NULL. */
-static const struct mbox_msg *message_by_id(const struct mbox *mb,
-					    const char *id)
+/* The range rewritten with its new messages, then where each went. */
+static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
 {
-	for (size_t i = 0; id && i < mb->n; i++)
-		if (mb->m[i].id && !strcmp(mb->m[i].id, id))
-			return &mb->m[i];
-	return NULL;
-}
-
-/* Which commit of rc a reply is for: by the patch mail its In-Reply-To or
- * References name (nearest first), else by its own subject; its text is
- * matched against the commits' subjects, then its n/m against the range.
- * Returns the index, COVER for the cover letter, NOWHERE for none. */
-#define COVER ((size_t)-1)
-
-#define NOWHERE ((size_t)-2)
-
-static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
-			   const struct rcommits *rc, char *const *subj)
-{
-	const char *chain[64];
-	size_t nc = 0;
-
-	if (r->in_reply_to)
-		chain[nc++] = r->in_reply_to;
-	for (size_t i = r->nrefs; i-- > 0 && nc < 63;)
-		chain[nc++] = r->refs[i];
-	for (size_t i = 0; i <= nc; i++) {
-		const struct mbox_msg *m = i < nc ? message_by_id(mb, chain[i]) : r;
-		if (!m || !m->subject)
-			continue;
-		size_t n, total;
-		const char *text;
-		int reply;
-		int tagged = patch_subject(m->subject, &n, &total, &text, &reply);
-		if (i < nc && reply)
-			continue;       /* another reply: look further up */
-		if (tagged && n == 0 && total)
-			return COVER;
-		for (size_t c = 0; c < rc->nr; c++)
-			if (!strcmp(subj[c], text))
-				return c;
-		if (tagged && total == rc->nr && n >= 1 && n <= rc->nr)
-			return n - 1;
-	}
-	return NOWHERE;
-}
-
-/* The address of a trailer ("Tested-by: Name <addr>"), lower case. */
-static char *trailer_address(const char *t, size_t n)
-{
-	const char *lt = memrchr_bytes(t, n, '<');
-	const char *gt = lt ? memchr(lt, '>', n - (size_t)(lt - t)) : NULL;
-	const char *colon = memchr(t, ':', n);
-	struct span a = lt && gt ? (struct span){ lt + 1, (size_t)(gt - lt - 1) } :
-			colon ? (struct span){ colon + 1, n - (size_t)(colon + 1 - t) } :
-			(struct span){ t, n };
-	a = trim_span(a);
-	char *r = xstrndup(a.p, a.len);
-	lower_ascii(r);
-	return r;
-}
-
-/* Where b4 puts them: Reported-by, Suggested-by, Tested-by, Reviewed-by,
- * Acked-by; the order of trailer_tags. */
-static size_t trailer_rank(const char *t)
-{
-	size_t k = 0;
-
-	for (; trailer_tags[k]; k++)
-		if (!strncasecmp(t, trailer_tags[k], strlen(trailer_tags[k])))
-			break;
-	return k;
-}
-
-/* A trailer to add: to commit c, with why, as said on stderr. */
-struct addition {
-	size_t c;
-	char *line, *why;
-};
-
-struct additions {
-	struct addition *v;
-	size_t n, alloc;
-};
-
-static void add_addition(struct additions *ad, size_t c, const char *line,
-			 const char *why)
-{
-	for (size_t i = 0; i < ad->n; i++)
-		if (ad->v[i].c == c && !strcasecmp(ad->v[i].line, line))
-			return;
-	GROW(ad->v, ad->n + 1, ad->alloc);
-	ad->v[ad->n++] = (struct addition){ c, xstrdup(line), xstrdup(why) };
-}
-
-static int cmp_addition(const void *a, const void *b)
-{
-	const struct addition *x = a, *y = b;
-
-	if (x->c != y->c)
-		return x->c < y->c ? -1 : 1;
-	size_t rx = trailer_rank(x->line), ry = trailer_rank(y->line);
-	return rx != ry ? (rx < ry ? -1 : 1) : 0;
-}
-
-/* The replies' trailers onto ad.  A cover letter's go to every commit,
- * unless their giver is a person MAINTAINERS names for some of the
- * series' files: then only to the commits that touch those files. */
-static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
-			   char *const *subj, const struct recipients *people,
-			   struct additions *ad, struct sbuf *said)
-{
-	for (size_t i = 0; i < mb->n; i++) {
-		const struct mbox_msg *m = &mb->m[i];
-		if (!m->ntrailer)
-			continue;
-		size_t c = reply_target(mb, m, rc, subj);
-		for (size_t k = 0; k < m->ntrailer; k++) {
-			const char *t = m->trailer[k];
-			if (c == NOWHERE) {
-				warning("'%s' (from %s) answers no patch of the "
-					"series: not added", t,
-					m->subject ? m->subject : "a mail");
-				continue;
-			}
-			if (c != COVER) {
-				add_addition(ad, c, t, "given in reply to the patch");
-				continue;
-			}
-			char *addr = trailer_address(t, strlen(t));
-			size_t mine = 0;
-			char *own = xcalloc(rc->nr + 1, 1);
-			for (size_t j = 0; people && j < rc->nr; j++) {
-				for (size_t q = 0; q < people[j].people; q++) {
-					const char *p = people[j].v[q].addr;
-					char *a = trailer_address(p, strlen(p));
-					own[j] |= !strcmp(a, addr);
-					free(a);
-				}
-				mine += own[j];
-			}
-			for (size_t j = 0; j < rc->nr; j++)
-				if (!mine || own[j])
-					add_addition(ad, j, t, mine ?
-						"given on the cover letter by a maintainer "
-						"of this patch's files" :
-						"given on the cover letter by someone who "
-						"maintains none of the series' files");
-			if (mine)
-				sb_addf(said, "series: '%s' on the cover letter: %s "
-					"maintains files of %zu of the %zu patches, so "
-					"only those get it\n", t, addr, mine, rc->nr);
-			free(own);
-			free(addr);
-		}
-	}
-}
-
-/* --from: the trailers of the previous version's commits whose patch id
- * (git patch-id --stable) is a new commit's go to it; those of changed
- * patches are listed as not carried. */
-static int carried_trailers(const char *from, const struct range *now,
-			    const struct rcommits *rc, struct additions *ad)
-{
-	struct range old = { "", "", NULL };
-	struct rcommits prev = { 0 };
-	struct sbuf oldids = SBUF_INIT, newids = SBUF_INIT, spec = SBUF_INIT;
-	int r = -1;
-
-	sb_addf(&spec, "%s..%s", now->base, now->tip);
-	if (resolve_range(from, &old) < 0 ||
-	    read_range_commits(&old, &prev, "carried from") < 0 ||
-	    patch_ids(from, &oldids) < 0 || patch_ids(spec.buf, &newids) < 0)
-		goto out;
-	for (size_t i = 0; i < prev.nr; i++) {
-		char **t;
-		size_t nt;
-		char pid[72];
-		message_trailers(prev.c[i].msg, &t, &nt);
-		const char *same = patch_of_commit(&oldids, prev.c[i].id, pid) ? NULL :
-				   commit_of_patch(&newids, pid);
-		size_t c = rc->nr;
-		for (size_t j = 0; same && j < rc->nr; j++)
-			if (!strncmp(same, rc->c[j].id, strlen(rc->c[j].id)))
-				c = j;
-		for (size_t k = 0; k < nt; k++) {
-			if (!trailer_tag(t[k], strlen(t[k])))
-				continue;
-			if (c < rc->nr) {
-				add_addition(ad, c, t[k], "carried from the previous "
-					     "version: the same patch");
-				continue;
-			}
-			char *s = subject_of(prev.c[i].msg);
-			warning("'%s' of %.12s (%s) is not carried: the patch "
-				"changed, or is gone", t[k], prev.c[i].id, s);
-			free(s);
-		}
-		free_strings(t, nt);
-	}
-	r = 0;
-out:
-	free(old.spec);
-	rcommits_release(&prev);
-	sb_release(&oldids);
-	sb_release(&newids);
-	sb_release(&spec);
-	return r;
+	c->t.repo = &c->repo;
+	if (reword_series(&c->t, &c->rc, c->msgs, c->rg.base) < 0)
+		return EXIT_FAIL;
+	fputs(said->buf, stderr);
+	printf("%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
+	       added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
+	       c->repo.ref, c->repo.old, c->t.tip);
+	return 0;
 }
 
 static int cmd_trailers(struct args *a)
 {
 	struct trailers_opts o = { 0 };
-	struct repo repo = { 0 };
-	struct range rg = { "", "", NULL };
-	struct rcommits rc = { 0 };
+	size_t nmbox = 0;
+	int r = parse_opts(a, &o);
+
+	if (!r)
+		r = trailers_args(a, &o, &nmbox);
+	if (r)
+		return args_end(a, r);
+	struct cmd c = CMD_INIT(a);
 	struct mbox mb = { 0 };
 	struct additions ad = { 0 };
-	struct owners ow = { 0 };
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct txn t = TXN_INIT;
-	struct sbuf *msgs = NULL, said = SBUF_INIT;
-	char **subj = NULL;
 	struct recipients *people = NULL;
-	int r = parse_opts(a, &o);
-	size_t nmbox = a->nword;
-
-	if (!r && nmbox && is_range(a->word[nmbox - 1]))
-		nmbox--;
-	if (!r && !nmbox && !o.from)
-		r = cmd_usage(a->cmd, "give the mboxes of the replies, or --from "
-			      "the previous version");
-	for (size_t i = 0; !r && i < nmbox; i++)
-		if (is_range(a->word[i]))
-			r = cmd_usage(a->cmd, "the range comes last ('%s')", a->word[i]);
-	if (!r && o.from && !is_range(o.from))
-		r = cmd_usage(a->cmd, "--from: '%s' is no range (BASE..TIP)", o.from);
-	if (r) {
-		free(a->word);
-		return opts_exit(r);
-	}
+	struct sbuf said = SBUF_INIT;
+	char **subj = NULL;
 	catch_signals();
-	r = EXIT_FAIL;
-	const char *spec = nmbox < a->nword ? a->word[nmbox] : NULL;
-	for (size_t i = 0; i < nmbox; i++) {
-		struct sbuf text = SBUF_INIT;
-		if (sb_read_file(&text, a->word[i]) < 0) {
-			error("%s: %s", a->word[i], strerror(errno));
-			sb_release(&text);
-			goto out;
-		}
-		mbox_parse(text.buf, text.len, &mb);
-		sb_release(&text);
-	}
-	if (repo_open(&repo) < 0 || (!o.dry_run && check_idle(&repo) < 0) ||
-	    open_range(spec, &repo, &rg) < 0 || check_regroup_range(&repo, &rg) < 0 ||
-	    read_range_commits(&rg, &rc, "given trailers") < 0)
-		goto out;
-	subj = xcalloc(rc.nr + 1, sizeof *subj);
-	for (size_t i = 0; i < rc.nr; i++)
-		subj[i] = subject_of(rc.c[i].msg);
-	/* who maintains each commit's files: for a cover letter's tags */
-	if (mb.n && rc.nr &&
-	    (source_from_commits(&src, &p, &rc, rg.spec) < 0 ||
-	     load_owners(&ow, repo.top, NULL) < 0))
-		goto out;
-	if (ow.m) {
-		people = xcalloc(rc.nr + 1, sizeof *people);
-		if (recipients_of(&ow, &src, p.g, p.nr, people, NULL) < 0)
-			goto out;
-	}
-	reply_trailers(&mb, &rc, subj, people, &ad, &said);
-	if (o.from && carried_trailers(o.from, &rg, &rc, &ad) < 0)
-		goto out;
-	/* what each commit lacks of them, in b4's order */
-	sort_n(ad.v, ad.n, sizeof *ad.v, cmp_addition);
-	msgs = xcalloc(rc.nr + 1, sizeof *msgs);
-	size_t added = 0;
-	for (size_t i = 0; i < rc.nr; i++) {
-		char **have;
-		size_t nh, ah;
-		sb_init(&msgs[i]);
-		sb_adds(&msgs[i], rc.c[i].msg);
-		message_trailers(rc.c[i].msg, &have, &nh);
-		ah = nh;
-		for (size_t k = 0; k < ad.n; k++) {
-			if (ad.v[k].c != i)
-				continue;
-			int dup = 0;
-			for (size_t h = 0; h < nh && !dup; h++)
-				dup = !strcasecmp(have[h], ad.v[k].line);
-			if (dup)
-				continue;
-			add_signoff(&msgs[i], ad.v[k].line);
-			GROW(have, nh + 1, ah);
-			have[nh++] = xstrdup(ad.v[k].line);
-			added++;
-			if (o.dry_run)
-				printf("%.12s %s\n    + %s   (%s)\n", rc.c[i].id, subj[i],
-				       ad.v[k].line, ad.v[k].why);
+	if (!(r = read_mboxes((char *const *)a->word, nmbox, &mb)) &&
+	    !(r = trailers_range(&c, nmbox < a->nword ? a->word[nmbox] : NULL,
+				 o.dry_run)) &&
+	    !(r = commit_people(&c, &mb, &people))) {
+		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
+		for (size_t i = 0; i < c.rc.nr; i++)
+			subj[i] = subject_of(c.rc.c[i].msg);
+		reply_trailers(&mb, &c.rc, subj, people, &ad, &said);
+		if (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad)))) {
+			size_t added = add_trailers(&c, &ad, subj, o.dry_run, &said);
+			if (!added) {
+				fprintf(stderr, "series: no trailer to add\n");
+				r = EXIT_NOTHING;
+			} else if (o.dry_run)
+				fputs(said.buf, stderr);
 			else
-				sb_addf(&said, "series: %.12s %s: + %s (%s)\n",
-					rc.c[i].id, subj[i], ad.v[k].line, ad.v[k].why);
+				r = reword_step(&c, added, &said);
 		}
-		free_strings(have, nh);
 	}
-	if (!added) {
-		fprintf(stderr, "series: no trailer to add\n");
-		r = EXIT_NOTHING;
-		goto out;
-	}
-	if (o.dry_run) {
-		fputs(said.buf, stderr);
-		r = EXIT_DONE;
-		goto out;
-	}
-	t.repo = &repo;
-	if (reword_series(&t, &rc, msgs, rg.base) < 0)
-		goto out;
-	/* where each went, now that it is there */
-	fputs(said.buf, stderr);
-	printf("%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
-	       added, added == 1 ? "" : "s", rc.nr, rc.nr == 1 ? "" : "s",
-	       repo.ref, repo.old, t.tip);
-	r = EXIT_DONE;
-out:
-	txn_release(&t);
-	sb_release(&said);
-	free_messages(msgs, rc.nr);
-	free_strings(subj, rc.nr);
-	recipients_free(people, rc.nr);
-	for (size_t i = 0; i < ad.n; i++) {
-		free(ad.v[i].line);
-		free(ad.v[i].why);
-	}
-	free(ad.v);
-	owners_release(&ow);
-	plan_release(&p);
-	source_release(&src);
+	free_strings(subj, c.rc.nr);
+	recipients_free(people, c.rc.nr);
+	additions_release(&ad);
 	mbox_release(&mb);
-	rcommits_release(&rc);
-	free(rg.spec);
-	repo_release(&repo);
-	free(a->word);
-	reraise_stop();
-	return r;
+	sb_release(&said);
+	return cmd_end(&c, r);
 }
 
 /* ==== 9. main =========================================================== */

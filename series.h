@@ -247,7 +247,7 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev);
 void cleanup_message(struct sbuf *msg);
 /* Appends sob ("Signed-off-by: N <E>") as its own trailer line unless the
  * message already ends with exactly that line. */
-void add_signoff(struct sbuf *msg, const char *sob);
+void add_trailer(struct sbuf *msg, const char *line);
 
 /* ---- diff parser ---------------------------------------------------------
  * What a patch touches: files in the script's sense (see series.c), sorted

@@ -139,15 +139,15 @@ static void test_messages(void)
 	CHECK_STR(sb.buf, "  subj\n\nbody\n");
 	sb_setlen(&sb, 0);
 	sb_adds(&sb, "subj: x\n");
-	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	add_trailer(&sb, "Signed-off-by: A <a@b>");
 	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\n");
-	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	add_trailer(&sb, "Signed-off-by: A <a@b>");
 	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\n");
-	add_signoff(&sb, "Signed-off-by: B <b@b>");
+	add_trailer(&sb, "Signed-off-by: B <b@b>");
 	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\nSigned-off-by: B <b@b>\n");
 	sb_setlen(&sb, 0);
 	sb_adds(&sb, "subj\n\nbody text here\n");
-	add_signoff(&sb, "Signed-off-by: A <a@b>");
+	add_trailer(&sb, "Signed-off-by: A <a@b>");
 	CHECK_STR(sb.buf, "subj\n\nbody text here\n\nSigned-off-by: A <a@b>\n");
 	sb_release(&sb);
 }
