@@ -235,6 +235,19 @@ static void sort_n(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+/* The one binary search: lo moves to the first index of [lo, hi) at
+ * which `below`, an expression of mid, is false, for a `below` that holds
+ * on a prefix of the range and not after it (a lower bound).  A macro, so
+ * that each search compares inline. */
+#define BSEARCH(lo, hi, mid, below) \
+	while ((lo) < (hi)) { \
+		size_t mid = (lo) + ((hi) - (lo)) / 2; \
+		if (below) \
+			(lo) = mid + 1; \
+		else \
+			(hi) = mid; \
+	}
+
 /* Grows *arr (of *alloc elements of size sz) to hold at least n. */
 static void *xgrow(void *arr, size_t n, size_t *alloc, size_t sz)
 {
@@ -458,9 +471,13 @@ static struct span trim_span(struct span s)
 	return s;
 }
 
-static int starts_with(const char *s, const char *prefix)
+/* Whether the bytes at s, up to end (NULL: s's NUL), start with prefix. */
+static int starts_with(const char *s, const char *end, const char *prefix)
 {
-	return !strncmp(s, prefix, strlen(prefix));
+	size_t n = strlen(prefix);
+
+	return end ? (size_t)(end - s) >= n && !memcmp(s, prefix, n) :
+		     !strncmp(s, prefix, n);
 }
 
 /* Whether s[0..len) is an object id: 40 (SHA-1) or 64 (SHA-256) hex
@@ -1172,7 +1189,7 @@ static int read_head(struct repo *r)
 	int st = run_git(&(struct git_run){ .words = sym, .out = &out });
 
 	chomp(&out);
-	if (st > 1 || (st == 0 && (!starts_with(out.buf, "refs/") ||
+	if (st > 1 || (st == 0 && (!starts_with(out.buf, NULL, "refs/") ||
 				   memchr(out.buf, '\n', out.len)))) {
 		sb_release(&out);
 		return st ? git_failed("git symbolic-ref", st) :
@@ -2044,26 +2061,36 @@ void source_from_status(struct source *src, const struct status *st)
 		f->kind = e->orig ? (e->x == 'C' ? SF_COPY : SF_RENAME) :
 			  !f->new_mode ? SF_DELETE :
 			  !f->old_mode ? SF_ADD : SF_MODIFY;
+		f->entry = e;
 	}
+}
+
+/* What no series can commit: a conflict, a submodule's pointer.  0, or
+ * -1 after error() naming path. */
+static int refuse_path(const char *path, int unmerged, int submodule)
+{
+	if (unmerged)
+		return error("%s: unmerged; resolve the conflict first", path);
+	if (submodule)
+		return error("%s: submodule changes are not supported", path);
+	return 0;
 }
 
 /* Refuses what a series cannot commit: conflicts, submodule pointers and
  * nested repositories (an untracked directory git shows whole). */
-static int check_plan(const struct plan *p, const struct status *st)
+static int check_plan(const struct plan *p, const struct source *src)
 {
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = 0; j < p->g[i].nr; j++) {
-			const struct entry *e = &st->e[p->g[i].member[j]];
-			size_t len = strlen(e->path);
-			if (e->kind == E_UNMERGED)
-				return error("%s: unmerged; resolve the conflict first",
-					     e->path);
-			if (e->mode_wt == 0160000 || e->mode_head == 0160000 ||
-			    e->mode_index == 0160000 || e->path[len - 1] == '/')
-				return error("%s: submodule changes are not supported",
-					     e->path);
+	int r = 0;
+
+	for (size_t i = 0; i < p->nr && !r; i++)
+		for (size_t j = 0; j < p->g[i].nr && !r; j++) {
+			const struct entry *e = src->f[p->g[i].member[j]].entry;
+			r = refuse_path(e->path, e->kind == E_UNMERGED,
+					e->mode_wt == 0160000 || e->mode_head == 0160000 ||
+					e->mode_index == 0160000 ||
+					e->path[strlen(e->path) - 1] == '/');
 		}
-	return 0;
+	return r;
 }
 
 /* ---- the unified diff as a source ------------------------------------------
@@ -2095,7 +2122,7 @@ static int check_plan(const struct plan *p, const struct status *st)
  */
 
 struct dline {
-	const char *p;      /* the line, without its LF */
+	const char *p, *lim;  /* the line, without its LF */
 	size_t len;
 	size_t off, end;    /* its bytes in the text, LF included */
 	size_t no;          /* 1-based */
@@ -2119,7 +2146,8 @@ static int dpeek(struct dparse *d)
 	struct span s;
 	if (!next_line(&pos, end, &s))
 		return 0;
-	d->ln = (struct dline){ s.p, s.len, d->pos, (size_t)(pos - b), ++d->no };
+	d->ln = (struct dline){ s.p, s.p + s.len, s.len, d->pos,
+				(size_t)(pos - b), ++d->no };
 	d->pos = (size_t)(pos - b);
 	d->have = 1;
 	return 1;
@@ -2128,13 +2156,6 @@ static int dpeek(struct dparse *d)
 static void dtake(struct dparse *d)
 {
 	d->have = 0;
-}
-
-static int dstarts(const struct dline *l, const char *w)
-{
-	size_t n = strlen(w);
-
-	return l->len >= n && !memcmp(l->p, w, n);
 }
 
 static int derror(const struct dparse *d, size_t no, const char *fmt, ...)
@@ -2224,7 +2245,7 @@ static int git_ext(struct dline *l, struct draw *r, struct sfile *f)
 		"rename to ", "copy from ", "copy to ", "index ", NULL };
 	size_t i = 0;
 
-	while (ext[i] && !dstarts(l, ext[i]))
+	while (ext[i] && !starts_with(l->p, l->lim, ext[i]))
 		i++;
 	if (!ext[i])
 		return 0;
@@ -2255,7 +2276,7 @@ static int hunk_counts(const struct dline *l, size_t *b, size_t *d)
 	const char *p = l->p + 4, *lim = l->p + l->len;
 	size_t *c[2] = { b, d };
 
-	if (!dstarts(l, "@@ -"))
+	if (!starts_with(l->p, l->lim, "@@ -"))
 		return -1;
 	for (int side = 0; side < 2; side++) {
 		if (side) {
@@ -2288,15 +2309,15 @@ static int hunk_counts(const struct dline *l, size_t *b, size_t *d)
  * --- line (or a diff line before one) with +++ on the next line. */
 static int file_starts(struct dparse *d)
 {
-	if (dstarts(&d->ln, "diff --git "))
+	if (starts_with(d->ln.p, d->ln.lim, "diff --git "))
 		return 1;
 	const char *b = d->text->buf, *end = b + d->text->len;
 	const char *pos = b + d->ln.end;
 	struct span s, t;
-	if (dstarts(&d->ln, "diff ")) {
+	if (starts_with(d->ln.p, d->ln.lim, "diff ")) {
 		if (!next_line(&pos, end, &s) || s.len < 4 || memcmp(s.p, "--- ", 4))
 			return 0;
-	} else if (!dstarts(&d->ln, "--- "))
+	} else if (!starts_with(d->ln.p, d->ln.lim, "--- "))
 		return 0;
 	return next_line(&pos, end, &t) && t.len >= 4 && !memcmp(t.p, "+++ ", 4);
 }
@@ -2311,8 +2332,9 @@ static int longer_hunk(struct dparse *d)
 	if (!l->len || (l->p[0] != '+' && l->p[0] != '-'))
 		return 0;
 	if (l->p[0] == '+')
-		return !dstarts(l, "+++ ");
-	return !(dstarts(l, "---") || (l->len >= 3 && !memcmp(l->p, "-- ", 3)) ||
+		return !starts_with(l->p, l->lim, "+++ ");
+	return !(starts_with(l->p, l->lim, "---") ||
+		 starts_with(l->p, l->lim, "-- ") ||
 		 (l->len == 2 && l->p[1] == '-') || file_starts(d));
 }
 
@@ -2366,7 +2388,8 @@ static int read_binary(struct dparse *d, size_t at)
 {
 	int blocks = 0;
 
-	while (dpeek(d) && (dstarts(&d->ln, "literal ") || dstarts(&d->ln, "delta "))) {
+	while (dpeek(d) && (starts_with(d->ln.p, d->ln.lim, "literal ") ||
+			    starts_with(d->ln.p, d->ln.lim, "delta "))) {
 		dtake(d);
 		blocks++;
 		for (;;) {
@@ -2395,7 +2418,7 @@ static int read_traditional(struct dparse *d, struct draw *r, struct sfile *f)
 	const char *lim = minus.p + minus.len;
 
 	dtake(d);
-	if (!dpeek(d) || !dstarts(&d->ln, "+++ "))
+	if (!dpeek(d) || !starts_with(d->ln.p, d->ln.lim, "+++ "))
 		return derror(d, minus.no, "--- without a +++ line after it");
 	free(r->old);
 	free(r->new);
@@ -2415,7 +2438,7 @@ static int read_file(struct dparse *d, struct sfile *f, struct draw *r)
 {
 	f->off = d->ln.off;
 	f->line = d->ln.no;
-	if (dstarts(&d->ln, "diff --git ")) {
+	if (starts_with(d->ln.p, d->ln.lim, "diff --git ")) {
 		f->git = 1;
 		diff_git_names(d->ln.p + 11, d->ln.p + d->ln.len, r);
 		if (!r->old || !r->new)
@@ -2423,23 +2446,23 @@ static int read_file(struct dparse *d, struct sfile *f, struct draw *r)
 		dtake(d);
 		while (dpeek(d) && git_ext(&d->ln, r, f))
 			dtake(d);
-		if (dpeek(d) && dstarts(&d->ln, "GIT binary patch")) {
+		if (dpeek(d) && starts_with(d->ln.p, d->ln.lim, "GIT binary patch")) {
 			size_t at = d->ln.no;
 			dtake(d);
 			f->binary = 1;
 			if (read_binary(d, at) < 0)
 				return -1;
-		} else if (dpeek(d) && dstarts(&d->ln, "Binary files ")) {
+		} else if (dpeek(d) && starts_with(d->ln.p, d->ln.lim, "Binary files ")) {
 			dtake(d);
 			f->binary = 1;
-		} else if (dpeek(d) && dstarts(&d->ln, "--- ")) {
+		} else if (dpeek(d) && starts_with(d->ln.p, d->ln.lim, "--- ")) {
 			if (read_traditional(d, r, f) < 0)
 				return -1;
 		}
 	} else {
-		if (dstarts(&d->ln, "diff "))
+		if (starts_with(d->ln.p, d->ln.lim, "diff "))
 			dtake(d);
-		if (!dpeek(d) || !dstarts(&d->ln, "--- "))
+		if (!dpeek(d) || !starts_with(d->ln.p, d->ln.lim, "--- "))
 			return derror(d, f->line, "a diff line without a file "
 				      "header after it");
 		if (read_traditional(d, r, f) < 0)
@@ -2492,7 +2515,7 @@ static int is_temp_output(const char *s)
 {
 	const char *base = strrchr(s, '/');
 
-	return s[0] == '/' && starts_with(base + 1, "cocci-output-");
+	return s[0] == '/' && starts_with(base + 1, NULL, "cocci-output-");
 }
 
 /* How many components to drop from this file's names, where its two names
@@ -2551,7 +2574,7 @@ static int file_path(struct dparse *d, struct sfile *f, struct draw *r,
 	int strip = o->strip >= 0 ? o->strip : own_strip(r);
 	if (strip < 0)
 		strip = usual >= 0 ? usual :
-			(starts_with(r->old, "a/") || starts_with(r->new, "b/"));
+			(starts_with(r->old, NULL, "a/") || starts_with(r->new, NULL, "b/"));
 	const char *old = is_dev_null(r->old) ? NULL : r->old;
 	const char *new = is_dev_null(r->new) || r->new_epoch || r->deleted ?
 			  NULL : r->new;
@@ -2575,7 +2598,7 @@ static int file_path(struct dparse *d, struct sfile *f, struct draw *r,
 	add_directory(&path, o->directory);
 	if (f->git && r->to && f->kind)
 		p = r->to;      /* rename to, copy to: paths as they are */
-	while (starts_with(p, "./"))
+	while (starts_with(p, NULL, "./"))
 		p += 2;
 	sb_adds(&path, p);
 	f->path = sb_detach(&path, NULL);
@@ -2655,7 +2678,8 @@ int parse_diff(struct source *src, const char *what, const struct diff_opts *o)
 	}
 	while (dpeek(&d)) {
 		if (!file_starts(&d)) {
-			if (dstarts(&d.ln, "Binary files ") || dstarts(&d.ln, "Only in "))
+			if (starts_with(d.ln.p, d.ln.lim, "Binary files ") ||
+			    starts_with(d.ln.p, d.ln.lim, "Only in "))
 				warning("%s:%zu: %.*s: the diff holds no change "
 					"for it, so no mail will", what, d.ln.no,
 					(int)(d.ln.len > 200 ? 200 : d.ln.len), d.ln.p);
@@ -3455,13 +3479,6 @@ static int only_space(const char *s, const char *lim)
 	return s == lim;
 }
 
-static int starts(const char *s, const char *lim, const char *w)
-{
-	size_t n = strlen(w);
-
-	return (size_t)(lim - s) >= n && !memcmp(s, w, n);
-}
-
 /* The "PATH" a rule ends with, alone up to the line's end: pushed. */
 static int take_path(struct patch_files *pf, const char *p, const char *lim)
 {
@@ -3493,7 +3510,7 @@ static int take_mode_change(struct patch_files *pf, const char *p,
 	const char *e = octal_run(p, lim);
 
 	(void)in_diff;
-	if (e == p || !starts(e, lim, " => "))
+	if (e == p || !starts_with(e, lim, " => "))
 		return 0;
 	p = e + 4;
 	e = octal_run(p, lim);
@@ -3519,8 +3536,8 @@ static int take_diff_git(struct patch_files *pf, const char *p,
 	(void)in_diff;
 	if (a && e < lim && *e == ' ')
 		b = path_token(e + 1, lim, &e);
-	if (b && only_space(e, lim) && starts_with(a, "a/") &&
-	    starts_with(b, "b/") && a[2] && b[2]) {
+	if (b && only_space(e, lim) && starts_with(a, NULL, "a/") &&
+	    starts_with(b, NULL, "b/") && a[2] && b[2]) {
 		push_file(pf, xstrdup(a + 2));
 		push_file(pf, xstrdup(b + 2));
 		ok = 1;
@@ -3606,7 +3623,7 @@ static int patch_line(struct patch_files *pf, const char *s, const char *lim,
 {
 	for (size_t i = 0; i < sizeof patch_rules / sizeof *patch_rules; i++) {
 		const struct patch_rule *r = &patch_rules[i];
-		if (starts(s, lim, r->prefix) &&
+		if (starts_with(s, lim, r->prefix) &&
 		    r->take(pf, s + strlen(r->prefix), lim, in_diff))
 			return 1;
 	}
@@ -5353,13 +5370,8 @@ static size_t first_with_literal(const struct scan *s, const char *v, size_t n)
 {
 	size_t lo = 0, hi = s->nfile, at;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (literal_cmp(s->file[mid], s->fplain[mid], v, n, &at) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH(lo, hi, mid, literal_cmp(s->file[mid], s->fplain[mid], v, n,
+					 &at) < 0);
 	return lo;
 }
 
@@ -5641,13 +5653,7 @@ static void triple_hits(const struct kwindex *x, const char *t, size_t n,
 {
 	size_t lo = 0, hi = x->nl;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (x->kl[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH(lo, hi, mid, x->kl[mid].hash < h);
 	for (; lo < x->nl && x->kl[lo].hash == h; lo++)
 		if (!has[x->kl[lo].k] && klit_at(&x->kl[lo], t, n, i))
 			has[x->kl[lo].k] = 1;
@@ -5729,32 +5735,16 @@ static size_t keyword_line(const struct scan *s, const char *v)
 {
 	size_t off = (size_t)(v - s->m->text), lo = 0, hi = s->kx->nk;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->kx->at[mid] == off)
-			return mid;
-		if (s->kx->at[mid] < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return s->kx->nk;
+	BSEARCH(lo, hi, mid, s->kx->at[mid] < off);
+	return lo < s->kx->nk && s->kx->at[lo] == off ? lo : s->kx->nk;
 }
 
 static int has_index(const size_t *v, size_t n, size_t x)
 {
 	size_t lo = 0, hi = n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] == x)
-			return 1;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	BSEARCH(lo, hi, mid, v[mid] < x);
+	return lo < n && v[lo] == x;
 }
 
 /* A K: line: searched in each query's keyword lines that could hold it,
@@ -5877,13 +5867,7 @@ static size_t file_index(const struct scan *s, const char *file)
 {
 	size_t lo = 0, hi = s->nfile;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(s->file[mid], file) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH(lo, hi, mid, strcmp(s->file[mid], file) < 0);
 	return lo;
 }
 
@@ -5893,13 +5877,7 @@ static size_t first_hit(const struct scan *s, size_t fi)
 	struct fhit key = { fi, 0, INT_MAX, 0 };
 	size_t h = 0, hi = s->nfh;
 
-	while (h < hi) {
-		size_t mid = h + (hi - h) / 2;
-		if (cmp_fhit(&s->fh[mid], &key) < 0)
-			h = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH(h, hi, mid, cmp_fhit(&s->fh[mid], &key) < 0);
 	return h;
 }
 
@@ -6334,16 +6312,13 @@ static int domain_byte(unsigned char c)
 	return isalnum(c) || c == '.' || c == '-';
 }
 
-/* clean_file_emails() of the script for one extracted match. */
-static void clean_file_email(const char *match, size_t len, struct sbuf *out)
+/* s/[(<{]?(LOCAL+@DOMAIN+)[)>}]?/<$1>/g of the script, match into e. */
+static void bracket_addresses(const char *match, size_t len, struct sbuf *e)
 {
-	struct sbuf e = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
-
-	/* s/[(<{]?(LOCAL+@DOMAIN+)[)>}]?/<$1>/g */
 	for (size_t i = 0; i < len;) {
 		const char *at = memchr(match + i, '@', len - i);
 		if (!at) {
-			sb_add(&e, match + i, len - i);
+			sb_add(e, match + i, len - i);
 			break;
 		}
 		size_t ai = (size_t)(at - match), q = ai, r = ai + 1;
@@ -6352,34 +6327,35 @@ static void clean_file_email(const char *match, size_t len, struct sbuf *out)
 		while (r < len && domain_byte((unsigned char)match[r]))
 			r++;
 		if (q == ai || r == ai + 1) {
-			sb_add(&e, match + i, ai + 1 - i);
+			sb_add(e, match + i, ai + 1 - i);
 			i = ai + 1;
 			continue;
 		}
 		size_t p = q;
 		if (p > i && strchr("(<{", match[p - 1]))
 			p--;
-		sb_add(&e, match + i, p - i);
-		sb_addc(&e, '<');
-		sb_add(&e, match + q, r - q);
-		sb_addc(&e, '>');
+		sb_add(e, match + i, p - i);
+		sb_addc(e, '<');
+		sb_add(e, match + q, r - q);
+		sb_addc(e, '>');
 		if (r < len && strchr(")>}", match[r]))
 			r++;
 		i = r;
 	}
-	parse_email(e.buf, &n, &a);
-	if (n.len == 3 && n.buf[0] == '"' && n.buf[2] == '"' &&
-	    (n.buf[1] == ',' || n.buf[1] == '.'))
-		sb_setlen(&n, 0);
-	/* the last three words of the name, split as Perl's split() */
-	const char *w[3] = { NULL, NULL, NULL };
-	size_t wl[3] = { 0, 0, 0 }, nw = 0, last_nonempty = 0;
+}
+
+/* The script's cut of a long name: its last three words, as Perl's
+ * split() on what is no name byte gives them, less the first where
+ * neither of the first two is an initial. */
+static void last_words(struct sbuf *n)
+{
 	struct { const char *s; size_t l; } fld[256];
-	size_t nf = 0;
-	for (size_t s = 0, k = 0; k <= n.len && nf < 256; k++)
-		if (k == n.len || !(latin_byte((unsigned char)n.buf[k]) ||
-				    strchr("',.+-", n.buf[k]))) {
-			fld[nf].s = n.buf + s;
+	size_t nf = 0, last_nonempty = 0;
+
+	for (size_t s = 0, k = 0; k <= n->len && nf < 256; k++)
+		if (k == n->len || !(latin_byte((unsigned char)n->buf[k]) ||
+				     strchr("',.+-", n->buf[k]))) {
+			fld[nf].s = n->buf + s;
 			fld[nf].l = k - s;
 			if (k - s)
 				last_nonempty = nf + 1;
@@ -6387,23 +6363,37 @@ static void clean_file_email(const char *match, size_t len, struct sbuf *out)
 			s = k + 1;
 		}
 	nf = last_nonempty;        /* split drops trailing empty fields */
-	if (nf > 2) {
-		for (size_t k = 0; k < 3; k++) {
-			w[k] = fld[nf - 3 + k].s;
-			wl[k] = fld[nf - 3 + k].l;
-		}
-		nw = 3;
-		int initial = (wl[0] == 1 && isalpha((unsigned char)w[0][0])) ||
-			      (wl[0] == 2 && w[0][1] == '.') || wl[1] == 1 ||
-			      (wl[1] == 2 && w[1][1] == '.');
-		struct sbuf nn = SBUF_INIT;
-		if (initial)
-			sb_addf(&nn, "%.*s ", (int)wl[0], w[0]);
-		sb_addf(&nn, "%.*s %.*s", (int)wl[1], w[1], (int)wl[2], w[2]);
-		sb_release(&n);
-		n = nn;
+	if (nf <= 2)
+		return;
+	const char *w[3];
+	size_t wl[3];
+	for (size_t k = 0; k < 3; k++) {
+		w[k] = fld[nf - 3 + k].s;
+		wl[k] = fld[nf - 3 + k].l;
 	}
-	(void)nw;
+	int initial = (wl[0] == 1 && isalpha((unsigned char)w[0][0])) ||
+		      (wl[0] == 2 && w[0][1] == '.') || wl[1] == 1 ||
+		      (wl[1] == 2 && w[1][1] == '.');
+	struct sbuf nn = SBUF_INIT;
+	if (initial)
+		sb_addf(&nn, "%.*s ", (int)wl[0], w[0]);
+	sb_addf(&nn, "%.*s %.*s", (int)wl[1], w[1], (int)wl[2], w[2]);
+	sb_release(n);
+	*n = nn;
+}
+
+/* clean_file_emails() of the script for one extracted match. */
+static void clean_file_email(const char *match, size_t len, struct sbuf *out)
+{
+	struct sbuf e = SBUF_INIT, n = SBUF_INIT, a = SBUF_INIT;
+
+	bracket_addresses(match, len, &e);
+	parse_email(e.buf, &n, &a);
+	if (n.len == 3 && n.buf[0] == '"' && n.buf[2] == '"' &&
+	    (n.buf[1] == ',' || n.buf[1] == '.'))
+		sb_setlen(&n, 0);
+	last_words(&n);
+	/* a trailing, then a leading ',' or '.' off (inside its quotes) */
 	if (n.len && (n.buf[n.len - 1] == ',' || n.buf[n.len - 1] == '.')) {
 		sb_setlen(&n, n.len - 1);
 	} else if (n.len >= 2 && n.buf[n.len - 1] == '"' &&
@@ -6424,7 +6414,6 @@ static void clean_file_email(const char *match, size_t len, struct sbuf *out)
 	sb_release(&n);
 	sb_release(&a);
 }
-
 /*
  * The addresses written in a file, found as the script's regex
  *   NAME* \s* ,* \s* [(<{]? LOCAL+ @ DOMAIN+ \. ALNUM+ [)>}]?
@@ -7041,9 +7030,9 @@ static void find_signers(struct query *q, struct history *h, const char *file)
 
 	for (size_t i = 0; i < h->nline; i++) {
 		const char *l = h->line[i];
-		if (starts_with(l, "GitCommit: ") && hex40(l + 11))
+		if (starts_with(l, NULL, "GitCommit: ") && hex40(l + 11))
 			h->commits++;
-		else if (starts_with(l, "GitAuthor: "))
+		else if (starts_with(l, NULL, "GitAuthor: "))
 			authors[na++] = h->line[i];
 		else if (is_signature(l) && !strcasestr_ascii(l, "Linus Torvalds")) {
 			GROW(h->signers, h->nsigners + 1, h->asigners);
@@ -8061,14 +8050,9 @@ static size_t lower_bound(const struct owned *o, size_t n, const char *s,
 {
 	size_t lo = 0, hi = n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(o[mid].path, s, len);
-		if (c < 0 || (!c && strlen(o[mid].path) < len))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	BSEARCH(lo, hi, mid, strncmp(o[mid].path, s, len) < 0 ||
+			     (!strncmp(o[mid].path, s, len) &&
+			      strlen(o[mid].path) < len));
 	return lo;
 }
 
@@ -8433,6 +8417,48 @@ static char *majority(char **cut, size_t n)
 	return best && 2 * most > n ? xstrdup(best) : NULL;
 }
 
+/* The cuts of the log's subjects for each group whose files they touch:
+ * cut[g] (ncut[g] of them), at most PREFIX_COMMITS a group.  The paths
+ * pg (npg, sorted) say which group a path is in. */
+static void tally_cuts(const struct sbuf *log, const struct owned *pg,
+		       size_t npg, size_t ng, char ***cut, size_t *ncut)
+{
+	char *seen = xcalloc(ng + 1, 1);
+	const char *pos = log->buf, *end = log->buf + log->len, *subject = NULL;
+	size_t slen = 0;
+
+	for (const char *nul; pos < end &&
+	     (nul = memchr(pos, '\0', (size_t)(end - pos))); pos = nul + 1) {
+		if (*pos == '\1') {
+			subject = pos + 1;
+			slen = (size_t)(nul - pos - 1);
+			memset(seen, 0, ng);
+			continue;
+		}
+		if (!subject)
+			continue;
+		const char *path = pos + (*pos == '\n'), *last = NULL;
+		for (const char *c = subject; c + 1 < subject + slen; c++)
+			if (c[0] == ':' && c[1] == ' ')
+				last = c;
+		char *pz = xstrndup(path, (size_t)(nul - path));
+		size_t i = 0, hi = npg;
+		BSEARCH(i, hi, mid, strcmp(pg[mid].path, pz) < 0);
+		/* every group of the path; "Initial commit" has no vote */
+		for (; last && i < npg && !strcmp(pg[i].path, pz); i++) {
+			size_t g = pg[i].k;
+			if (seen[g] || ncut[g] >= PREFIX_COMMITS)
+				continue;
+			seen[g] = 1;
+			cut[g] = xrealloc(cut[g], (ncut[g] + 1) * sizeof **cut);
+			cut[g][ncut[g]++] = xstrndup(subject,
+						     (size_t)(last + 2 - subject));
+		}
+		free(pz);
+	}
+	free(seen);
+}
+
 int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 {
 	struct owned *pg = NULL;
@@ -8458,54 +8484,13 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 	const char **words = pathspec_words(head, npg, &w);
 	for (size_t i = 0; i < npg; i++)
 		words[w++] = pg[i].path;
-	int r = run_git(&(struct git_run){ .words = words, .out = &out,
-					   .quiet = 1 });
-	free(words);
 	/* no history (an unborn branch, no git): no prefixes, not an error */
+	if (run_git(&(struct git_run){ .words = words, .out = &out, .quiet = 1 }))
+		sb_setlen(&out, 0);
+	free(words);
 	char ***cut = xcalloc(p->nr + 1, sizeof *cut);
 	size_t *ncut = xcalloc(p->nr + 1, sizeof *ncut);
-	char *seen = xcalloc(p->nr + 1, 1);
-	const char *pos = out.buf, *end = out.buf + (r ? 0 : out.len);
-	const char *subject = NULL;
-	size_t slen = 0;
-	while (pos < end) {
-		const char *nul = memchr(pos, '\0', (size_t)(end - pos));
-		if (!nul)
-			break;
-		if (*pos == '\1') {
-			subject = pos + 1;
-			slen = (size_t)(nul - pos - 1);
-			memset(seen, 0, p->nr);
-		} else if (subject) {
-			const char *path = pos + (*pos == '\n');
-			struct owned key = { .path = NULL };
-			char *pz = xstrndup(path, (size_t)(nul - path));
-			key.path = pz;
-			struct owned *hit = bsearch(&key, pg, npg, sizeof *pg,
-							 cmp_owned);
-			/* equal paths sit together: take every group of it */
-			for (struct owned *h = hit; h && h > pg &&
-			     !strcmp(h[-1].path, pz); h--)
-				hit = h - 1;
-			for (; hit && hit < pg + npg && !strcmp(hit->path, pz); hit++) {
-				size_t g = hit->k;
-				if (seen[g] || ncut[g] >= PREFIX_COMMITS)
-					continue;
-				seen[g] = 1;
-				const char *last = NULL;
-				for (const char *c = subject; c + 1 < subject + slen; c++)
-					if (c[0] == ':' && c[1] == ' ')
-						last = c;
-				if (!last)
-					continue;       /* "Initial commit": no vote */
-				cut[g] = xrealloc(cut[g], (ncut[g] + 1) * sizeof **cut);
-				cut[g][ncut[g]++] = xstrndup(subject,
-					(size_t)(last + 2 - subject));
-			}
-			free(pz);
-		}
-		pos = nul + 1;
-	}
+	tally_cuts(&out, pg, npg, p->nr, cut, ncut);
 	for (size_t i = 0; i < p->nr; i++) {
 		free(p->g[i].prefix);
 		p->g[i].prefix = majority(cut[i], ncut[i]);
@@ -8513,7 +8498,6 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 	}
 	free(cut);
 	free(ncut);
-	free(seen);
 	free(pg);
 	sb_release(&max);
 	sb_release(&out);
@@ -9714,14 +9698,18 @@ static void stat_name(struct sbuf *sb, const struct sfile *f)
 	sb_adds(sb, f->path);
 }
 
-/* git's diffstat for 72 columns (format-patch's width): names padded to
- * the longest (cut with "..." where too long), counts right-aligned, bars
- * scaled to the space left; then the totals and the summary. */
-static void add_diffstat(struct sbuf *sb, const struct source *src,
-			 const size_t *member, size_t n)
+/* The widths of a diffstat's columns, as git's show_stats() sets them
+ * for 72 columns (format-patch's width). */
+struct stat_widths {
+	int name, number, graph;
+	size_t max_change;
+};
+
+static struct stat_widths stat_widths(const struct source *src,
+				      const size_t *member, size_t n)
 {
 	const int width = 72;
-	size_t max_len = 0, max_change = 0, ins = 0, del = 0;
+	size_t max_len = 0, max_change = 0;
 	struct sbuf name = SBUF_INIT;
 	int bin = 0;
 
@@ -9734,58 +9722,76 @@ static void add_diffstat(struct sbuf *sb, const struct source *src,
 		if (f->added + f->removed > max_change)
 			max_change = f->added + f->removed;
 		bin |= f->binary;
-		ins += f->added;
-		del += f->removed;
 	}
-	int number_width = (int)decimal_width(max_change);
-	if (bin && number_width < 3)
-		number_width = 3;
-	int name_width = (int)(max_len > 1000 ? 1000 : max_len);
-	int graph_width = (int)(max_change > 1000 ? 1000 : max_change);
-	if (name_width + number_width + 6 + graph_width > width) {
-		if (graph_width > width * 3 / 8 - number_width - 6) {
-			graph_width = width * 3 / 8 - number_width - 6;
-			if (graph_width < 6)
-				graph_width = 6;
+	sb_release(&name);
+	struct stat_widths w = { (int)(max_len > 1000 ? 1000 : max_len),
+				 (int)decimal_width(max_change),
+				 (int)(max_change > 1000 ? 1000 : max_change),
+				 max_change };
+	if (bin && w.number < 3)
+		w.number = 3;
+	if (w.name + w.number + 6 + w.graph > width) {
+		if (w.graph > width * 3 / 8 - w.number - 6) {
+			w.graph = width * 3 / 8 - w.number - 6;
+			if (w.graph < 6)
+				w.graph = 6;
 		}
-		if (name_width > width - number_width - 6 - graph_width)
-			name_width = width - number_width - 6 - graph_width;
+		if (w.name > width - w.number - 6 - w.graph)
+			w.name = width - w.number - 6 - w.graph;
 		else
-			graph_width = width - number_width - 6 - name_width;
+			w.graph = width - w.number - 6 - w.name;
 	}
+	return w;
+}
+
+/* One file's row: its name padded (or cut with "..."), its count, its
+ * bar scaled as git's scale_linear() does (anything is at least one). */
+static void stat_row(struct sbuf *sb, const struct sfile *f,
+		     const struct stat_widths *w)
+{
+	struct sbuf name = SBUF_INIT;
+
+	stat_name(&name, f);
+	sb_addc(sb, ' ');
+	if ((int)name.len > w->name) {
+		size_t keep = (size_t)(w->name > 3 ? w->name - 3 : 0);
+		sb_adds(sb, "...");
+		sb_add(sb, name.buf + name.len - keep, keep);
+	} else {
+		sb_add(sb, name.buf, name.len);
+		for (int k = (int)name.len; k < w->name; k++)
+			sb_addc(sb, ' ');
+	}
+	sb_release(&name);
+	if (f->binary) {
+		sb_addf(sb, " | %*s\n", w->number, "Bin");
+		return;
+	}
+	size_t total = f->added + f->removed, a = f->added, d = f->removed;
+	sb_addf(sb, " | %*zu%s", w->number, total, total ? " " : "");
+	if (w->max_change > (size_t)w->graph && w->max_change) {
+		a = a ? 1 + a * (size_t)(w->graph - 1) / w->max_change : 0;
+		d = d ? 1 + d * (size_t)(w->graph - 1) / w->max_change : 0;
+	}
+	for (size_t k = 0; k < a; k++)
+		sb_addc(sb, '+');
+	for (size_t k = 0; k < d; k++)
+		sb_addc(sb, '-');
+	sb_addc(sb, '\n');
+}
+
+/* git's diffstat of the n files: a row each, the totals, then the
+ * summary of created, deleted and mode-changed files. */
+static void add_diffstat(struct sbuf *sb, const struct source *src,
+			 const size_t *member, size_t n)
+{
+	struct stat_widths w = stat_widths(src, member, n);
+	size_t ins = 0, del = 0;
+
 	for (size_t i = 0; i < n; i++) {
-		const struct sfile *f = &src->f[member[i]];
-		sb_setlen(&name, 0);
-		stat_name(&name, f);
-		const char *nm = name.buf;
-		size_t nlen = name.len;
-		sb_addc(sb, ' ');
-		if ((int)nlen > name_width) {
-			size_t keep = (size_t)(name_width > 3 ? name_width - 3 : 0);
-			sb_adds(sb, "...");
-			sb_add(sb, nm + nlen - keep, keep);
-		} else {
-			sb_add(sb, nm, nlen);
-			for (int k = (int)nlen; k < name_width; k++)
-				sb_addc(sb, ' ');
-		}
-		if (f->binary) {
-			sb_addf(sb, " | %*s\n", number_width, "Bin");
-			continue;
-		}
-		size_t total = f->added + f->removed;
-		sb_addf(sb, " | %*zu%s", number_width, total, total ? " " : "");
-		size_t a = f->added, d = f->removed;
-		if (max_change > (size_t)graph_width && max_change) {
-			/* git's scale_linear: anything is at least one */
-			a = a ? 1 + a * (size_t)(graph_width - 1) / max_change : 0;
-			d = d ? 1 + d * (size_t)(graph_width - 1) / max_change : 0;
-		}
-		for (size_t k = 0; k < a; k++)
-			sb_addc(sb, '+');
-		for (size_t k = 0; k < d; k++)
-			sb_addc(sb, '-');
-		sb_addc(sb, '\n');
+		stat_row(sb, &src->f[member[i]], &w);
+		ins += src->f[member[i]].added;
+		del += src->f[member[i]].removed;
 	}
 	sb_addc(sb, ' ');
 	plural(sb, n, "file", " changed");
@@ -9809,7 +9815,6 @@ static void add_diffstat(struct sbuf *sb, const struct source *src,
 			sb_addf(sb, " mode change %06o => %06o %s\n", f->old_mode,
 				f->new_mode, f->path);
 	}
-	sb_release(&name);
 }
 
 static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
@@ -10496,7 +10501,7 @@ static int move_objects(const char *from, const char *to, const char *sub)
 		for (struct dirent *de; !r && (de = readdir(d));) {
 			if (de->d_name[0] == '.')
 				continue;
-			if (pack && (!starts_with(de->d_name, "pack-") ||
+			if (pack && (!starts_with(de->d_name, NULL, "pack-") ||
 				     (pass == 0) != has_suffix(de->d_name, ".pack") ||
 				     (pass == 1 && !has_suffix(de->d_name, ".idx"))))
 				continue;
@@ -10747,7 +10752,8 @@ static int read_quarantine_file(const struct txn *t, const char *name,
 /* What one path of the selection becomes, once git has staged it. */
 struct change {
 	const char *path;     /* borrowed from the status */
-	size_t group, entry;  /* its group in the plan, its status entry */
+	size_t group, file;   /* its group in the plan, its file in the source */
+	const struct entry *e;   /* that file's status entry */
 	int take;             /* 1: the work tree's side, as `git add` takes
 	                       * it; 0: out of the index, the file (if any)
 	                       * left untracked (git rm --cached, a rename's
@@ -10794,7 +10800,7 @@ static int cmp_change_group(const void *a, const void *b)
  * state from whichever knows it, in that side's group.
  */
 static void collect_changes(struct changes *cs, const struct plan *p,
-			    const struct status *st)
+			    const struct source *src)
 {
 	size_t n = 0, a = 0;
 	struct change *c = NULL;
@@ -10802,18 +10808,18 @@ static void collect_changes(struct changes *cs, const struct plan *p,
 	for (size_t g = 0; g < p->nr; g++)
 		for (size_t j = 0; j < p->g[g].nr; j++) {
 			size_t idx = p->g[g].member[j];
-			const struct entry *e = &st->e[idx];
+			const struct entry *e = src->f[idx].entry;
 			int tracked = e->kind == E_CHANGED;
 			GROW(c, n + 2, a);
 			c[n++] = (struct change){
-				.path = e->path, .group = g, .entry = idx,
+				.path = e->path, .group = g, .file = idx, .e = e,
 				.take = !(tracked && !e->mode_index),
 				.head_mode = tracked ? e->mode_head : 0,
 				.head_oid = tracked ? e->oid_head : "" };
 			if (e->orig && e->x != 'C')
 				c[n++] = (struct change){
-					.path = e->orig, .group = g, .entry = idx,
-					.take = 0, .head_mode = e->mode_head,
+					.path = e->orig, .group = g, .file = idx,
+					.e = e, .take = 0, .head_mode = e->mode_head,
 					.head_oid = e->oid_head };
 		}
 	sort_n(c, n, sizeof *c, cmp_change_path);
@@ -10979,17 +10985,11 @@ static int apply_listing(struct changes *cs, struct sbuf *listing,
 		*c->oid = '\0';
 		if (!s)
 			continue;
-		if (s->stage)
-			r = error("%s: unmerged; resolve the conflict first",
-				  c->path);
-		else if (s->mode == 0160000)
-			r = error("%s: submodule changes are not supported",
-				  c->path);
-		else {
-			c->mode = s->mode;
-			memcpy(c->oid, s->oid, strlen(s->oid) + 1);
-			c->have_object = have_objects;
-		}
+		if ((r = refuse_path(c->path, s->stage != 0, s->mode == 0160000)))
+			break;
+		c->mode = s->mode;
+		memcpy(c->oid, s->oid, strlen(s->oid) + 1);
+		c->have_object = have_objects;
 	}
 	free(l);
 	return r;
@@ -11017,15 +11017,15 @@ static int stage_changes(struct changes *cs, const char *index,
  * left with no path, then groups left with no entry.  Group numbers in the
  * changes follow; they stay sorted by (group, path).
  */
-static void prune_plan(struct plan *p, struct changes *cs, size_t nentries)
+static void prune_plan(struct plan *p, struct changes *cs, size_t nfiles)
 {
-	char *live = xcalloc(nentries, 1);
+	char *live = xcalloc(nfiles + 1, 1);
 	size_t *renum = xcalloc(p->nr, sizeof *renum);
 	size_t k = 0, ng = 0;
 
 	for (size_t i = 0; i < cs->nr; i++)
 		if (!change_is_noop(&cs->c[i])) {
-			live[cs->c[i].entry] = 1;
+			live[cs->c[i].file] = 1;
 			cs->c[k++] = cs->c[i];
 		}
 	cs->nr = k;
@@ -11056,17 +11056,8 @@ static const struct change *find_change(const struct change *c, size_t n,
 {
 	size_t lo = 0, hi = n;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int r = strcmp(c[mid].path, path);
-		if (!r)
-			return &c[mid];
-		if (r < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	BSEARCH(lo, hi, mid, strcmp(c[mid].path, path) < 0);
+	return lo < n && !strcmp(c[lo].path, path) ? &c[lo] : NULL;
 }
 
 /* What a group commits for one entry, as a letter for people: from HEAD's
@@ -11088,10 +11079,10 @@ static char entry_letter(const struct entry *e, const struct change *c)
 
 /* The letters of the work tree's files once staged: from HEAD's mode and
  * the staged one.  Malloc'd, one per entry. */
-static char *staged_letters(const struct plan *p, const struct status *st,
+static char *staged_letters(const struct plan *p, const struct source *src,
 			    const struct changes *cs)
 {
-	char *letter = xcalloc(st->nr + 1, 1);
+	char *letter = xcalloc(src->nr + 1, 1);
 	size_t lo = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
@@ -11099,7 +11090,7 @@ static char *staged_letters(const struct plan *p, const struct status *st,
 		while (hi < cs->nr && cs->c[hi].group == i)
 			hi++;
 		for (size_t j = 0; j < p->g[i].nr; j++) {
-			const struct entry *e = &st->e[p->g[i].member[j]];
+			const struct entry *e = src->f[p->g[i].member[j]].entry;
 			letter[p->g[i].member[j]] = entry_letter(e,
 				find_change(cs->c + lo, hi - lo, e->path));
 		}
@@ -11243,9 +11234,9 @@ static int stream_group(struct stream *s, struct change *c, size_t n,
  * saw (git's own mode rule) for a tracked path, the file's for a new one.
  * The staged mode is checked against it afterwards.
  */
-static unsigned guess_mode(const struct change *c, const struct status *st)
+static unsigned guess_mode(const struct change *c)
 {
-	const struct entry *e = &st->e[c->entry];
+	const struct entry *e = c->e;
 	struct stat sb;
 
 	if (!c->take || strcmp(c->path, e->path))
@@ -11265,9 +11256,9 @@ static unsigned guess_mode(const struct change *c, const struct status *st)
  * from what came before (a staged change put back), or HEAD's state came
  * from another entry (an untracked file where a deleted one was).
  */
-static int may_be_noop(const struct change *c, const struct status *st)
+static int may_be_noop(const struct change *c)
 {
-	const struct entry *e = &st->e[c->entry];
+	const struct entry *e = c->e;
 
 	if (!c->take || !c->head_mode)
 		return 0;
@@ -11305,18 +11296,18 @@ static int status_decides(struct change *c, const struct entry *e)
  * index (only hashed, nothing written), so that a tree-wide edit of the work
  * tree costs no hashing at all.  Returns 0, or -1 after an error.
  */
-static int settle_plan(struct plan *p, const struct status *st,
+static int settle_plan(struct plan *p, const struct source *src,
 		       struct changes *cs, const char *index)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char *tmp = NULL;
 	int r = 0;
 
-	collect_changes(cs, p, st);
+	collect_changes(cs, p, src);
 	struct changes rest = { xcalloc(cs->nr + 1, sizeof *rest.c), 0 };
 	size_t *at = xcalloc(cs->nr + 1, sizeof *at);
 	for (size_t i = 0; i < cs->nr; i++)
-		if (!status_decides(&cs->c[i], &st->e[cs->c[i].entry])) {
+		if (!status_decides(&cs->c[i], cs->c[i].e)) {
 			at[rest.nr] = i;
 			rest.c[rest.nr++] = cs->c[i];
 		}
@@ -11327,21 +11318,21 @@ static int settle_plan(struct plan *p, const struct status *st,
 	for (size_t j = 0; !r && j < rest.nr; j++)
 		cs->c[at[j]] = rest.c[j];
 	if (!r)
-		prune_plan(p, cs, st->nr);
+		prune_plan(p, cs, src->nr);
 	remove_index_copy(&tmp);
 	free(rest.c);
 	free(at);
 	return r;
 }
 
-/* series commit's run of the transaction: the plan and status it
+/* series commit's run of the transaction: the plan and the work tree it
  * commits, the changes git staged and each group's message; the
  * commit-msg hook's file while it exists; fast-import's pid, for its
  * crash report.  The core (t) holds the index lock and the index copy. */
 struct import {
 	struct txn t;
 	struct plan *plan;
-	const struct status *st;
+	const struct source *src;   /* the work tree, its files' entries */
 	struct changes *cs;
 	const struct template *tmpl;
 	int no_verify;
@@ -11763,22 +11754,22 @@ static int commit_series(struct import *im)
 	if ((r = copy_index(t->repo->index, t->repo->gitdir, &t->tmp_index)) < 0 ||
 	    (r = txn_begin(t, t->repo, 1)) < 0)
 		goto fail;
-	collect_changes(im->cs, im->plan, im->st);
+	collect_changes(im->cs, im->plan, im->src);
 	for (size_t i = 0; i < im->cs->nr; i++)
-		first |= may_be_noop(&im->cs->c[i], im->st);
+		first |= may_be_noop(&im->cs->c[i]);
 	const char *objenv[] = { t->env_obj.buf, t->env_alt.buf, NULL };
 	if (first) {
 		/* A pre-commit hook reads the staged blobs: git writes them. */
 		if ((r = stage_changes(im->cs, t->tmp_index, objenv, pre_commit)) < 0)
 			goto fail;
-		prune_plan(im->plan, im->cs, im->st->nr);
+		prune_plan(im->plan, im->cs, im->src->nr);
 		if (!im->plan->nr) {
 			r = 1;
 			goto fail;
 		}
 	} else {
 		for (size_t i = 0; i < im->cs->nr; i++)
-			im->cs->c[i].wt_mode = guess_mode(&im->cs->c[i], im->st);
+			im->cs->c[i].wt_mode = guess_mode(&im->cs->c[i]);
 		if ((r = start_stage_job(im, &job, &sj)) < 0)
 			goto fail;
 	}
@@ -12930,7 +12921,7 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 		return EXIT_FAIL;
 	source_from_status(&c->src, &c->st);
 	if ((r = group_step(c, o, c->repo.top, "HEAD")) ||
-	    check_plan(&c->p, &c->st) < 0)
+	    check_plan(&c->p, &c->src) < 0)
 		return r ? r : EXIT_FAIL;
 	if (chdir(c->repo.top) < 0)
 		return failed(error("%s: %s", c->repo.top, strerror(errno)));
@@ -12946,7 +12937,7 @@ static int show_worktree(struct cmd *c, const struct commit_opts *o,
 			 int messages)
 {
 	struct changes cs = { NULL, 0 };
-	int r = failed(settle_plan(&c->p, &c->st, &cs, c->repo.index));
+	int r = failed(settle_plan(&c->p, &c->src, &cs, c->repo.index));
 
 	if (!r && !c->p.nr)
 		r = nothing_to_commit();
@@ -12955,7 +12946,7 @@ static int show_worktree(struct cmd *c, const struct commit_opts *o,
 		if (o->compare)
 			r = failed(print_compare(&o->sel, &c->src, &c->ow));
 		else {
-			char *letter = staged_letters(&c->p, &c->st, &cs);
+			char *letter = staged_letters(&c->p, &c->src, &cs);
 			if (c->tm.text)
 				messages_step(c);
 			print_groups(&c->p, &c->src, letter, c->msgs, messages,
@@ -13047,7 +13038,7 @@ static int check_signing(const struct commit_opts *o)
 static int commit_step(struct cmd *c, const struct commit_opts *o)
 {
 	struct changes cs = { NULL, 0 };
-	struct import im = { .t = c->t, .plan = &c->p, .st = &c->st,
+	struct import im = { .t = c->t, .plan = &c->p, .src = &c->src,
 			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
 
 	c->t = (struct txn)TXN_INIT;
@@ -13958,7 +13949,7 @@ static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
  * remote.pushDefault), else branch.NAME.remote; NULL when none is set. */
 static char *public_branch(const struct repo *repo)
 {
-	const char *br = repo->ref && starts_with(repo->ref, "refs/heads/") ?
+	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
 			 repo->ref + 11 : NULL;
 	struct sbuf key = SBUF_INIT;
 	char *remote = NULL, *url = NULL, *r = NULL;

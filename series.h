@@ -117,8 +117,9 @@ int child_pump(struct child *c, const char *input, size_t inlen,
  * leading "./" and no a/ b/ prefix left; orig is set for a rename or a copy
  * only; a file with text holds bytes [off, off+len) of src->text exactly as
  * the input had them (len 0: the source has no diff text, as the work
- * tree).  For the work tree, file i is status entry i.
+ * tree).  For the work tree, each file points at its status entry.
  */
+struct entry;
 enum sfile_kind { SF_MODIFY = 'M', SF_ADD = 'A', SF_DELETE = 'D',
 		  SF_RENAME = 'R', SF_COPY = 'C' };
 struct sfile {
@@ -137,6 +138,8 @@ struct sfile {
 	int strip;           /* leading components its header paths carry */
 	size_t added, removed;   /* hunk lines, for the diffstat */
 	int binary;          /* a binary patch, or "Binary files ... differ" */
+	const struct entry *entry;  /* the work tree's: its status entry, which
+				     * the status owns; else NULL */
 };
 struct source {
 	struct sfile *f;
@@ -185,7 +188,8 @@ struct status {
  * naming the malformed record (st then holds the records before it). */
 int parse_status(struct status *st, const char *buf, size_t len);
 void status_release(struct status *st);
-/* The work tree as a source: one file per status entry, in its order. */
+/* The work tree as a source: one file per status entry, in its order,
+ * each pointing at its entry (st must outlive src). */
 void source_from_status(struct source *src, const struct status *st);
 
 /* ---- grouping ------------------------------------------------------------
