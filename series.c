@@ -1,58 +1,51 @@
 /*
- * series.c - turn a tree-wide change into a patch series, one commit per
- * group, and tell whom to send each patch to.
+ * series.c - turn a tree-wide change into a patch series that maintainers
+ * can take, and tell whom to send each patch to.
  *
- * Formats it parses, each with its own section below:
- *   git status --porcelain=v2 -z     (the working tree's change)
- *   unified diffs: git diff, git format-patch mails, diff -u, spatch output
- *     (twice: the structural parser of the diff source, and the script's
- *     line rules for what a patch touches), and their hunks for the
- *     hardware rules of `check`
- *   git log -z --name-only           (a range's commits; subjects for
- *                                     %(prefix))
- *   git diff-tree --stdin -p         (each commit's diff, for format)
- *   mbox files                       (replies, for trailers)
- *   MAINTAINERS (and .mailmap, .get_maintainer.conf/.ignore) as
- *   get_maintainer.pl, and git log's output for its history
- *   Perl-style regexes of N: and K: lines (a linear-time subset)
+ * Formats it parses, each where its part reads it:
+ *   git status --porcelain=v2 -z      the work tree's change (sources)
+ *   unified diffs: git diff, format-patch mails and mboxes, diff -ruN,
+ *     spatch's three header shapes      (sources: the diff; recipients: the
+ *                                        script's line rules of a patch;
+ *                                        sinks: hunks, for check's rules)
+ *   git log -z --name-only            a range's commits (sources), the
+ *                                     subjects for %(prefix) (messages)
+ *   mbox files                        replies, for trailers (sources)
+ *   MAINTAINERS, .mailmap, .get_maintainer.conf and .ignore, .yaml
+ *     bindings' addresses, git log for history (recipients)
+ *   Perl regexes of N: and K: lines, a linear-time subset (recipients)
+ *   git ls-files -s -z, fast-import marks (sinks: the commit transaction)
  *
- * How it is built.  A source gives one list of changed files (struct
- * source): the work tree through git status, a unified diff, a commit
- * range through git's own diff of it, or a range one entry per commit.
- * A grouping maps files to groups (dir, depth N, file, tree; from
- * MAINTAINERS: subsystem, maintainers, route).  A sink consumes the
- * groups: the plan printer; the commit transaction (one fast-import, one
- * compare-and-swap of HEAD); the apply transaction (git apply --cached
- * per group into a temporary index, one compare-and-swap); the mail
- * writer (format-patch layout, each mail's recipients in its headers);
- * the hardware checks.  The recipients engine, maintainers_query(),
- * answers for any set of files and patch text, and is what `series cc`
- * calls.  A command is one source, one grouping and one sink: plan = work
- * tree or range + grouping + plan printer; commit = work tree + grouping
- * + commit transaction; split = diff + grouping + mail writer or apply
- * transaction; regroup = range + grouping + apply transaction; format =
- * range per commit + mail writer; check = patches or range per commit +
- * hardware checks; trailers = range per commit + mbox replies + a reword
- * of the commits; cc = patches (diff parser) + recipients.
- *
- * Sections, in the order data flows: shared parts (errors, buffers, the
- * text kit, child processes and the git runner, the repository); sources
- * (the work tree's status parser, the unified diff, a commit range);
- * grouping; messages (with %(prefix) from history); sinks (staging, plan
- * printer and commit transaction; the mail writer; the apply
- * transaction; conversions that need hardware; the mbox parser); the
- * recipients pipeline (diff parser, regex, MAINTAINERS and its one pass,
- * addresses, .mailmap, .yaml addresses, who gets a patch, history, the
- * answer); commands; main.
+ * The parts, in the order data flows:
+ *   1. kit         errors, memory, buffers, text, child processes and the
+ *                  git runner, the repository, identities, options
+ *   2. model       source, plan, commits, recipients, template
+ *   3. sources     the work tree, the unified diff, a commit range (whole,
+ *                  or per commit), patch files, mbox replies
+ *   4. recipients  the engine (get_maintainer.pl's answer in one pass),
+ *                  configuration, owners
+ *   5. groupings   dir, depth, file, tree; subsystem, maintainers, route;
+ *                  the organisations
+ *   6. messages    templates, prefixes from history, trailers
+ *   7. sinks       the plan printer, the mail writer, the transaction core
+ *                  (commit, apply, reword), the hardware checks
+ *   8. commands    a context, then each command as named steps: plan,
+ *                  commit, split, regroup, cc, format, check, trailers
+ *   9. main
+ * A command is one source, one grouping and one sink: plan = work tree or
+ * range + grouping + plan printer; commit = work tree + grouping + commit;
+ * split = diff + grouping + mail writer or apply; regroup = range +
+ * grouping + apply; format = range per commit + mail writer; check =
+ * patches or range per commit + hardware checks; trailers = range per
+ * commit + replies + reword; cc = patches + the recipients engine.
  *
  * TODO:
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
  *     kernel's); a cache of the F: index beside it would cut that.
- *   - cc: .get_maintainer.conf/.ignore are read at the top only, not $HOME.
- *   - commit: signing (-S, commit.gpgSign) is refused, not done.
- *   - submodule pointer changes are refused, not committed.
- *   - plan --compare: 0.38 s on the kernel's 809-file change, not yet the
- *     0.2 s goal (K: lines over each file's whole text, as -f does).
+ *   - cc: .get_maintainer.conf and .ignore are read at the top only, not
+ *     in $HOME.
+ *   - commit: signing (-S, commit.gpgSign) is refused, not done;
+ *     submodule pointer changes are refused, not committed.
  *   - check: the rules read C text, not C; a remove() reached through a
  *     macro or a bus-specific callback name is not found.
  */
@@ -123,7 +116,11 @@ extern char **environ;
  */
 static volatile sig_atomic_t stop_signal;
 
-/* ==== 1. kit ============================================================ */
+/* ==== 1. kit =============================================================
+ * What every part uses: errors, memory, buffers, text, child processes and
+ * the git runner, the repository and the run's signals, identities,
+ * command-line options.
+ */
 
 /* ---- errors --------------------------------------------------------------
  * Every message goes through report(): "series: what: why" on one line.
@@ -173,7 +170,7 @@ void die(const char *fmt, ...)
 	exit(EXIT_FAIL);
 }
 
-/*
+/* ---- memory ----------------------------------------------------------------
  * The x* rule: a helper whose name starts with x never returns failure; it
  * dies instead.  Only allocation and arithmetic overflow take that road.
  */
@@ -427,6 +424,14 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always)
 			sb_addc(sb, c);
 	}
 	sb_addc(sb, '"');
+}
+
+/* Frees an array of n buffers (messages, file texts) and the array. */
+static void sbufs_free(struct sbuf *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		sb_release(&v[i]);
+	free(v);
 }
 
 /* ---- text kit --------------------------------------------------------------
@@ -1330,7 +1335,7 @@ static void reraise_stop(void)
 	}
 }
 
-/*
+/* ---- identities --------------------------------------------------------------
  * An identity as git writes it, the one parser of them.  Grammar:
  *   NAME ' '* '<' ADDR '>' [' ' SECONDS ' ' ('+'|'-') HH MM]
  * NAME is not empty and holds no '<'; ADDR holds no '>'.  The spans point
@@ -1436,8 +1441,8 @@ static char *config_value(const char *key)
 	return sb_detach(&out, NULL);
 }
 
-/*
- * Options, from tables.  A row names a switch and where its value goes:
+/* ---- options, from tables ----------------------------------------------------
+ * A row names a switch and where its value goes:
  * an offset into the command's own options struct.  Each command lists its
  * tables beside its synopsis (the command table below main's section
  * opens), one parser reads them, and `series CMD -h` prints the synopsis
@@ -1680,14 +1685,14 @@ static void args_release(struct args *a)
 	a->nlists = a->nword = 0;
 }
 
-/* ==== 2. model ========================================================== */
-
-/* ---- sources -----------------------------------------------------------------
- * Every command starts from one list of changed files (struct source in
- * series.h): the work tree through git status, a unified diff through the
- * diff source below, a commit range through git's own diff of it.  What
- * follows (groupings, sinks) reads that list and nothing else of the input,
- * so a new input is a new source and no new command path.
+/* ==== 2. model ===========================================================
+ * What flows between the parts, each with its invariants in series.h or
+ * here: a source (the changed files, struct source), a plan (groups of a
+ * source's files), a range's commits (struct rcommits), recipients
+ * (struct recipients) and a message template (struct template).  Every
+ * command starts from one source; what follows (groupings, sinks) reads
+ * that list and nothing else of the input, so a new input is a new source
+ * and no new command path.
  */
 
 void source_release(struct source *src)
@@ -1832,7 +1837,11 @@ struct template {
 	const char *sob;   /* signoff line or NULL */
 };
 
-/* ==== 3. sources ======================================================== */
+/* ==== 3. sources =========================================================
+ * Each turns an input into a source: the work tree (git status), a
+ * unified diff (a file, stdin, mails), a commit range (git's diff of it,
+ * or one entry per commit), patch files; and the replies of an mbox.
+ */
 
 /* ---- status parser: the work tree as a source -------------------------------
  * Grammar of `git status --porcelain=v2 -z` (man git-status); -z means no
@@ -2965,7 +2974,7 @@ out:
 	return ret;
 }
 
-/*
+/* ---- a range per commit ---------------------------------------------------
  * The range's commits as a source with one group per commit, oldest first:
  * one `git diff-tree --stdin -p` for all of them.  Its output is, per
  * commit, the id alone on a line (--always), then that commit's diff; no
@@ -3029,6 +3038,12 @@ static int source_from_commits(struct source *src, struct plan *p,
 	sb_release(&out);
 	return r;
 }
+
+/* ---- patch files ----------------------------------------------------------
+ * Patches as mails, each a group (check), and how a mail series names its
+ * parts: the numbering of a subject, format-patch's file names, a cover
+ * letter and its siblings (cc).
+ */
 
 /* The source of check: each patch file a group, its files' texts from the
  * work tree (the tree the patches apply to) where there is one. */
@@ -3446,7 +3461,13 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 	return (int)(mb->n - at);
 }
 
-/* ==== 4. recipients ===================================================== */
+/* ==== 4. recipients ======================================================
+ * get_maintainer.pl's answer, for any set of files and patch text, from
+ * one pass over MAINTAINERS: what a patch touches (the script's own line
+ * rules), the N:/K: regex engine, the file's scan, addresses, .mailmap,
+ * .yaml addresses, history, the answer; then where MAINTAINERS is, and
+ * the owners of a source's files that the groupings need.
+ */
 
 /* ---- diff parser -------------------------------------------------------------
  * What a patch touches, read line by line the way get_maintainer.pl reads it,
@@ -7573,11 +7594,14 @@ int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 	return r;
 }
 
-/*
- * `series cc`: where MAINTAINERS is.  --maintainers FILE, else the nearest
- * directory holding one above the first patch, else above the current
- * directory.  The tree's top is that directory.
+/* ---- configuration -----------------------------------------------------------
+ * Where MAINTAINERS is and how the script is told to read it: the nearest
+ * directory holding one (its top is the tree's), .get_maintainer.conf's
+ * switches, .get_maintainer.ignore, .mailmap.
  */
+
+/* The nearest directory at or above start that holds a MAINTAINERS, or
+ * NULL. */
 static char *find_up(const char *start)
 {
 	struct sbuf dir = SBUF_INIT, probe = SBUF_INIT;
@@ -7749,6 +7773,14 @@ static struct maintainers *load_maintainers(const char *file, const char *top,
 	return m;
 }
 
+/* ---- owners ------------------------------------------------------------------
+ * The facts the MAINTAINERS groupings group by and plan shows, for a
+ * source's files: the tree's MAINTAINERS, loaded once, then per file its
+ * owning section, its tree (T:) and (for --by maintainers) its
+ * recipients, each from one pass; and the recipients of any groups of
+ * them.  Invariants: every per-file array has n entries; section[i] NULL
+ * means only THE REST has file i.
+ */
 struct owners {
 	struct maintainers *m;    /* NULL: the tree has no MAINTAINERS */
 	struct cc_opts o;         /* as series cc would use them */
@@ -7961,9 +7993,11 @@ static int owner_facts(struct owners *ow, const struct source *src,
 	return r;
 }
 
-/* ==== 5. groupings ====================================================== */
-
-/* ---- grouping --------------------------------------------------------------
+/* ==== 5. groupings =======================================================
+ * A plan of a source's files: per directory (cut to a depth), per file,
+ * one for the tree, or from MAINTAINERS per owning section, per recipient
+ * set or per merge route.
+ *
  * An entry belongs to the group of its (new) path; a rename's old path goes
  * with it, so no commit of the series has the file twice or not at all.
  * Entries sort by (group, path) and each run of one group is one group:
@@ -8256,10 +8290,10 @@ static void select_keys(struct selection *sel, const struct owners *ow)
 		   sel->by == BY_MAINTAINERS ? ow->rcpt : NULL;
 }
 
-/*
- * plan --compare: the same change under every organisation, one row each,
- * with what a maintainer or a list will see of it.  The organisations'
- * groups are all asked about in one pass over MAINTAINERS.
+/* ---- the organisations -------------------------------------------------------
+ * The forms a tree-wide series can take, the article's four and the
+ * MAINTAINERS ones: plan --compare shows each, format's cover letter names
+ * the one a series has.
  */
 static const struct organisation {
 	const char *name;
@@ -8341,9 +8375,38 @@ static int shared_file(const struct source *src, const struct plan *p,
 	return r;
 }
 
-/* ==== 6. messages ======================================================= */
+/* ==== 6. messages =======================================================
+ * What a commit or a mail says: the user's template with its placeholders
+ * filled (SEDME, %(section), %(prefix)) and cleaned as git commit does;
+ * the subject prefixes history gives; the subject of a message; and
+ * trailers (Signed-off-by: and the review tags), as regroup carries them
+ * from old commits to new ones and trailers takes them from replies.
+ */
 
-/* ---- commit messages ---------------------------------------------------- */
+/* ---- templates ------------------------------------------------------------ */
+
+/* The message template from -F file (- for stdin) or -m message: no
+ * NUL, not blank.  0, or -1 after error(). */
+static int load_template(struct sbuf *text, const char *file,
+			 const char *message)
+{
+	if (message)
+		sb_adds(text, message);
+	else if (!strcmp(file, "-") ? sb_read_fd(text, 0) < 0 :
+		 sb_read_file(text, file) < 0)
+		return error("%s: %s", file, strerror(errno));
+	if (memchr(text->buf, '\0', text->len))
+		return error("%s: the template holds a NUL byte",
+			     file ? file : "-m");
+	struct sbuf probe = SBUF_INIT;
+	sb_add(&probe, text->buf, text->len);
+	cleanup_message(&probe);
+	size_t len = probe.len;
+	sb_release(&probe);
+	if (!len)
+		return error("%s: the template is empty", file ? file : "-m");
+	return 0;
+}
 
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		     const struct group *g)
@@ -8382,6 +8445,87 @@ void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		p = q + klen;
 	}
 }
+
+void cleanup_message(struct sbuf *msg)
+{
+	struct sbuf out = SBUF_INIT;
+	size_t blank = 0;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		while (l.len && is_space((unsigned char)l.p[l.len - 1]))
+			l.len--;
+		if (!l.len) {
+			blank++;
+			continue;
+		}
+		if (blank && out.len)
+			sb_addc(&out, '\n');
+		blank = 0;
+		sb_add(&out, l.p, l.len);
+		sb_addc(&out, '\n');
+	}
+	sb_release(msg);
+	*msg = out;
+}
+
+static void group_message(struct sbuf *msg, const struct template *t,
+			  const struct group *g)
+{
+	expand_template(msg, t->text, t->len, g);
+	cleanup_message(msg);
+	if (t->sob)
+		add_trailer(msg, t->sob);
+}
+
+/* Each group's message from the template, as an array the caller frees
+ * with sbufs_free(). */
+static struct sbuf *group_messages(const struct plan *p, const struct template *t)
+{
+	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		sb_init(&m[i]);
+		group_message(&m[i], t, &p->g[i]);
+	}
+	return m;
+}
+
+/* Whether the template asks for %(prefix), which history fills. */
+static int uses_prefix(const struct template *t)
+{
+	return t->text && find_bytes(t->text, t->len, "%(prefix)", 9) != NULL;
+}
+
+/* The subject (the first paragraph, its lines joined by spaces) and where
+ * the body starts, of a cleaned-up message. */
+static char *message_subject(const struct sbuf *msg, const char **body)
+{
+	struct sbuf s = SBUF_INIT;
+	const char *pos = msg->buf, *end = msg->buf + msg->len;
+	struct span ln;
+
+	while (next_line(&pos, end, &ln) && ln.len) {
+		if (s.len)
+			sb_addc(&s, ' ');
+		sb_add(&s, ln.p, ln.len);
+	}
+	*body = pos;
+	return sb_detach(&s, NULL);
+}
+
+static char *subject_of(const char *msg)
+{
+	struct sbuf m = SBUF_INIT;
+	const char *body;
+
+	sb_adds(&m, msg);
+	char *s = message_subject(&m, &body);
+	sb_release(&m);
+	return s;
+}
+
+/* ---- prefixes from history ---------------------------------------------- */
 
 /*
  * Subject prefixes from history, as maintainers expect them ("i2c:
@@ -8504,28 +8648,10 @@ int learn_prefixes(struct plan *p, const struct source *src, const char *rev)
 	return 0;
 }
 
-void cleanup_message(struct sbuf *msg)
-{
-	struct sbuf out = SBUF_INIT;
-	size_t blank = 0;
-	const char *pos = msg->buf, *end = msg->buf + msg->len;
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		while (l.len && is_space((unsigned char)l.p[l.len - 1]))
-			l.len--;
-		if (!l.len) {
-			blank++;
-			continue;
-		}
-		if (blank && out.len)
-			sb_addc(&out, '\n');
-		blank = 0;
-		sb_add(&out, l.p, l.len);
-		sb_addc(&out, '\n');
-	}
-	sb_release(msg);
-	*msg = out;
-}
+/* ---- trailers ---------------------------------------------------------------
+ * git's trailer block: the last paragraph of a message, not its subject,
+ * whose every line is "Token: value".
+ */
 
 /* Whether the line looks like a trailer ("Token: value"). */
 static int is_trailer(const char *s, size_t len)
@@ -8608,93 +8734,16 @@ void add_trailer(struct sbuf *msg, const char *sob)
 	sb_addc(msg, '\n');
 }
 
-
-static void group_message(struct sbuf *msg, const struct template *t,
-			  const struct group *g)
+/* Whether one of the n lines is line, in any case. */
+static int has_line(char *const *v, size_t n, const char *line)
 {
-	expand_template(msg, t->text, t->len, g);
-	cleanup_message(msg);
-	if (t->sob)
-		add_trailer(msg, t->sob);
-}
-
-/* Each group's message from the template, as an array the caller frees
- * with free_messages(). */
-static struct sbuf *group_messages(const struct plan *p, const struct template *t)
-{
-	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
-
-	for (size_t i = 0; i < p->nr; i++) {
-		sb_init(&m[i]);
-		group_message(&m[i], t, &p->g[i]);
-	}
-	return m;
-}
-
-static void free_messages(struct sbuf *m, size_t n)
-{
-	for (size_t i = 0; m && i < n; i++)
-		sb_release(&m[i]);
-	free(m);
-}
-
-/* Whether the template asks for %(prefix), which history fills. */
-static int uses_prefix(const struct template *t)
-{
-	return t->text && find_bytes(t->text, t->len, "%(prefix)", 9) != NULL;
-}
-
-/* The subject (the first paragraph, its lines joined by spaces) and where
- * the body starts, of a cleaned-up message. */
-static char *message_subject(const struct sbuf *msg, const char **body)
-{
-	struct sbuf s = SBUF_INIT;
-	const char *pos = msg->buf, *end = msg->buf + msg->len;
-	struct span ln;
-
-	while (next_line(&pos, end, &ln) && ln.len) {
-		if (s.len)
-			sb_addc(&s, ' ');
-		sb_add(&s, ln.p, ln.len);
-	}
-	*body = pos;
-	return sb_detach(&s, NULL);
-}
-
-static char *subject_of(const char *msg)
-{
-	struct sbuf m = SBUF_INIT;
-	const char *body;
-
-	sb_adds(&m, msg);
-	char *s = message_subject(&m, &body);
-	sb_release(&m);
-	return s;
-}
-
-/* The message template from -F file (- for stdin) or -m message: no
- * NUL, not blank.  0, or -1 after error(). */
-static int load_template(struct sbuf *text, const char *file,
-			 const char *message)
-{
-	if (message)
-		sb_adds(text, message);
-	else if (!strcmp(file, "-") ? sb_read_fd(text, 0) < 0 :
-		 sb_read_file(text, file) < 0)
-		return error("%s: %s", file, strerror(errno));
-	if (memchr(text->buf, '\0', text->len))
-		return error("%s: the template holds a NUL byte",
-			     file ? file : "-m");
-	struct sbuf probe = SBUF_INIT;
-	sb_add(&probe, text->buf, text->len);
-	cleanup_message(&probe);
-	size_t len = probe.len;
-	sb_release(&probe);
-	if (!len)
-		return error("%s: the template is empty", file ? file : "-m");
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(v[i], line))
+			return 1;
 	return 0;
 }
 
+/* ---- regroup's trailers ---------------------------------------------------- */
 
 /* What regroup knows of the range's trailers: per commit its trailers
  * (less the user's own sign-off); per source file the commits that touch
@@ -8873,6 +8922,7 @@ static void collect_trailers(struct regroup *rg, const char *sob)
 	}
 }
 
+/* ---- the tags of replies ---------------------------------------------------- */
 
 /* A subject as a patch mail has it: "[RFC PATCH v2 3/7] text" gives 3, 7
  * and where the text starts; a reply's "Re: " prefixes are skipped.  0
@@ -9129,16 +9179,6 @@ out:
 	return r;
 }
 
-
-/* Whether one of the n lines is line, in any case. */
-static int has_line(char *const *v, size_t n, const char *line)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcasecmp(v[i], line))
-			return 1;
-	return 0;
-}
-
 static void additions_release(struct additions *ad)
 {
 	for (size_t i = 0; i < ad->n; i++) {
@@ -9149,7 +9189,15 @@ static void additions_release(struct additions *ad)
 	memset(ad, 0, sizeof *ad);
 }
 
-/* ==== 7. sinks ========================================================== */
+/* ==== 7. sinks ==========================================================
+ * What consumes a plan's groups: the plan printer; the mail writer (one
+ * cover-letter writer for split and format); the transaction core, with
+ * its three users: commit (the work tree through fast-import), apply
+ * (diff text per group: split --commit, regroup) and reword (trailers);
+ * and the hardware checks.
+ */
+
+/* ---- the plan printer ------------------------------------------------------ */
 
 /* What a source's file is, as a letter for people: A M D T R C. */
 static char sfile_letter(const struct sfile *f)
@@ -11328,9 +11376,10 @@ static int settle_plan(struct plan *p, const struct source *src,
 /* series commit's run of the transaction: the plan and the work tree it
  * commits, the changes git staged and each group's message; the
  * commit-msg hook's file while it exists; fast-import's pid, for its
- * crash report.  The core (t) holds the index lock and the index copy. */
+ * crash report.  The core (t, the caller's) holds the index lock and the
+ * index copy. */
 struct import {
-	struct txn t;
+	struct txn *t;
 	struct plan *plan;
 	const struct source *src;   /* the work tree, its files' entries */
 	struct changes *cs;
@@ -11352,20 +11401,19 @@ static void import_abort(struct import *im)
 	}
 	if (im->importer > 0) {
 		struct sbuf crash = SBUF_INIT;
-		sb_addf(&crash, "%s/fast_import_crash_%ld", im->t.repo->gitdir,
+		sb_addf(&crash, "%s/fast_import_crash_%ld", im->t->repo->gitdir,
 			(long)im->importer);
 		unlink(crash.buf);
 		sb_release(&crash);
 	}
-	txn_abort(&im->t);
+	txn_abort(im->t);
 }
 
 static void import_release(struct import *im)
 {
 	import_abort(im);
-	free_messages(im->msg, im->msg ? im->plan->nr : 0);
+	sbufs_free(im->msg, im->msg ? im->plan->nr : 0);
 	im->msg = NULL;
-	txn_release(&im->t);
 }
 
 /*
@@ -11412,7 +11460,7 @@ static int hook_exists(const char *path)
  * may edit it), then git's clean-up. */
 static int make_messages(struct import *im)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	int hook = !im->no_verify && hook_exists(t->repo->hook_commit_msg);
 	struct sbuf ienv = SBUF_INIT;
 	int r = 0;
@@ -11501,7 +11549,7 @@ static int read_marks(const char *path, char (*ids)[65], size_t n)
  */
 static int import_once(struct import *im)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
 	size_t ng = im->plan->nr, next_blob = ng + 1;
 	int r = 0;
@@ -11585,7 +11633,7 @@ static int import_once(struct import *im)
  */
 static int store_converted(struct import *im)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	static const char *const words[] = { "hash-object", "-w",
 					     "--stdin-paths", NULL };
 	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
@@ -11692,7 +11740,7 @@ static int run_stage_job(void *arg)
 static int start_stage_job(struct import *im, struct child *job,
 			   struct stage_job *j)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	int out = quarantine_file(t, "listing"), err = -1, r = -1;
 
 	if (out > 2 && (err = quarantine_file(t, "stage-err")) > 2) {
@@ -11714,7 +11762,7 @@ static int start_stage_job(struct import *im, struct child *job,
 /* Waits for the staging job and takes its listing, or shows its messages. */
 static int finish_stage_job(struct import *im, struct child *job)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	struct sbuf text = SBUF_INIT;
 	int st = child_finish(job), r;
 
@@ -11743,7 +11791,7 @@ static int finish_stage_job(struct import *im, struct child *job)
  */
 static int commit_series(struct import *im)
 {
-	struct txn *t = &im->t;
+	struct txn *t = im->t;
 	int pre_commit = !im->no_verify && hook_exists(t->repo->hook_pre_commit);
 	struct child job = { 0 };
 	struct stage_job sj;
@@ -12437,7 +12485,7 @@ static int check_plan_groups(const struct source *src, const struct plan *p,
 		sb_init(&text[i]);
 	if (!(r = tree_texts(src, p, rev, top, text)))
 		check_groups(src, p, text, f);
-	free_messages(text, src->nr);
+	sbufs_free(text, src->nr);
 	return r;
 }
 
@@ -12482,8 +12530,8 @@ static void worktree_hardware_warnings(const struct plan *p,
 				GROW(pg, npg + 1, apg);
 				pg[npg++] = (struct owned){ src->f[fi].path, g };
 			}
-	free_messages(old, src->nr);
-	free_messages(now, src->nr);
+	sbufs_free(old, src->nr);
+	sbufs_free(now, src->nr);
 	free(head);
 	if (!npg)
 		return;
@@ -12623,6 +12671,15 @@ struct cmd {
 		      { "", "", NULL }, { 0 }, SBUF_INIT, { NULL, 0, NULL },   \
 		      SBUF_INIT, NULL, 0, NULL, TXN_INIT }
 
+/* An empty context for the command whose arguments are a. */
+static void cmd_init(struct cmd *c, struct args *a)
+{
+	static const struct cmd empty = CMD_INIT(NULL);
+
+	*c = empty;
+	c->a = a;
+}
+
 /* A step's -1 (after error()) as the command's exit code. */
 static int failed(int r)
 {
@@ -12631,7 +12688,7 @@ static int failed(int r)
 
 static int cmd_end(struct cmd *c, int r)
 {
-	free_messages(c->msgs, c->nmsgs);
+	sbufs_free(c->msgs, c->nmsgs);
 	owners_release(&c->ow);
 	plan_release(&c->p);
 	source_release(&c->src);
@@ -12993,7 +13050,8 @@ static int cmd_plan(struct args *a)
 			      a->word[a->dashdash > 1 || is_range(a->word[0])]);
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	o.pathspec = a->word + a->dashdash;
 	o.prefixes = !o.compare;        /* plan shows what history gives */
 	catch_signals();
@@ -13038,14 +13096,13 @@ static int check_signing(const struct commit_opts *o)
 static int commit_step(struct cmd *c, const struct commit_opts *o)
 {
 	struct changes cs = { NULL, 0 };
-	struct import im = { .t = c->t, .plan = &c->p, .src = &c->src,
+	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
 			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
 
-	c->t = (struct txn)TXN_INIT;
-	im.t.repo = &c->repo;
+	c->t.repo = &c->repo;
 	int done = commit_series(&im);
 	if (!done)
-		txn_print(&im.t, c->repo.old, NULL);
+		txn_print(&c->t, c->repo.old, NULL);
 	import_release(&im);
 	free(cs.c);
 	return done < 0 ? EXIT_FAIL : done ? nothing_to_commit() : 0;
@@ -13067,7 +13124,8 @@ static int cmd_commit(struct args *a)
 
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	catch_signals();
 	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
 	    !(r = commit_refusals(&c, &o))) {
@@ -13208,7 +13266,8 @@ static int cmd_split(struct args *a)
 			      "with it");
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	char *author = NULL;
 	catch_signals();
 	if (!(r = template_step(&c, &o)) &&
@@ -13283,7 +13342,8 @@ static int cmd_regroup(struct args *a)
 			      a->nword ? a->word[a->nword > 1] : "");
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	struct regroup rg = { .commits = &c.rc };
 	char want[72];
 	catch_signals();
@@ -13707,7 +13767,8 @@ static int cmd_cc(struct args *a)
 
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	struct cc_opts o = CC_OPTS_INIT;
 	struct maintainers *m = NULL;
 	struct sbuf out = SBUF_INIT;
@@ -13733,6 +13794,12 @@ static int cmd_cc(struct args *a)
  * writer, with each patch's recipients in its headers (people in To:,
  * lists in Cc:), a cover letter to every list of the series, and, for a
  * re-spin, what became of the previous version.
+ */
+/* ---- format -------------------------------------------------------------
+ * A range's commits as a mail series, through the mail writer, with each
+ * patch's recipients in its headers (people in To:, lists in Cc:), a cover
+ * letter to every list of the series, and, for a re-spin, what became of
+ * the previous version.
  */
 struct format_opts {
 	const char *outdir, *cover, *prev;
@@ -14337,7 +14404,8 @@ static int cmd_format(struct args *a)
 		r = format_args(a, &o);
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	struct series_mails sm = { 0 };
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
@@ -14430,7 +14498,8 @@ static int cmd_check(struct args *a)
 			r = cmd_usage(a->cmd, "a range goes alone ('%s')", a->word[i]);
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	struct findings f = { 0 };
 	char **rev = NULL;
 	int range = !a->nword || is_range(a->word[0]);
@@ -14606,7 +14675,8 @@ static int cmd_trailers(struct args *a)
 		r = trailers_args(a, &o, &nmbox);
 	if (r)
 		return args_end(a, r);
-	struct cmd c = CMD_INIT(a);
+	struct cmd c;
+	cmd_init(&c, a);
 	struct mbox mb = { 0 };
 	struct additions ad = { 0 };
 	struct recipients *people = NULL;
@@ -14640,9 +14710,9 @@ static int cmd_trailers(struct args *a)
 	return cmd_end(&c, r);
 }
 
-/* ==== 9. main =========================================================== */
-
-/* ---- main --------------------------------------------------------------- */
+/* ==== 9. main ============================================================
+ * The command table and the dispatch.
+ */
 
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */

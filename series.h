@@ -1,7 +1,11 @@
 /*
  * series.h - the types of series.c and the functions its tests and fuzz
  * harnesses call.  Everything here is defined in series.c; build that file
- * with -DSERIES_NO_MAIN to link it into a test program.
+ * with -DSERIES_NO_MAIN to link it into a test program.  The sections
+ * follow series.c's parts: kit (errors, buffers, child processes), model
+ * (source, plan, recipients), sources (the unified diff, git status, mbox
+ * replies), recipients (the patch scanner, the regex engine, MAINTAINERS
+ * and its queries), messages.
  *
  * Ownership rule, stated once: a function that fills a struct owns what it
  * puts there until the matching *_release() frees it; a function returning a
@@ -16,16 +20,22 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* ==== kit ================================================================ */
+
 /* ---- errors ----------------------------------------------------------
  * error() prints "series: <message>" on stderr and returns -1, so a caller
  * writes `return error(...)`.  die() prints the same and exits with
  * EXIT_FAIL.  warning() prints "series: warning: <message>".
  */
 enum exit_code {
-	EXIT_DONE = 0,    /* did what was asked */
-	EXIT_NOTHING = 1, /* nothing to commit / no recipient */
+	EXIT_DONE = 0,    /* did what was asked (cc: also with no recipient,
+			   * as git send-email needs of a --cc-cmd) */
+	EXIT_NOTHING = 1, /* nothing to do: nothing to commit, no commit to
+			   * format, no trailer to add; for check: a patch
+			   * needs the hardware */
 	EXIT_USAGE = 2,   /* bad command line */
-	EXIT_FAIL = 3     /* git failed, bad input, I/O error; 128+N: signal N */
+	EXIT_FAIL = 3     /* git failed, bad input, I/O error; a run stopped
+			   * by signal N dies of it (128+N to its parent) */
 };
 int error(const char *fmt, ...);
 void warning(const char *fmt, ...);
@@ -77,11 +87,12 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always);
  *                      (in: we write; out, err: we read); the caller closes it;
  *   CHILD_NULL (-2)    /dev/null;
  *   fd > 2             dup'ed onto the child's fd, left open in the parent.
- * The child resets SIGPIPE, SIGINT and SIGTERM to their defaults, chdirs to
- * dir if set, adds env (NAME=VALUE strings, NULL-terminated) to the
- * environment and execs argv[0] from PATH.  A failed exec exits 127.
- * With fn set it runs fn(arg) instead and exits with its value (0-127): a
- * job of ours that runs while we do something else.
+ * The child chdirs to dir if set, adds env (NAME=VALUE strings, NULL-
+ * terminated) to the environment and execs argv[0] from PATH, with SIGPIPE,
+ * SIGINT, SIGTERM and SIGHUP back at their defaults; a failed exec exits
+ * 127.  With fn set it runs fn(arg) instead and exits with its value
+ * (0-127): a job of ours that runs while we do something else, which keeps
+ * our handlers, so that a stop request reaches the git it runs.
  * No shell is ever involved.
  */
 enum { CHILD_INHERIT = 0, CHILD_PIPE = -1, CHILD_NULL = -2 };
@@ -108,7 +119,9 @@ int child_finish(struct child *c);
 int child_pump(struct child *c, const char *input, size_t inlen,
 	       struct sbuf *out);
 
-/* ---- sources -----------------------------------------------------------
+/* ==== model ============================================================== */
+
+/* ---- source -----------------------------------------------------------
  * A source turns a change into one list of changed files: the work tree
  * (git status), a unified diff (a file or stdin), or a commit range (git's
  * own diff of it).  Groupings read only this list; sinks read it and, for
@@ -149,50 +162,7 @@ struct source {
 #define SOURCE_INIT { NULL, 0, 0, SBUF_INIT }
 void source_release(struct source *src);
 
-/* How a diff names its paths: strip < 0 finds it per file (see series.c),
- * else it is patch's -pN; directory (or NULL) is put before every path, as
- * git apply --directory does. */
-struct diff_opts {
-	int strip;
-	const char *directory;
-};
-/* Parses the unified diff in src->text into src's files.  Returns 0, or
- * error() naming the input (what, e.g. "-" or a file name) and the line
- * number of what is wrong: no file header at all, a hunk shorter or longer
- * than its header says, a file twice, a NUL byte. */
-int parse_diff(struct source *src, const char *what, const struct diff_opts *o);
-
-/* ---- status parser -----------------------------------------------------
- * One path that `git status --porcelain=v2 -z` reported.  path is relative
- * to the top of the work tree; orig is the source of a rename or copy (else
- * NULL).  Modes are git's octal modes (0 = absent on that side).
- */
-enum entry_kind { E_CHANGED = '1', E_RENAMED = '2', E_UNMERGED = 'u',
-		  E_UNTRACKED = '?', E_IGNORED = '!' };
-struct entry {
-	char *path;
-	char *orig;
-	char kind;          /* enum entry_kind */
-	char x, y;          /* index and work tree status letters, '.' = none */
-	char sub[5];        /* "N..." or "S<c><m><u>" */
-	unsigned mode_head, mode_index, mode_wt;
-	char oid_head[65];  /* HEAD's object id (of orig for a rename), or "" */
-	char oid_index[65]; /* the index's (stage 0), or "" (unmerged) */
-};
-struct status {
-	struct entry *e;
-	size_t nr, alloc;
-};
-#define STATUS_INIT { NULL, 0, 0 }
-/* Parses porcelain v2 -z output, appending to st.  Returns 0, or error()
- * naming the malformed record (st then holds the records before it). */
-int parse_status(struct status *st, const char *buf, size_t len);
-void status_release(struct status *st);
-/* The work tree as a source: one file per status entry, in its order,
- * each pointing at its entry (st must outlive src). */
-void source_from_status(struct source *src, const struct status *st);
-
-/* ---- grouping ------------------------------------------------------------
+/* ---- plan ---------------------------------------------------------------
  * A plan is a list of groups sorted by name (bytewise); each group's members
  * index into the source it was made from and are sorted by path.
  */
@@ -224,34 +194,107 @@ struct plan {
 	size_t nr;
 };
 #define PLAN_INIT { NULL, 0 }
-/* The group a path belongs to, malloc'd (caller frees): for BY_DIR its
- * directory cut to depth components ("." at the top), for BY_FILE the path,
- * for BY_TREE "treewide". */
-char *group_name(const char *path, const struct selection *sel);
-/* Groups the files of src that sel includes and that are no noop; the
- * members index src->f.  Returns the number of groups. */
-size_t make_plan(struct plan *p, const struct source *src,
-		 const struct selection *sel);
 void plan_release(struct plan *p);
 
-/* ---- commit messages -------------------------------------------------- */
-/* Appends tmpl with its placeholders filled, every other byte as it is:
- * SEDME by g's name; %(section) by g's section (its name where it has
- * none); %(prefix) by g's prefix, else the name and ": ". */
-void expand_template(struct sbuf *out, const char *tmpl, size_t len,
-		     const struct group *g);
-/* Fills each group's prefix from the subjects of the commits before rev
- * that touch its files (see series.c): the cut after the last ": " that
- * more than half of its last 50 share, else NULL.  One git log for all;
- * no history is no prefix.  Returns 0. */
-int learn_prefixes(struct plan *p, const struct source *src, const char *rev);
-/* git stripspace without comment removal: trailing white space off each
- * line, blank lines at both ends dropped, runs of blank lines squeezed to
- * one, a final newline. */
-void cleanup_message(struct sbuf *msg);
-/* Appends sob ("Signed-off-by: N <E>") as its own trailer line unless the
- * message already ends with exactly that line. */
-void add_trailer(struct sbuf *msg, const char *line);
+/* ---- recipients ---------------------------------------------------------
+ * Whom a set of files goes to, as get_maintainer.pl answers: each
+ * recipient's address as the script prints it ("Name <addr>" for a
+ * person, a list's address) and the role it gives it ("maintainer:I2C
+ * SUBSYSTEM", "open list"; printed after the address under --roles).
+ * Invariants: the people (maintainers, reviewers, signers) are v[0..people),
+ * the lists v[people..n), in the script's order; each address is there
+ * once; an address may be empty (an L: line with none: the script prints
+ * an empty line).  The list owns its strings: recipients_release() frees
+ * them and leaves it as RECIPIENTS_INIT; recipients_free() frees an
+ * array of n lists and the array.
+ */
+struct recipient {
+	char *addr;
+	char *role;
+};
+struct recipients {
+	struct recipient *v;
+	size_t n, people, alloc;
+};
+#define RECIPIENTS_INIT { NULL, 0, 0, 0 }
+void recipients_release(struct recipients *r);
+void recipients_free(struct recipients *r, size_t n);
+/* Appends r as series cc prints it: an address a line, with " (ROLE)"
+ * after it where roles is set. */
+void recipients_write(struct sbuf *out, const struct recipients *r, int roles);
+/* Whether r[0..r->people) or the lists hold addr exactly (people: 1 for
+ * the people, 0 for the lists). */
+int recipients_have(const struct recipients *r, const char *addr, int people);
+
+/* ==== sources ============================================================ */
+
+/* ---- the unified diff ----------------------------------------------------
+ * How a diff names its paths: strip < 0 finds it per file (see series.c),
+ * else it is patch's -pN; directory (or NULL) is put before every path, as
+ * git apply --directory does. */
+struct diff_opts {
+	int strip;
+	const char *directory;
+};
+/* Parses the unified diff in src->text into src's files.  Returns 0, or
+ * error() naming the input (what, e.g. "-" or a file name) and the line
+ * number of what is wrong: no file header at all, a hunk shorter or longer
+ * than its header says, a file twice, a NUL byte. */
+int parse_diff(struct source *src, const char *what, const struct diff_opts *o);
+
+/* ---- the work tree: git status ------------------------------------------
+ * One path that `git status --porcelain=v2 -z` reported.  path is relative
+ * to the top of the work tree; orig is the source of a rename or copy (else
+ * NULL).  Modes are git's octal modes (0 = absent on that side).
+ */
+enum entry_kind { E_CHANGED = '1', E_RENAMED = '2', E_UNMERGED = 'u',
+		  E_UNTRACKED = '?', E_IGNORED = '!' };
+struct entry {
+	char *path;
+	char *orig;
+	char kind;          /* enum entry_kind */
+	char x, y;          /* index and work tree status letters, '.' = none */
+	char sub[5];        /* "N..." or "S<c><m><u>" */
+	unsigned mode_head, mode_index, mode_wt;
+	char oid_head[65];  /* HEAD's object id (of orig for a rename), or "" */
+	char oid_index[65]; /* the index's (stage 0), or "" (unmerged) */
+};
+struct status {
+	struct entry *e;
+	size_t nr, alloc;
+};
+#define STATUS_INIT { NULL, 0, 0 }
+/* Parses porcelain v2 -z output, appending to st.  Returns 0, or error()
+ * naming the malformed record (st then holds the records before it). */
+int parse_status(struct status *st, const char *buf, size_t len);
+void status_release(struct status *st);
+/* The work tree as a source: one file per status entry, in its order,
+ * each pointing at its entry (st must outlive src). */
+void source_from_status(struct source *src, const struct status *st);
+
+/* ---- replies: the mbox parser ------------------------------------------
+ * Replies as a mail client or a list archive saves them. */
+/* One message of an mbox: its headers as decoded strings (NULL where it
+ * has none), References in order, and the trailer lines of its body
+ * (Tested-by: and the like, never a quoted one), each decoded. */
+struct mbox_msg {
+	char *id, *in_reply_to, *subject, *from;
+	char **refs;
+	size_t nrefs;
+	char **trailer;
+	size_t ntrailer, atrailer;
+};
+struct mbox {
+	struct mbox_msg *m;
+	size_t n, alloc;
+};
+/* Appends the messages of t (len bytes, an mbox) to mb; returns how many.
+ * Never fails: what is not a message is skipped.  mbox_release() frees. */
+int mbox_parse(const char *t, size_t len, struct mbox *mb);
+void mbox_release(struct mbox *mb);
+
+
+/* ==== recipients ========================================================= */
 
 /* ---- diff parser ---------------------------------------------------------
  * What a patch touches: files in the script's sense (see series.c), sorted
@@ -346,36 +389,6 @@ struct indices {
 	size_t n, alloc;
 };
 
-/*
- * Whom a set of files goes to, as get_maintainer.pl answers: each
- * recipient's address as the script prints it ("Name <addr>" for a
- * person, a list's address) and the role it gives it ("maintainer:I2C
- * SUBSYSTEM", "open list"; printed after the address under --roles).
- * Invariants: the people (maintainers, reviewers, signers) are v[0..people),
- * the lists v[people..n), in the script's order; each address is there
- * once; an address may be empty (an L: line with none: the script prints
- * an empty line).  The list owns its strings: recipients_release() frees
- * them and leaves it as RECIPIENTS_INIT; recipients_free() frees an
- * array of n lists and the array.
- */
-struct recipient {
-	char *addr;
-	char *role;
-};
-struct recipients {
-	struct recipient *v;
-	size_t n, people, alloc;
-};
-#define RECIPIENTS_INIT { NULL, 0, 0, 0 }
-void recipients_release(struct recipients *r);
-void recipients_free(struct recipients *r, size_t n);
-/* Appends r as series cc prints it: an address a line, with " (ROLE)"
- * after it where roles is set. */
-void recipients_write(struct sbuf *out, const struct recipients *r, int roles);
-/* Whether r[0..r->people) or the lists hold addr exactly (people: 1 for
- * the people, 0 for the lists). */
-int recipients_have(const struct recipients *r, const char *addr, int people);
-
 /* One set of files whose recipients are wanted (tree paths, in the order
  * the script would hold them), its keyword text (NULL: none) and the
  * commits its Fixes: lines name.  The query borrows all of them.
@@ -415,24 +428,36 @@ struct file_owner {
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err);
 
-/* ---- replies: the mbox parser ------------------------------------------ */
-/* One message of an mbox: its headers as decoded strings (NULL where it
- * has none), References in order, and the trailer lines of its body
- * (Tested-by: and the like, never a quoted one), each decoded. */
-struct mbox_msg {
-	char *id, *in_reply_to, *subject, *from;
-	char **refs;
-	size_t nrefs;
-	char **trailer;
-	size_t ntrailer, atrailer;
-};
-struct mbox {
-	struct mbox_msg *m;
-	size_t n, alloc;
-};
-/* Appends the messages of t (len bytes, an mbox) to mb; returns how many.
- * Never fails: what is not a message is skipped.  mbox_release() frees. */
-int mbox_parse(const char *t, size_t len, struct mbox *mb);
-void mbox_release(struct mbox *mb);
+/* ==== groupings ========================================================== */
+
+/* The group a path belongs to, malloc'd (caller frees): for BY_DIR its
+ * directory cut to depth components ("." at the top), for BY_FILE the path,
+ * for BY_TREE "treewide". */
+char *group_name(const char *path, const struct selection *sel);
+/* Groups the files of src that sel includes and that are no noop; the
+ * members index src->f.  Returns the number of groups. */
+size_t make_plan(struct plan *p, const struct source *src,
+		 const struct selection *sel);
+
+/* ==== messages =========================================================== */
+
+/* Appends tmpl with its placeholders filled, every other byte as it is:
+ * SEDME by g's name; %(section) by g's section (its name where it has
+ * none); %(prefix) by g's prefix, else the name and ": ". */
+void expand_template(struct sbuf *out, const char *tmpl, size_t len,
+		     const struct group *g);
+/* Fills each group's prefix from the subjects of the commits before rev
+ * that touch its files (see series.c): the cut after the last ": " that
+ * more than half of its last 50 share, else NULL.  One git log for all;
+ * no history is no prefix.  Returns 0. */
+int learn_prefixes(struct plan *p, const struct source *src, const char *rev);
+/* git stripspace without comment removal: trailing white space off each
+ * line, blank lines at both ends dropped, runs of blank lines squeezed to
+ * one, a final newline. */
+void cleanup_message(struct sbuf *msg);
+/* Appends line ("Token: value") as the message's last trailer, unless
+ * the message already ends with exactly that line: into the trailer
+ * block it ends in, else as a new one after a blank line. */
+void add_trailer(struct sbuf *msg, const char *line);
 
 #endif
