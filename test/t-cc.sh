@@ -177,7 +177,9 @@ t_cc_patches_and_cover() {
 	has "K: on added lines" "$out" "Bee Pief"
 }
 
-t_cc_conf_and_errors() {
+# .get_maintainer.conf: its switches, under the command line's; an
+# unknown one a warning.
+t_cc_conf() {
 	cctree
 	printf '# comment\n--no-rolestats --no-git-fallback\n--frobnicate # trailing\n' > .get_maintainer.conf
 	run cc -f include/dots.h
@@ -189,7 +191,12 @@ t_cc_conf_and_errors() {
 	has "conf --roles" "$out" "(maintainer:DOTS)"
 	run cc --no-roles -f include/dots.h
 	hasnt "command line wins" "$out" "(maintainer"
-	rm .get_maintainer.conf
+}
+
+# Usage errors exit 2, a missing patch or MAINTAINERS 3; --maintainers
+# names one elsewhere.
+t_cc_errors() {
+	cctree
 	run cc --bogus -f x;  eq "bad option" "$rc" 2
 	run cc;               eq "no argument" "$rc" 2
 	run cc "$scratch/none.patch"; eq "missing patch" "$rc" 3
@@ -202,13 +209,18 @@ t_cc_conf_and_errors() {
 	mkdir -p include; : > include/dots.h
 	run cc --maintainers "$T_TREE/MAINTAINERS" -f include/dots.h
 	has "--maintainers from elsewhere" "$out" "Dotted, Name"
+}
+
+# A pattern the engine cannot run is an error naming its line, as soon
+# as its literal occurs in the path or the text, and not before.
+t_cc_unsupported_pattern() {
+	mkdir -p "$scratch/ccpat" && cd "$scratch/ccpat" || return
 	printf 'S1\nM: A <a@x>\nK: (?=x)\n' > M2
 	echo 'some text' > y
 	run cc --maintainers M2 -f y
 	eq "unsupported regex" "$rc" 3
 	has "names the line" "$err" "MAINTAINERS:3: K: (?=x): unsupported (? group"
 	eq "nothing printed" "$out" ""
-	# compiled only when its literal occurs: before, it cannot match
 	printf 'S1\nM: A <a@x>\nF: *\nN: vendor++\nK: vendor++\n' > M4
 	run cc --maintainers M4 -f y
 	eq "no literal, no error" "$rc $out" "0 A <a@x>"
@@ -219,6 +231,12 @@ t_cc_conf_and_errors() {
 	: > vendor.c
 	run cc --maintainers M4 -f vendor.c
 	has "the literal in the path: the N: line" "$err" "MAINTAINERS:4: N: vendor++: "
+}
+
+# No address in the output can forge a mail header.
+t_cc_control_bytes() {
+	mkdir -p "$scratch/ccctl" && cd "$scratch/ccctl" || return
+	echo 'some text' > y
 	printf 'S1\nM: Evil <e@x>\rBcc: v@x\nM: Esc <e\033[2J@x>\nF: *\n' > M3
 	run cc --maintainers M3 -f y
 	eq "a CR after the address is cut off with the rest" "$out" "Evil <e@x>"

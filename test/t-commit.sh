@@ -1,4 +1,5 @@
-# t-commit.sh - series plan / series commit against throwaway repositories.
+# t-commit.sh - series commit against throwaway repositories (the scenario
+# of every kind of change is plan's too).
 
 # Every kind of change, staged and not, across directories and the top.
 scenario() {
@@ -21,54 +22,6 @@ scenario() {
 	echo staged >> h/mm; git add h/mm; echo worktree >> h/mm   # MM
 	echo gone > i/ad; git add i/ad; rm i/ad   # added then deleted: no change
 	echo untracked > a/untracked.txt          # only with --untracked
-}
-
-t_plan_by_dir() {
-	scenario
-	run plan -m 'SEDME: fix'
-	eq "exit" "$rc" 0
-	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" \
-		". (1 file) a (1 file) a/b (1 file) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
-	has "subject" "$out" "    subject: a/b: fix"
-	has "rename" "$out" "    R d/old -> d/new"
-	has "type change" "$out" "    T f/link"
-	has "deletion" "$out" "    D c/w"
-	has "added" "$out" "    A e/new"
-	hasnt "untracked off" "$out" "untracked.txt"
-	hasnt "added-then-deleted" "$out" "i/ad"
-	eq "summary line" "$(tail -n 1 <<<"$out")" "9 groups, 10 files"
-	run plan --untracked
-	has "untracked on" "$out" "    A a/untracked.txt"
-	eq "a has two with -u" "$(grep '^a ' <<<"$out")" "a (2 files)"
-}
-
-t_plan_modes() {
-	scenario
-	run plan --by file
-	eq "by file: one group a file" "$(groups_of "$out" | wc -l)" 10
-	has "by file name" "$out" "d/new (1 file)"
-	run plan --by tree -m 'SEDME: x'
-	eq "by tree" "$(groups_of "$out")" "treewide (10 files)"
-	has "tree subject" "$out" "subject: treewide: x"
-	run plan --depth 1
-	eq "depth 1" "$(groups_of "$out" | tr '\n' ' ')" \
-		". (1 file) a (2 files) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
-	run plan --include '*.txt'
-	eq "include" "$(groups_of "$out")" ". (1 file)"
-	run plan --include 'a/*' --include 'c/*'
-	eq "two includes" "$(groups_of "$out" | tr '\n' ' ')" "a (1 file) a/b (1 file) c (2 files) "
-	run plan -- c d
-	eq "pathspec" "$(groups_of "$out" | tr '\n' ' ')" "c (2 files) d (1 file) "
-}
-
-# Directories split around their subdirectories still form one group.
-t_plan_interleaved() {
-	newrepo interleave
-	mkdir -p d/m
-	echo 1 > d/a; echo 1 > d/m/x; echo 1 > d/z; commit_all
-	echo 2 >> d/a; echo 2 >> d/m/x; echo 2 >> d/z
-	run plan
-	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" "d (2 files) d/m (1 file) "
 }
 
 t_commit_every_kind() {
@@ -317,14 +270,14 @@ t_branch_moved_during_run() {
 	eq "no lock left" "$(ls .git/index.lock 2>/dev/null)" ""
 }
 
-# The summary counts with commas, as people read them.
-t_plan_summary_thousands() {
-	newrepo summary
-	mkdir d; for i in $(seq 1 1031); do echo 1 > d/f$i; done; commit_all
-	for i in $(seq 1 1031); do echo 2 >> d/f$i; done
-	run plan --by file
-	eq "exit" "$rc" 0
-	eq "summary" "$(tail -n 1 <<<"$out")" "1,031 groups, 1,031 files"
-	run plan
-	eq "one group" "$(tail -n 1 <<<"$out")" "1 group, 1,031 files"
+# commit groups as plan shows: one commit per group.
+t_commit_by_subsystem() {
+	gtree g-commit
+	run commit --by subsystem -m '%(section): do it'
+	eq "commit subsystem: exit" "$rc" 0
+	eq "commit subsystem: commits" "$(git log --format=%s main~10..main | sort)" "$(printf '%s\n' \
+		'ETHERNET PHY LIBRARY: do it' 'GADGET DRIVERS: do it' 'GPIO SUBSYSTEM: do it' \
+		'I2C BCM2835 DRIVER: do it' 'I2C SUBSYSTEM: do it' 'NETWORKING DRIVERS: do it' \
+		'THE REST: do it' 'THE REST: do it' 'THE REST: do it' 'WIDGET DRIVERS: do it')"
+	eq "commit subsystem: the work tree is committed" "$(git status --porcelain)" ""
 }

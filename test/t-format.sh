@@ -80,46 +80,69 @@ t_format_am() {
 	eq "am: the messages" "$(git log --format=%B "$FB..HEAD")" "$(git log --format=%B "$FB..$FT")"
 }
 
-t_format_options() {
-	fseries f-opt
-	run format --rfc -v 2 --to 'Ann Box <ann@example.org>' --cc 'list@example.org' \
-		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fmt-o" "$FB..$FT"
-	eq "options: exit" "$rc" 0
+# --rfc and -v N: the tag, the file names, and the send command.
+t_format_rfc_and_version() {
+	fseries f-rfc
+	run format --rfc -v 2 -o "$scratch/fmt-o" "$FB..$FT"
+	eq "exit" "$rc" 0
 	eq "-v 2: names" "$(ls "$scratch/fmt-o" | head -2)" "v2-0000-cover-letter.patch
 v2-0001-.-do-it.patch"
-	local m=$scratch/fmt-o/v2-0006-drivers-i2c-busses-do-it.patch
-	has "--rfc -v 2: the tag" "$(cat "$m")" "Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
+	has "--rfc -v 2: the tag" "$(cat "$scratch/fmt-o/v2-0006-drivers-i2c-busses-do-it.patch")" \
+		"Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
+	has "-v 2: the command names v2" "$err" "$scratch/fmt-o/v2-*.patch"
+}
+
+# --to and --cc join every mail's headers, the cover letter's too.
+t_format_to_and_cc() {
+	fseries f-tocc
+	run format --to 'Ann Box <ann@example.org>' --cc 'list@example.org' \
+		--cc '"Comma, Carl" <carl@example.org>' -o "$scratch/fmt-t" "$FB..$FT"
+	local m=$scratch/fmt-t/0006-drivers-i2c-busses-do-it.patch
 	eq "--to joins To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
 Wolfram Sang <wsa@example.org>
 Ann Box <ann@example.org>"
 	eq "--cc joins Cc:, a comma name quoted" "$(header_addrs "$m" Cc | tail -n 2)" "list@example.org
 \"Comma, Carl\" <carl@example.org>"
-	eq "cover: --to" "$(header_addrs "$scratch/fmt-o/v2-0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
-	has "-v 2: the command names v2" "$err" "$scratch/fmt-o/v2-*.patch"
-	# the public branch, where its remote is known
+	eq "cover: --to" "$(header_addrs "$scratch/fmt-t/0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
+}
+
+# The cover letter names the public branch where its remote is known,
+# the push URL first.
+t_format_public_branch() {
+	fseries f-pub
 	git config branch.main.remote origin
 	git config remote.origin.url git://git.example.org/tess.git
-	run format --force -o "$scratch/fmt-o" "$FB..$FT"
-	has "cover: the public branch" "$(cat "$scratch/fmt-o/0000-cover-letter.patch")" "The branch is at:
+	run format -o "$scratch/fmt-p" "$FB..$FT"
+	has "the public branch" "$(cat "$scratch/fmt-p/0000-cover-letter.patch")" "The branch is at:
   git://git.example.org/tess.git main"
 	git config remote.origin.pushurl ssh://git.example.org/tess.git
 	git config branch.main.pushRemote origin
-	run format --force -o "$scratch/fmt-o" "$FB..$FT"
-	has "cover: the push URL first" "$(cat "$scratch/fmt-o/0000-cover-letter.patch")" "  ssh://git.example.org/tess.git main"
-	git config --unset branch.main.remote; git config --unset branch.main.pushRemote
-	# --all-cc: nobody in To:
+	run format --force -o "$scratch/fmt-p" "$FB..$FT"
+	has "the push URL first" "$(cat "$scratch/fmt-p/0000-cover-letter.patch")" "  ssh://git.example.org/tess.git main"
+}
+
+# --all-cc: nobody in To:, everyone in Cc:.
+t_format_all_cc() {
+	fseries f-allcc
 	run format --all-cc -o "$scratch/fmt-c" "$FB..$FT"
-	m=$scratch/fmt-c/0006-drivers-i2c-busses-do-it.patch
+	local m=$scratch/fmt-c/0006-drivers-i2c-busses-do-it.patch
 	eq "--all-cc: no To:" "$(header_addrs "$m" To)" ""
 	eq "--all-cc: all in Cc:" "$(header_addrs "$m" Cc)" "$("$SERIES" cc "$m")"
-	# --individual: no cover letter, no numbering
+}
+
+# --individual, and a range of one commit: no cover letter, no n/m.
+t_format_without_cover() {
+	fseries f-indiv
 	run format --individual -o "$scratch/fmt-i" "$FB..$FT"
 	eq "--individual: no cover" "$(ls "$scratch/fmt-i" | grep -c cover)" 0
 	has "--individual: no n/m" "$(cat "$scratch/fmt-i/0006-drivers-i2c-busses-do-it.patch")" "Subject: [PATCH] drivers/i2c/busses: do it"
-	# one commit: no cover letter
 	run format -o "$scratch/fmt-1" "$FT~1..$FT"
 	eq "one commit: one mail" "$(ls "$scratch/fmt-1")" "0001-fs-do-it.patch"
-	# usage errors and refusals
+}
+
+# Without a range, the upstream's: said where there is none.
+t_format_default_range() {
+	fseries f-range
 	run format --prev "$FB..$FT" "$FB..$FT"
 	eq "--prev without -v: usage" "$rc" 2
 	run format "$FB"
@@ -127,7 +150,6 @@ Ann Box <ann@example.org>"
 	run format
 	eq "no upstream: exit 3" "$rc" 3
 	has "no upstream: said" "$err" "has no upstream: give BASE..TIP"
-	git branch -q --set-upstream-to "$(git rev-parse --abbrev-ref HEAD)" 2>/dev/null
 	git branch -q up "$FB" && git branch -q -u up
 	run format -o "$scratch/fmt-u"
 	eq "upstream..HEAD by default" "$(ls "$scratch/fmt-u" | wc -l)" 11
@@ -280,67 +302,6 @@ t_format_base() {
 	local want; want=$(git show "$pre" | git patch-id --stable | cut -d' ' -f1)
 	has "base: the meeting point" "$(cat "$scratch/fmt-b3/0000-cover-letter.patch")" "base-commit: $FB
 prerequisite-patch-id: $want"
-}
-
-# %(prefix) from the subjects of the history of each group's files:
-# agreement, disagreement, merges (not counted), no history.
-t_prefix_from_history() {
-	newrepo prefix
-	mkdir -p drivers/i2c/busses drivers/net/stmmac drivers/gpio drivers/misc
-	local f
-	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
-		echo 0 > "$f"
-	done
-	commit_all "Initial commit"
-	for f in a b c; do echo $f >> drivers/i2c/busses/bcm.c; git commit -qam "i2c: bcm2835: fix $f"; done
-	echo x >> drivers/i2c/busses/bcm.c; git commit -qam "treewide: one that disagrees"
-	echo a >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: a"
-	echo b >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: b"
-	echo c >> drivers/net/stmmac/main.c; git commit -qam "stmmac: c"
-	echo d >> drivers/net/stmmac/main.c; git commit -qam "stmmac: d"
-	# gpio: one commit on a side branch, merged twice over with subjects
-	# that would outvote it if merges counted
-	git checkout -q -b side
-	echo s >> drivers/gpio/a.c; git commit -qam "gpio: a: side fix"
-	git checkout -q main
-	echo m > m.txt; git add m.txt; git commit -qm "top: unrelated"
-	git merge -q --no-ff -m "Merge: gpio fixes" side
-	git checkout -q side; echo t >> drivers/gpio/a.c; git commit -qam "x"
-	git checkout -q main; git merge -q --no-ff -m "Merge: more gpio" side
-	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
-		echo change >> "$f"
-	done
-	echo new > drivers/misc/new.c
-	run plan -u -m '%(prefix)do it'
-	eq "prefix: exit" "$rc" 0
-	eq "prefix: the plan" "$out" "drivers/gpio (1 file)
-    prefix: \"gpio: a: \"
-    subject: gpio: a: do it
-    M drivers/gpio/a.c
-drivers/i2c/busses (1 file)
-    prefix: \"i2c: bcm2835: \"
-    subject: i2c: bcm2835: do it
-    M drivers/i2c/busses/bcm.c
-drivers/misc (1 file)
-    subject: drivers/misc: do it
-    A drivers/misc/new.c
-drivers/net/stmmac (1 file)
-    subject: drivers/net/stmmac: do it
-    M drivers/net/stmmac/main.c
-4 groups, 4 files"
-	run commit -u -m '%(prefix)do it'
-	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "drivers/misc: do it
-drivers/net/stmmac: do it
-gpio: a: do it
-i2c: bcm2835: do it"
-	# plan of a range looks at the history before its base
-	run plan -m '%(prefix)x' HEAD~4..HEAD
-	has "prefix: a range's base" "$out" "subject: i2c: bcm2835: x"
-	# no history at all: an unborn branch
-	newrepo prefix-unborn
-	echo a > a.c
-	run plan -u -m '%(prefix)x'
-	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
 
 # Names from MAINTAINERS as headers: UTF-8 encoded, specials quoted, a

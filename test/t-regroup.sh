@@ -1,5 +1,5 @@
 # t-regroup.sh - series regroup: an existing linear range rewritten into
-# another organisation, and series plan BASE..TIP.  Every run is checked
+# another organisation.  Every run is checked
 # against the rule: the final tree is HEAD's, the base stays, the branch
 # moves once, the index and the work tree are not touched; trailers follow
 # the files they were given for.
@@ -40,33 +40,6 @@ files_of_commits() {
 	for c in $(git rev-list --reverse "$1"..HEAD); do
 		echo "$(git log -1 --format=%s "$c"): $(git diff-tree -r --no-commit-id --name-only "$c" | tr '\n' ' ')"
 	done
-}
-
-t_plan_range() {
-	rg_series rg-plan
-	run plan -m 'SEDME: x' "$RG_BASE"..HEAD
-	eq "plan of a range: exit" "$rc" 0
-	eq "plan of a range" "$out" ". (1 file)
-    subject: .: x
-    M top
-a (2 files)
-    subject: a: x
-    M a/x
-    M a/y
-b (1 file)
-    subject: b: x
-    M b/z
-b/c (1 file)
-    subject: b/c: x
-    M b/c/w
-4 groups, 5 files"
-	run plan --by tree HEAD~1..
-	eq "TIP defaults to HEAD" "$(groups_of "$out")" "treewide (1 file)"
-	run plan nosuch..HEAD
-	eq "a bad range: exit 3" "$rc" 3
-	eq "a bad range: named" "$err" "series: nosuch: not a commit"
-	run plan "$RG_BASE"..HEAD -- a
-	eq "a range with PATHSPECs: exit 3" "$rc" 3
 }
 
 t_regroup_every_pair() {
@@ -205,4 +178,39 @@ t_regroup_signals() {
 	fake_run 0 none regroup -m x "$RG_BASE"..HEAD
 	cp "$scratch/count.log" "$scratch/rg-sig.steps"
 	each_signal rg_series rg-sig "apply commit-tree update-ref" "TERM INT" regroup -m x "$RG_BASE"..HEAD
+}
+
+# regroup into and out of the MAINTAINERS organisations: the final tree is
+# HEAD's and the commits are the groups plan --by shows for the range.
+t_regroup_by_owner() {
+	gtree g-regroup
+	local base f from to
+	base=$(git rev-parse HEAD)
+	for f in $(git diff --name-only); do git commit -qm "$f: y" -- "$f"; done
+	local tip tree; tip=$(git rev-parse HEAD); tree=$(git rev-parse HEAD^{tree})
+	for from in file dir tree subsystem maintainers route; do
+		for to in subsystem maintainers route dir; do
+			git reset -q --hard "$tip"
+			run regroup --by "$from" -m 'SEDME: y' "$base"..HEAD
+			eq "to $from: exit" "$rc" 0
+			local want; want=$(plan_sets "$("$SERIES" plan --by "$to" "$base"..HEAD)")
+			run regroup --by "$to" -m '%(prefix)y' "$base"..HEAD
+			eq "$from -> $to: exit" "$rc" 0
+			eq "$from -> $to: HEAD's tree" "$(git rev-parse HEAD^{tree})" "$tree"
+			eq "$from -> $to: the groups of plan" "$(commit_sets "$base")" "$want"
+			eq "$from -> $to: clean" "$(git status --porcelain)" ""
+		done
+	done
+	# and the sets are the ones counted out above
+	git reset -q --hard "$tip"
+	run regroup --by route -m '%(prefix)y' "$base"..HEAD
+	eq "route: the commits" "$(commit_sets "$base")" "README 
+drivers/gadget/g.c 
+drivers/gpio/gpio-a.c drivers/misc/gpio-helper.c 
+drivers/gpio/gpio-legacy.c 
+drivers/i2c/busses/i2c-bcm2835.c drivers/i2c/busses/i2c-foo.c drivers/i2c/i2c-core.c 
+drivers/net/ethernet/eth.c drivers/net/phy/phy.c 
+drivers/widget/w.c 
+fs/one.c fs/two.c "
+	has "route: %(prefix) is SEDME: " "$(git log --format=%s "$base"..HEAD)" "drivers/net: y"
 }

@@ -355,3 +355,33 @@ drivers/a: four
 	run split --commit -o x -m 'SEDME: again' "$scratch/c.diff"
 	eq "--commit with -o: usage" "$rc" 2
 }
+
+# split groups a diff the same way, with the MAINTAINERS above the current
+# directory (the diff's paths are relative to it).
+t_split_by_owner() {
+	gtree g-split
+	git diff > "$scratch/g.diff"; git checkout -q .
+	local before; before=$(snapshot)
+	mkdir -p "$scratch/gsplit"
+	(cd drivers && "$SERIES" split --by route -m '%(prefix)y' --author 'A U <a@u.org>' \
+		-o "$scratch/gsplit/r" "$scratch/g.diff") > /dev/null 2>"$scratch/stderr"
+	eq "split --by route: exit" "$?" 0
+	eq "split --by route: the mails" "$(ls "$scratch/gsplit/r" | tr '\n' ' ')" \
+		"0000-cover-letter.patch 0001-.-y.patch 0002-drivers-y.patch 0003-drivers-gadget-y.patch 0004-drivers-gpio-y.patch 0005-drivers-i2c-y.patch 0006-drivers-net-y.patch 0007-drivers-widget-y.patch 0008-fs-y.patch "
+	eq "split --by route: i2c.git's three files" \
+		"$(grep '^diff --git' "$scratch/gsplit/r/0005-drivers-i2c-y.patch" | cut -d' ' -f3 | tr '\n' ' ')" \
+		"a/drivers/i2c/busses/i2c-bcm2835.c a/drivers/i2c/busses/i2c-foo.c a/drivers/i2c/i2c-core.c "
+	eq "split: nothing in the repository changed" "$(snapshot)" "$before"
+	# the mails carry their recipients, as format's do
+	local m=$scratch/gsplit/r/0005-drivers-i2c-y.patch
+	eq "split: To: and Cc: are what series cc says" \
+		"$( { header_addrs "$m" To; header_addrs "$m" Cc; } )" "$("$SERIES" cc "$m")"
+	eq "split: the cover letter to every list" \
+		"$(header_addrs "$scratch/gsplit/r/0000-cover-letter.patch" Cc | sort | tr '\n' ' ')" \
+		"linux-gpio@vger.kernel.org linux-i2c@vger.kernel.org linux-kernel@vger.kernel.org linux-widget@example.org netdev@vger.kernel.org "
+	mkdir -p "$scratch/gsplit/none" && cd "$scratch/gsplit/none"
+	run split --by subsystem -m x --author 'A U <a@u.org>' -o out "$scratch/g.diff"
+	eq "split, no MAINTAINERS: exit" "$rc" 3
+	eq "split, no MAINTAINERS: said" "$err" "series: --by subsystem: no MAINTAINERS above the current directory"
+	[ -e out ] && bad "split, no MAINTAINERS: an output folder was made" || ok
+}

@@ -1,0 +1,308 @@
+# t-plan.sh - series plan: the groups of the work tree and of a range,
+# their files, subjects, prefixes and recipients, and --compare.  The
+# scenarios are t-commit.sh's (every kind of change) and t-groupings.sh's
+# (a MAINTAINERS written for the groupings).
+
+t_plan_by_dir() {
+	scenario
+	run plan -m 'SEDME: fix'
+	eq "exit" "$rc" 0
+	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" \
+		". (1 file) a (1 file) a/b (1 file) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
+	has "subject" "$out" "    subject: a/b: fix"
+	has "rename" "$out" "    R d/old -> d/new"
+	has "type change" "$out" "    T f/link"
+	has "deletion" "$out" "    D c/w"
+	has "added" "$out" "    A e/new"
+	hasnt "untracked off" "$out" "untracked.txt"
+	hasnt "added-then-deleted" "$out" "i/ad"
+	eq "summary line" "$(tail -n 1 <<<"$out")" "9 groups, 10 files"
+	run plan --untracked
+	has "untracked on" "$out" "    A a/untracked.txt"
+	eq "a has two with -u" "$(grep '^a ' <<<"$out")" "a (2 files)"
+}
+
+t_plan_modes() {
+	scenario
+	run plan --by file
+	eq "by file: one group a file" "$(groups_of "$out" | wc -l)" 10
+	has "by file name" "$out" "d/new (1 file)"
+	run plan --by tree -m 'SEDME: x'
+	eq "by tree" "$(groups_of "$out")" "treewide (10 files)"
+	has "tree subject" "$out" "subject: treewide: x"
+	run plan --depth 1
+	eq "depth 1" "$(groups_of "$out" | tr '\n' ' ')" \
+		". (1 file) a (2 files) c (2 files) d (1 file) e (1 file) f (1 file) g (1 file) h (1 file) "
+	run plan --include '*.txt'
+	eq "include" "$(groups_of "$out")" ". (1 file)"
+	run plan --include 'a/*' --include 'c/*'
+	eq "two includes" "$(groups_of "$out" | tr '\n' ' ')" "a (1 file) a/b (1 file) c (2 files) "
+	run plan -- c d
+	eq "pathspec" "$(groups_of "$out" | tr '\n' ' ')" "c (2 files) d (1 file) "
+}
+
+# Directories split around their subdirectories still form one group.
+t_plan_interleaved() {
+	newrepo interleave
+	mkdir -p d/m
+	echo 1 > d/a; echo 1 > d/m/x; echo 1 > d/z; commit_all
+	echo 2 >> d/a; echo 2 >> d/m/x; echo 2 >> d/z
+	run plan
+	eq "groups" "$(groups_of "$out" | tr '\n' ' ')" "d (2 files) d/m (1 file) "
+}
+
+# The summary counts with commas, as people read them.
+t_plan_summary_thousands() {
+	newrepo summary
+	mkdir d; for i in $(seq 1 1031); do echo 1 > d/f$i; done; commit_all
+	for i in $(seq 1 1031); do echo 2 >> d/f$i; done
+	run plan --by file
+	eq "exit" "$rc" 0
+	eq "summary" "$(tail -n 1 <<<"$out")" "1,031 groups, 1,031 files"
+	run plan
+	eq "one group" "$(tail -n 1 <<<"$out")" "1 group, 1,031 files"
+}
+
+t_plan_range() {
+	rg_series rg-plan
+	run plan -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "plan of a range: exit" "$rc" 0
+	eq "plan of a range" "$out" ". (1 file)
+    subject: .: x
+    M top
+a (2 files)
+    subject: a: x
+    M a/x
+    M a/y
+b (1 file)
+    subject: b: x
+    M b/z
+b/c (1 file)
+    subject: b/c: x
+    M b/c/w
+4 groups, 5 files"
+	run plan --by tree HEAD~1..
+	eq "TIP defaults to HEAD" "$(groups_of "$out")" "treewide (1 file)"
+	run plan nosuch..HEAD
+	eq "a bad range: exit 3" "$rc" 3
+	eq "a bad range: named" "$err" "series: nosuch: not a commit"
+	run plan "$RG_BASE"..HEAD -- a
+	eq "a range with PATHSPECs: exit 3" "$rc" 3
+}
+
+# plan shows each group's recipients as cc gives them for its files:
+# people in to:, lists in cc:, and counts them in the summary.
+t_plan_recipients() {
+	gtree g-rcpt
+	run plan --by subsystem --include 'drivers/i2c/*'
+	eq "recipients: exit" "$rc" 0
+	eq "recipients: shown" "$out" "drivers/i2c (2 files)
+    M drivers/i2c/busses/i2c-foo.c
+    M drivers/i2c/i2c-core.c
+    to: Wolfram Sang <wsa@example.org>
+    cc: linux-i2c@vger.kernel.org
+    cc: linux-kernel@vger.kernel.org
+drivers/i2c/busses (1 file)
+    M drivers/i2c/busses/i2c-bcm2835.c
+    to: Bea Cem <bea@example.org>
+    to: Wolfram Sang <wsa@example.org>
+    cc: linux-i2c@vger.kernel.org
+    cc: linux-kernel@vger.kernel.org
+2 groups, 3 files, 2 maintainers, 2 lists"
+	local g want
+	want=$("$SERIES" cc -f drivers/i2c/busses/i2c-bcm2835.c | sed 's/^/x /')
+	g=$(sed -n '/^drivers\/i2c\/busses/,/^[^ ]/p' <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+	eq "recipients: equal cc -f" "$g" "$want"
+	# Without MAINTAINERS, the plan has no recipients and the old summary.
+	newrepo g-none
+	echo a > a; commit_all; echo b >> a
+	run plan
+	eq "no MAINTAINERS: plain plan" "$out" ". (1 file)
+    M a
+1 group, 1 file"
+}
+
+# A work tree's files are searched for K: as cc -f searches them, each
+# whole, one file at a time (no text kept): the plan's recipients of every
+# group are cc -f's of its files, with literals of every case and length,
+# and a K: line that cannot run is an error only where its literal is.
+t_plan_keywords() {
+	gtree g-kw
+	cat >> MAINTAINERS <<'M'
+
+CLANG BUILD
+M:	Cee Lang <clang@example.org>
+L:	llvm@example.org
+S:	Maintained
+K:	\b(?i:clang|llvm)\b
+
+BPF
+M:	Bee Pief <bpf@example.org>
+S:	Maintained
+K:	(?:\b|_)bpf(?:\b|_)
+
+SHORT
+M:	Ess Hort <short@example.org>
+S:	Maintained
+K:	\bq7\b
+K:	[0-9]{4}z
+M
+	git add MAINTAINERS
+	echo '/* built with CLANG too */' >> drivers/i2c/i2c-core.c
+	echo 'int x_bpf_y;' >> drivers/gpio/gpio-a.c
+	echo 'int q7;' >> drivers/net/phy/phy.c
+	echo 'long v = 1234z;' >> fs/one.c
+	printf 'int a;\nint b; /* Llvm */\n' >> drivers/widget/w.c
+	run plan --by file
+	eq "K: plan: exit" "$rc" 0
+	local f want g n=0
+	for f in drivers/i2c/i2c-core.c drivers/gpio/gpio-a.c drivers/net/phy/phy.c \
+		 fs/one.c drivers/widget/w.c drivers/gadget/g.c MAINTAINERS; do
+		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+		eq "K: plan of $f is cc -f's" "$g" "$want"
+		n=$((n + 1))
+	done
+	has "K: icase literal" "$(sed -n '/^drivers\/i2c\/i2c-core.c /,/^[^ ]/p' <<<"$out")" "Cee Lang <clang@example.org>"
+	has "K: mixed case literal" "$(sed -n '/^drivers\/widget\/w.c /,/^[^ ]/p' <<<"$out")" "llvm@example.org"
+	has "K: between underscores" "$(sed -n '/^drivers\/gpio\/gpio-a.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: a two-byte literal" "$(sed -n '/^drivers\/net\/phy\/phy.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	has "K: a one-byte literal" "$(sed -n '/^fs\/one.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	hasnt "K: no hit, no recipient" "$(sed -n '/^drivers\/gadget\/g.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
+	# a literal at every offset of the pass's stride, at a file's start
+	# and end, and as the whole file
+	local k pad=
+	for k in 0 1 2 3; do
+		printf '%sbpf%s' "$pad" "$( ((k % 2)) && echo ' x')" > fs/bpf$k.c
+		pad="$pad-"
+	done
+	printf 'bpf' > fs/bpfonly.c
+	printf -- '-bpf' > fs/bpfoddend.c
+	printf 'int a;\n_Bpf' > fs/bpfcase.c
+	run plan --by file -u
+	for f in fs/bpf0.c fs/bpf1.c fs/bpf2.c fs/bpf3.c fs/bpfonly.c fs/bpfoddend.c fs/bpfcase.c; do
+		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+		eq "K: plan of $f is cc -f's" "$g" "$want"
+	done
+	has "K: literal at odd offset" "$(sed -n '/^fs\/bpf1.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal at the end" "$(sed -n '/^fs\/bpf2.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal alone" "$(sed -n '/^fs\/bpfonly.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	has "K: literal at odd offset at the end" "$(sed -n '/^fs\/bpfoddend.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	hasnt "K: case matters where the line says so" "$(sed -n '/^fs\/bpfcase.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
+	rm fs/bpf*.c
+	# one group of all: cc -f of all the files
+	run plan --by tree
+	want=$("$SERIES" cc -f $(git diff --name-only) | sed 's/^/x /')
+	g=$(grep -E '^    (to|cc): ' <<<"$out" | sed 's/^    [a-z]*: /x /')
+	eq "K: the tree's recipients are cc -f's of all" "$g" "$want"
+	# a K: line that does not compile: an error where its literal is
+	printf '\nODD\nM:\tOdd <odd@example.org>\nK:\tvendorx++\n' >> MAINTAINERS
+	run plan --compare
+	eq "K: unrunnable, literal absent: exit" "$rc" 0
+	echo 'int vendorx;' >> fs/two.c
+	local before; before=$(snapshot)
+	run plan --compare
+	eq "K: unrunnable, literal there: exit" "$rc" 3
+	has "K: unrunnable: names the line" "$err" "MAINTAINERS:$(grep -c '' MAINTAINERS): K: vendorx++: "
+	eq "K: unrunnable: nothing changed" "$(snapshot)" "$before"
+}
+
+t_plan_compare() {
+	gtree g-compare
+	run plan --compare
+	eq "compare: exit" "$rc" 0
+	# Counted by hand: 8 people (Torvalds is never listed) and 5 lists;
+	# linux-kernel@ gets every patch, so most-to-a-list is the count.
+	eq "compare: table" "$out" "organisation  patches  most-recipients  cover-lists  most-to-a-list  maintainers
+tree                1               13            5               1            8
+route               8                5            5               8            8
+maintainers         9                5            5               9            8
+subsystem          10                5            5              10            8
+depth 2             8                5            5               8            8
+dir                10                5            5              10            8
+file               13                5            5              13            8"
+	# Each row is what plan --by shows for that organisation.
+	local row
+	run plan --by route
+	row=$(tail -n 1 <<<"$out")
+	eq "compare: route's summary agrees" "$row" "8 groups, 13 files, 8 maintainers, 5 lists"
+	# The list column on its own: without THE REST's list, i2c's list
+	# gets the two I2C patches of --by subsystem.
+	sed -i '/linux-kernel@vger/d' MAINTAINERS
+	run plan --compare --include 'drivers/i2c/*'
+	eq "compare: a list's patches" "$(grep '^subsystem ' <<<"$out")" "subsystem           2                3            1               2            2"
+	eq "compare: a list's patches, tree" "$(grep '^tree ' <<<"$out")" "tree                1                3            1               1            2"
+	# A range is a source too.
+	git commit -qam 'the change'
+	run plan --compare HEAD~1..HEAD
+	eq "compare: a range" "$(grep -c '^[a-z]' <<<"$out")" 8
+	run plan --compare
+	eq "compare: nothing to compare: exit" "$rc" 1
+	newrepo g-compare-none
+	echo a > a; commit_all; echo b >> a
+	run plan --compare
+	eq "compare: no MAINTAINERS: exit" "$rc" 3
+	has "compare: no MAINTAINERS: named" "$err" "series: --compare: "
+}
+
+# %(prefix) from the subjects of the history of each group's files:
+# agreement, disagreement, merges (not counted), no history.
+t_prefix_from_history() {
+	newrepo prefix
+	mkdir -p drivers/i2c/busses drivers/net/stmmac drivers/gpio drivers/misc
+	local f
+	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
+		echo 0 > "$f"
+	done
+	commit_all "Initial commit"
+	for f in a b c; do echo $f >> drivers/i2c/busses/bcm.c; git commit -qam "i2c: bcm2835: fix $f"; done
+	echo x >> drivers/i2c/busses/bcm.c; git commit -qam "treewide: one that disagrees"
+	echo a >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: a"
+	echo b >> drivers/net/stmmac/main.c; git commit -qam "net: stmmac: b"
+	echo c >> drivers/net/stmmac/main.c; git commit -qam "stmmac: c"
+	echo d >> drivers/net/stmmac/main.c; git commit -qam "stmmac: d"
+	# gpio: one commit on a side branch, merged twice over with subjects
+	# that would outvote it if merges counted
+	git checkout -q -b side
+	echo s >> drivers/gpio/a.c; git commit -qam "gpio: a: side fix"
+	git checkout -q main
+	echo m > m.txt; git add m.txt; git commit -qm "top: unrelated"
+	git merge -q --no-ff -m "Merge: gpio fixes" side
+	git checkout -q side; echo t >> drivers/gpio/a.c; git commit -qam "x"
+	git checkout -q main; git merge -q --no-ff -m "Merge: more gpio" side
+	for f in drivers/i2c/busses/bcm.c drivers/net/stmmac/main.c drivers/gpio/a.c; do
+		echo change >> "$f"
+	done
+	echo new > drivers/misc/new.c
+	run plan -u -m '%(prefix)do it'
+	eq "prefix: exit" "$rc" 0
+	eq "prefix: the plan" "$out" "drivers/gpio (1 file)
+    prefix: \"gpio: a: \"
+    subject: gpio: a: do it
+    M drivers/gpio/a.c
+drivers/i2c/busses (1 file)
+    prefix: \"i2c: bcm2835: \"
+    subject: i2c: bcm2835: do it
+    M drivers/i2c/busses/bcm.c
+drivers/misc (1 file)
+    subject: drivers/misc: do it
+    A drivers/misc/new.c
+drivers/net/stmmac (1 file)
+    subject: drivers/net/stmmac: do it
+    M drivers/net/stmmac/main.c
+4 groups, 4 files"
+	run commit -u -m '%(prefix)do it'
+	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "drivers/misc: do it
+drivers/net/stmmac: do it
+gpio: a: do it
+i2c: bcm2835: do it"
+	# plan of a range looks at the history before its base
+	run plan -m '%(prefix)x' HEAD~4..HEAD
+	has "prefix: a range's base" "$out" "subject: i2c: bcm2835: x"
+	# no history at all: an unborn branch
+	newrepo prefix-unborn
+	echo a > a.c
+	run plan -u -m '%(prefix)x'
+	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
+}
