@@ -8979,11 +8979,14 @@ static const struct mbox_msg *message_by_id(const struct mbox *mb,
 
 /* Which commit of rc a reply is for: by the patch mail its In-Reply-To or
  * References name (nearest first), else by its own subject; its text is
- * matched against the commits' subjects, then its n/m against the range.
- * Returns the index, COVER for the cover letter, NOWHERE for none. */
+ * matched against the commits' subjects (its n/m telling apart those
+ * that share one), then its n/m alone against the range.  Returns the
+ * index, COVER for the cover letter, NOWHERE for none, AMBIGUOUS for a
+ * subject several commits share where the reply does not number it. */
 #define COVER ((size_t)-1)
 
 #define NOWHERE ((size_t)-2)
+#define AMBIGUOUS ((size_t)-3)  /* a subject several patches have, no n/m */
 
 static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 			   const struct rcommits *rc, char *const *subj)
@@ -9007,10 +9010,17 @@ static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 			continue;       /* another reply: look further up */
 		if (tagged && n == 0 && total)
 			return COVER;
+		/* the subject, and where subjects repeat the number too */
+		int numbered = tagged && total == rc->nr && n >= 1 && n <= rc->nr;
+		size_t hit = NOWHERE, hits = 0;
 		for (size_t c = 0; c < rc->nr; c++)
-			if (!strcmp(subj[c], text))
-				return c;
-		if (tagged && total == rc->nr && n >= 1 && n <= rc->nr)
+			if (!strcmp(subj[c], text) && !hits++)
+				hit = c;
+		if (hits > 1 && numbered && !strcmp(subj[n - 1], text))
+			return n - 1;
+		if (hits)
+			return hits > 1 ? AMBIGUOUS : hit;
+		if (numbered)
 			return n - 1;
 	}
 	return NOWHERE;
@@ -9088,10 +9098,12 @@ static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
 		size_t c = reply_target(mb, m, rc, subj);
 		for (size_t k = 0; k < m->ntrailer; k++) {
 			const char *t = m->trailer[k];
-			if (c == NOWHERE) {
-				warning("'%s' (from %s) answers no patch of the "
-					"series: not added", t,
-					m->subject ? m->subject : "a mail");
+			if (c == NOWHERE || c == AMBIGUOUS) {
+				warning("'%s' (from %s) answers %s: not added", t,
+					m->subject ? m->subject : "a mail",
+					c == NOWHERE ? "no patch of the series" :
+					"one of several patches with that subject, "
+					"and says not which");
 				continue;
 			}
 			if (c != COVER) {
@@ -9930,21 +9942,21 @@ static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
 {
 	const char *body;
 	char *subject = message_subject(msg, &body);
-	size_t blen = (size_t)(msg->buf + msg->len - body);
-	int mime = !is_ascii(body, blen) || !is_ascii(mo->author, strlen(mo->author));
+	struct sbuf text = SBUF_INIT;
 
-	for (size_t i = 0; i < g->nr && !mime; i++) {
-		const struct sfile *f = &src->f[g->member[i]];
-		mime = !is_ascii(src->text.buf + f->off, f->len);
-	}
-	add_mail_head(m, mo, tag, subject, mime);
-	sb_add(m, body, blen);
-	sb_adds(m, "---\n");
-	add_diffstat(m, src, g->member, g->nr);
-	sb_addc(m, '\n');
+	sb_add(&text, body, (size_t)(msg->buf + msg->len - body));
+	sb_adds(&text, "---\n");
+	add_diffstat(&text, src, g->member, g->nr);
+	sb_addc(&text, '\n');
 	for (size_t i = 0; i < g->nr; i++)
-		add_file_diff(m, src, &src->f[g->member[i]]);
+		add_file_diff(&text, src, &src->f[g->member[i]]);
+	/* 8-bit anywhere (a path the diff quoted is raw in the diffstat)
+	 * is declared, or git send-email asks which charset it is */
+	add_mail_head(m, mo, tag, subject, !is_ascii(text.buf, text.len) ||
+		      !is_ascii(mo->author, strlen(mo->author)));
+	sb_add(m, text.buf, text.len);
 	add_signature(m);
+	sb_release(&text);
 	free(subject);
 }
 

@@ -385,3 +385,18 @@ t_split_by_owner() {
 	eq "split, no MAINTAINERS: said" "$err" "series: --by subsystem: no MAINTAINERS above the current directory"
 	[ -e out ] && bad "split, no MAINTAINERS: an output folder was made" || ok
 }
+
+# A path git diff quotes (an 8-bit name) is raw UTF-8 in the diffstat: the
+# mail declares its charset, as git send-email needs to send it unasked.
+t_split_8bit_path_charset() {
+	split_base split-8bit
+	printf 'x\n' > 'drivers/a/fïle.c'; git add .; git commit -qm 'a file'
+	printf 'y\n' >> 'drivers/a/fïle.c'
+	git -c core.quotePath=true diff > "$scratch/q.diff"
+	grep -q 'f\\303\\257le.c' "$scratch/q.diff" && ok || bad "git diff did not quote the path"
+	run split -m 'SEDME: ascii' --author 'A <a@example.org>' -o "$scratch/q8" "$scratch/q.diff"
+	eq "exit" "$rc" 0
+	local m; m=$(cat "$scratch"/q8/0001-*.patch)
+	has "the diffstat names it raw" "$m" " drivers/a/fïle.c | 1 +"
+	has "the charset is declared" "$m" "Content-Type: text/plain; charset=UTF-8"
+}

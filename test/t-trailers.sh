@@ -206,3 +206,19 @@ t_trailers_faults() {
 	each_fault tr_series trf tr_result trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
 	each_signal tr_series trf commit-tree "TERM INT" trailers "$scratch/trf.mbox" "$TR_BASE..HEAD"
 }
+
+# Two commits with one subject (series makes such subjects): a reply is
+# matched by its n/m, and an unnumbered one is refused, not guessed.
+t_trailers_same_subject() {
+	newrepo tr-same
+	mkdir -p a b; echo 1 > a/x; echo 1 > b/y; commit_all
+	local base; base=$(git rev-parse HEAD)
+	echo 2 >> a/x; git commit -qam "gpio: drop foo()"
+	echo 2 >> b/y; git commit -qam "gpio: drop foo()"
+	printf 'From x\nSubject: Re: [PATCH 2/2] gpio: drop foo()\nMessage-ID: <r2@x>\n\nReviewed-by: Rita Rev <rita@example.org>\n\nFrom x\nSubject: Re: gpio: drop foo()\nMessage-ID: <r0@x>\n\nAcked-by: Ann Ack <ann@example.org>\n' > "$scratch/same.mbox"
+	run trailers "$scratch/same.mbox" "$base..HEAD"
+	eq "exit" "$rc" 0
+	eq "patch 2 gets it" "$(git log -1 --format=%b HEAD)" "Reviewed-by: Rita Rev <rita@example.org>"
+	eq "patch 1 does not" "$(git log -1 --format=%b HEAD~1)" ""
+	has "the unnumbered reply is said, not guessed" "$err" "'Acked-by: Ann Ack <ann@example.org>' (from Re: gpio: drop foo()) answers one of several patches with that subject"
+}
