@@ -2102,6 +2102,313 @@ static int check_plan(const struct plan *p, const struct source *src)
 	return r;
 }
 
+/* ---- mails: encodings --------------------------------------------------------
+ * A mail's text as git mailinfo reads it: RFC 2047 words in headers, a
+ * body in quoted-printable or base64, a Latin-1 charset, MIME parts.  The
+ * unified diff reads mails through it, and so do the replies.
+ */
+
+static int b64val(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 :
+	       c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
+}
+
+/* Base64 (RFC 2045) of s onto out; white space between the groups is
+ * passed over.  0, or -1 at a byte that is none of its alphabet. */
+static int decode_base64(struct sbuf *out, const char *s, size_t n)
+{
+	unsigned acc = 0;
+	int bits = 0;
+
+	for (const char *t = s, *end = s + n; t < end && *t != '='; t++) {
+		int v = b64val((unsigned char)*t);
+		if (v < 0 && is_space((unsigned char)*t))
+			continue;
+		if (v < 0)
+			return -1;
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			sb_addc(out, (char)((acc >> bits) & 0xff));
+		}
+	}
+	return 0;
+}
+
+/* Quoted-printable of s onto out: "=XX" is the byte, "=" at a line's end
+ * a soft break; in a header's encoded word (word) "_" is a space. */
+static void decode_qp(struct sbuf *out, const char *s, size_t n, int word)
+{
+	for (const char *t = s, *end = s + n; t < end; t++) {
+		if (*t == '_' && word)
+			sb_addc(out, ' ');
+		else if (*t == '=' && end - t >= 3 && hexval(t[1]) >= 0 &&
+			 hexval(t[2]) >= 0) {
+			sb_addc(out, (char)(hexval(t[1]) * 16 + hexval(t[2])));
+			t += 2;
+		} else if (*t == '=' && end - t >= 2 && t[1] == '\n')
+			t++;
+		else if (*t == '=' && end - t >= 3 && t[1] == '\r' && t[2] == '\n')
+			t += 2;
+		else
+			sb_addc(out, *t);
+	}
+}
+
+/* The charsets a mail's text is read in: 1 for ISO-8859-1 (and its
+ * names), 0 for UTF-8 or US-ASCII, -1 for any other. */
+static int charset_latin1(const char *cs, size_t n)
+{
+	static const char *const latin1[] = { "iso-8859-1", "latin1",
+		"iso_8859-1", "windows-1252", "cp1252", NULL };
+
+	if ((n == 5 && !strncasecmp(cs, "utf-8", 5)) ||
+	    (n == 8 && !strncasecmp(cs, "us-ascii", 8)))
+		return 0;
+	for (const char *const *l = latin1; *l; l++)
+		if (n == strlen(*l) && !strncasecmp(cs, *l, n))
+			return 1;
+	return -1;
+}
+
+/* raw onto out, as UTF-8: from ISO-8859-1 where latin1 is set. */
+static void add_utf8(struct sbuf *out, const struct sbuf *raw, int latin1)
+{
+	for (size_t i = 0; i < raw->len; i++) {
+		unsigned char c = (unsigned char)raw->buf[i];
+		if (latin1 && c >= 0x80) {
+			sb_addc(out, (char)(0xc0 | (c >> 6)));
+			sb_addc(out, (char)(0x80 | (c & 0x3f)));
+		} else
+			sb_addc(out, (char)c);
+	}
+}
+
+/* One encoded word's text "CHARSET?E?TEXT" decoded onto out; 0, or -1
+ * where it is not one we read (then it stays as it was). */
+static int decode_word(struct sbuf *out, const char *w, size_t n)
+{
+	const char *q1 = memchr(w, '?', n);
+	if (!q1 || (size_t)(q1 - w) + 3 > n || q1[2] != '?')
+		return -1;
+	int latin1 = charset_latin1(w, (size_t)(q1 - w));
+	char enc = (char)toupper((unsigned char)q1[1]);
+	const char *t = q1 + 3;
+	struct sbuf raw = SBUF_INIT;
+	int r = latin1 < 0 || (enc != 'Q' && enc != 'B') ? -1 : 0;
+	if (!r && enc == 'Q')
+		decode_qp(&raw, t, (size_t)(w + n - t), 1);
+	else if (!r)
+		r = decode_base64(&raw, t, (size_t)(w + n - t));
+	if (!r)
+		add_utf8(out, &raw, latin1);
+	sb_release(&raw);
+	return r;
+}
+
+/* A header's value with its encoded words decoded; white space between
+ * two encoded words goes, as RFC 2047 says. */
+static char *decode_header(const char *v, size_t n)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *p = v, *end = v + n;
+	int after_word = 0;
+
+	while (p < end) {
+		const char *open = find_bytes(p, (size_t)(end - p), "=?", 2);
+		const char *close = open ? find_bytes(open + 2, (size_t)(end - open - 2),
+						      "?=", 2) : NULL;
+		/* "?=" inside "?Q?" is not the close: charset?E?text */
+		while (close && open && close < open + 4) {
+			const char *again = find_bytes(close + 1, (size_t)(end - close - 1),
+						       "?=", 2);
+			close = again;
+		}
+		if (!open || !close) {
+			sb_add(&out, p, (size_t)(end - p));
+			break;
+		}
+		struct span gap = { p, (size_t)(open - p) };
+		if (!(after_word && !trim_span(gap).len))
+			sb_add(&out, gap.p, gap.len);
+		size_t before = out.len;
+		if (decode_word(&out, open + 2, (size_t)(close - open - 2)) < 0) {
+			sb_setlen(&out, before);
+			sb_add(&out, open, (size_t)(close + 2 - open));
+			after_word = 0;
+		} else
+			after_word = 1;
+		p = close + 2;
+	}
+	return sb_detach(&out, NULL);
+}
+
+/* How a message's (or a MIME part's) body is written, from its
+ * Content-Type and Content-Transfer-Encoding. */
+struct body_form {
+	char cte;          /* 'q' quoted-printable, 'b' base64, 0 as it is */
+	int latin1;        /* as charset_latin1() says; -1: not read */
+	int text;          /* text/plain, or no Content-Type at all */
+	char *boundary;    /* multipart: "--" and its boundary, else NULL */
+};
+
+/* The value of parameter name ("charset", "boundary") in a Content-Type
+ * value, its quotes off, malloc'd; or NULL. */
+static char *type_param(const char *v, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strchr(v, ';'); p; p = strchr(p + 1, ';')) {
+		const char *q = p + 1;
+		while (is_space((unsigned char)*q))
+			q++;
+		if (strncasecmp(q, name, n) || q[n] != '=')
+			continue;
+		q += n + 1;
+		if (*q == '"') {
+			const char *e = strchr(q + 1, '"');
+			return e ? xstrndup(q + 1, (size_t)(e - q - 1)) : NULL;
+		}
+		size_t len = strcspn(q, "; \t");
+		return xstrndup(q, len);
+	}
+	return NULL;
+}
+
+/* The body form a header line h ("Name: value") gives, where it is a
+ * Content- one; 1 when it was. */
+static int body_header(struct body_form *bf, const char *h, size_t nl,
+		       const char *val)
+{
+	if (nl == 25 && !strncasecmp(h, "Content-Transfer-Encoding", nl)) {
+		bf->cte = !strncasecmp(val, "quoted-printable", 16) ? 'q' :
+			  !strncasecmp(val, "base64", 6) ? 'b' : 0;
+		return 1;
+	}
+	if (nl != 12 || strncasecmp(h, "Content-Type", nl))
+		return 0;
+	bf->text = !strncasecmp(val, "text/plain", 10);
+	char *cs = type_param(val, "charset");
+	bf->latin1 = cs ? charset_latin1(cs, strlen(cs)) : 0;
+	free(cs);
+	if (!strncasecmp(val, "multipart/", 10)) {
+		char *b = type_param(val, "boundary");
+		if (b) {
+			struct sbuf d = SBUF_INIT;
+			sb_addf(&d, "--%s", b);
+			free(bf->boundary);
+			bf->boundary = sb_detach(&d, NULL);
+			free(b);
+		}
+	}
+	return 1;
+}
+
+/* The body form a whole header line h gives, where it is a Content- one. */
+static void content_header(struct body_form *bf, const struct sbuf *h)
+{
+	const char *colon = memchr(h->buf, ':', h->len);
+
+	if (colon) {
+		struct span v = trim_span((struct span){ colon + 1,
+			h->len - (size_t)(colon + 1 - h->buf) });
+		char *val = xstrndup(v.p, v.len);
+		body_header(bf, h->buf, (size_t)(colon - h->buf), val);
+		free(val);
+	}
+}
+
+/* A MIME part's header lines (folded ones unfolded) into its body form;
+ * where its body starts (after the first empty line). */
+static const char *part_headers(struct body_form *bf, const char *t,
+				const char *end)
+{
+	struct sbuf h = SBUF_INIT;
+	const char *pos = t;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (l.len && l.p[l.len - 1] == '\r')
+			l.len--;
+		if (l.len && (l.p[0] == ' ' || l.p[0] == '\t') && h.len) {
+			sb_add(&h, l.p, l.len);
+			continue;
+		}
+		if (h.len)
+			content_header(bf, &h);
+		sb_setlen(&h, 0);
+		if (!l.len)
+			break;
+		sb_add(&h, l.p, l.len);
+	}
+	if (h.len)
+		content_header(bf, &h);
+	sb_release(&h);
+	return pos;
+}
+
+/* Whether the line at p looks like a mail header ("Name: value"). */
+static int header_line(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (isalnum((unsigned char)*q) || *q == '-'))
+		q++;
+	return q > p && end - q >= 2 && q[0] == ':' && q[1] == ' ';
+}
+
+/*
+ * Mails in text (a format-patch file, an mbox of them, a list archive's)
+ * whose body is quoted-printable or base64 get it decoded into UTF-8 in
+ * place, as git am would read them, so that their diffs are the diffs.  A
+ * mail starts at the text's start where that is a header or a "From "
+ * line, or at a "From " line after an empty one, and runs to the next.
+ * A multipart mail is left as it is.
+ */
+void decode_mails(struct sbuf *text)
+{
+	struct sbuf out = SBUF_INIT;
+	const char *pos = text->buf, *end = text->buf + text->len;
+	int changed = 0;
+
+	if (!text->len || !(starts_with(pos, end, "From ") || header_line(pos, end)))
+		return;
+	while (pos < end) {
+		struct body_form bf = { 0, 0, 1, NULL };
+		const char *body = part_headers(&bf, pos, end), *next = body;
+		for (struct span l; next < end; ) {
+			const char *at = next;
+			next_line(&next, end, &l);
+			if (at > body && at[-1] == '\n' && at - body >= 2 &&
+			    at[-2] == '\n' && starts_with(l.p, end, "From ")) {
+				next = at;
+				break;
+			}
+		}
+		sb_add(&out, pos, (size_t)(body - pos));
+		struct sbuf raw = SBUF_INIT;
+		if (!bf.boundary && bf.latin1 >= 0 && bf.cte == 'q')
+			decode_qp(&raw, body, (size_t)(next - body), 0);
+		else if (!bf.boundary && bf.latin1 >= 0 && bf.cte == 'b' &&
+			 decode_base64(&raw, body, (size_t)(next - body)) < 0)
+			sb_setlen(&raw, 0);
+		if (raw.len) {
+			add_utf8(&out, &raw, bf.latin1);
+			changed = 1;
+		} else
+			sb_add(&out, body, (size_t)(next - body));
+		sb_release(&raw);
+		free(bf.boundary);
+		pos = next;
+	}
+	if (changed) {
+		sb_release(text);
+		*text = out;
+	} else
+		sb_release(&out);
+}
+
 /* ---- the unified diff as a source ------------------------------------------
  * What `series split` reads: git diff, git format-patch mails (an mbox of
  * them too), diff -u / -ruN, and spatch output.  Grammar, one line at a
@@ -2730,7 +3037,10 @@ static int read_diff(struct source *src, const char *what)
 {
 	int r = strcmp(what, "-") ? sb_read_file(&src->text, what) :
 				    sb_read_fd(&src->text, 0);
-	return r < 0 ? error("%s: %s", what, strerror(errno)) : 0;
+	if (r < 0)
+		return error("%s: %s", what, strerror(errno));
+	decode_mails(&src->text);
+	return 0;
 }
 
 /* ---- a commit range as a source ----------------------------------------------
@@ -3217,9 +3527,13 @@ static int read_mail(const char *path, struct sbuf *text)
  * fold undone: the line break goes, the white space stays); the body runs
  * to the next message.  Of the headers, Message-ID, In-Reply-To,
  * References, Subject and From are kept, RFC 2047 encoded words (Q or B,
- * UTF-8, US-ASCII or ISO-8859-1) decoded.  Of the body, the trailer lines:
- * "Tag: value" at a line's start with Tag one of trailer_tags (any case);
- * a quoted line ("> Tested-by: ...") never counts.
+ * UTF-8, US-ASCII or ISO-8859-1) decoded.  The body is read as git
+ * mailinfo reads it: Content-Transfer-Encoding quoted-printable or base64
+ * undone, a Latin-1 charset made UTF-8, and of a multipart/ body each
+ * text/plain part (MIME parts: their headers, an empty line, the body,
+ * between "--BOUNDARY" lines).  Of that text, the trailer lines: "Tag:
+ * value" at a line's start with Tag one of trailer_tags (any case); a
+ * quoted line ("> Tested-by: ...") never counts.
  */
 
 static const char *const trailer_tags[] = { "Reported-by", "Suggested-by",
@@ -3238,107 +3552,6 @@ void mbox_release(struct mbox *mb)
 	}
 	free(mb->m);
 	memset(mb, 0, sizeof *mb);
-}
-
-static int b64val(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' : c >= 'a' && c <= 'z' ? c - 'a' + 26 :
-	       c >= '0' && c <= '9' ? c - '0' + 52 : c == '+' ? 62 : c == '/' ? 63 : -1;
-}
-
-/* One encoded word's text "CHARSET?E?TEXT" decoded onto out; 0, or -1
- * where it is not one we read (then it stays as it was). */
-static int decode_word(struct sbuf *out, const char *w, size_t n)
-{
-	const char *q1 = memchr(w, '?', n);
-	if (!q1 || (size_t)(q1 - w) + 3 > n || q1[2] != '?')
-		return -1;
-	size_t cl = (size_t)(q1 - w);
-	int latin1 = cl == 10 && !strncasecmp(w, "iso-8859-1", 10);
-	if (!latin1 && !(cl == 5 && !strncasecmp(w, "utf-8", 5)) &&
-	    !(cl == 8 && !strncasecmp(w, "us-ascii", 8)))
-		return -1;
-	char enc = (char)toupper((unsigned char)q1[1]);
-	const char *t = q1 + 3, *end = w + n;
-	struct sbuf raw = SBUF_INIT;
-	if (enc == 'Q') {
-		for (; t < end; t++) {
-			if (*t == '_')
-				sb_addc(&raw, ' ');
-			else if (*t == '=' && end - t >= 3 && hexval(t[1]) >= 0 &&
-				 hexval(t[2]) >= 0) {
-				sb_addc(&raw, (char)(hexval(t[1]) * 16 + hexval(t[2])));
-				t += 2;
-			} else
-				sb_addc(&raw, *t);
-		}
-	} else if (enc == 'B') {
-		unsigned acc = 0;
-		int bits = 0;
-		for (; t < end && *t != '='; t++) {
-			int v = b64val((unsigned char)*t);
-			if (v < 0) {
-				sb_release(&raw);
-				return -1;
-			}
-			acc = (acc << 6) | (unsigned)v;
-			bits += 6;
-			if (bits >= 8) {
-				bits -= 8;
-				sb_addc(&raw, (char)((acc >> bits) & 0xff));
-			}
-		}
-	} else {
-		sb_release(&raw);
-		return -1;
-	}
-	for (size_t i = 0; i < raw.len; i++) {
-		unsigned char c = (unsigned char)raw.buf[i];
-		if (latin1 && c >= 0x80) {
-			sb_addc(out, (char)(0xc0 | (c >> 6)));
-			sb_addc(out, (char)(0x80 | (c & 0x3f)));
-		} else
-			sb_addc(out, (char)c);
-	}
-	sb_release(&raw);
-	return 0;
-}
-
-/* A header's value with its encoded words decoded; white space between
- * two encoded words goes, as RFC 2047 says. */
-static char *decode_header(const char *v, size_t n)
-{
-	struct sbuf out = SBUF_INIT;
-	const char *p = v, *end = v + n;
-	int after_word = 0;
-
-	while (p < end) {
-		const char *open = find_bytes(p, (size_t)(end - p), "=?", 2);
-		const char *close = open ? find_bytes(open + 2, (size_t)(end - open - 2),
-						      "?=", 2) : NULL;
-		/* "?=" inside "?Q?" is not the close: charset?E?text */
-		while (close && open && close < open + 4) {
-			const char *again = find_bytes(close + 1, (size_t)(end - close - 1),
-						       "?=", 2);
-			close = again;
-		}
-		if (!open || !close) {
-			sb_add(&out, p, (size_t)(end - p));
-			break;
-		}
-		struct span gap = { p, (size_t)(open - p) };
-		if (!(after_word && !trim_span(gap).len))
-			sb_add(&out, gap.p, gap.len);
-		size_t before = out.len;
-		if (decode_word(&out, open + 2, (size_t)(close - open - 2)) < 0) {
-			sb_setlen(&out, before);
-			sb_add(&out, open, (size_t)(close + 2 - open));
-			after_word = 0;
-		} else
-			after_word = 1;
-		p = close + 2;
-	}
-	return sb_detach(&out, NULL);
 }
 
 /* The message ids ("<...>") in v, in order. */
@@ -3368,7 +3581,8 @@ static const char *trailer_tag(const char *s, size_t n)
 	return NULL;
 }
 
-static void add_header_field(struct mbox_msg *m, const struct sbuf *h)
+static void add_header_field(struct mbox_msg *m, struct body_form *bf,
+			     const struct sbuf *h)
 {
 	const char *colon = memchr(h->buf, ':', h->len);
 	if (!colon)
@@ -3378,26 +3592,28 @@ static void add_header_field(struct mbox_msg *m, const struct sbuf *h)
 		h->len - nl - 1 });
 	char *val = decode_header(v.p, v.len);
 #define IS(name) (nl == strlen(name) && !strncasecmp(h->buf, name, nl))
-	if (IS("Message-ID") && !m->id) {
+	if (body_header(bf, h->buf, nl, val))
+		;
+	else if (IS("Message-ID") && m && !m->id) {
 		char **ids = NULL;
 		size_t n = 0;
 		message_ids(val, &ids, &n);
 		if (n)
 			m->id = xstrdup(ids[0]);
 		free_strings(ids, n);
-	} else if (IS("In-Reply-To") && !m->in_reply_to) {
+	} else if (IS("In-Reply-To") && m && !m->in_reply_to) {
 		char **ids = NULL;
 		size_t n = 0;
 		message_ids(val, &ids, &n);
 		if (n)
 			m->in_reply_to = xstrdup(ids[n - 1]);
 		free_strings(ids, n);
-	} else if (IS("References"))
+	} else if (IS("References") && m)
 		message_ids(val, &m->refs, &m->nrefs);
-	else if (IS("Subject") && !m->subject) {
+	else if (IS("Subject") && m && !m->subject) {
 		m->subject = val;
 		val = NULL;
-	} else if (IS("From") && !m->from) {
+	} else if (IS("From") && m && !m->from) {
 		m->from = val;
 		val = NULL;
 	}
@@ -3405,21 +3621,90 @@ static void add_header_field(struct mbox_msg *m, const struct sbuf *h)
 	free(val);
 }
 
-int mbox_parse(const char *t, size_t len, struct mbox *mb)
+/* The trailer lines of a decoded text, each decoded; a quoted line
+ * ("> Tested-by: ...") never counts. */
+static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
-	struct mbox_msg *m = NULL;
-	struct sbuf h = SBUF_INIT;
-	int in_head = 0, prev_blank = 1;
-	size_t at = mb->n;
 
 	for (struct span l; next_line(&pos, end, &l);) {
 		if (l.len && l.p[l.len - 1] == '\r')
 			l.len--;
+		if (!l.len || l.p[0] == '>' || !trailer_tag(l.p, l.len))
+			continue;
+		char *v = decode_header(l.p, trim_span(l).len);
+		GROW(m->trailer, m->ntrailer + 1, m->atrailer);
+		m->trailer[m->ntrailer++] = v;
+	}
+}
+
+/*
+ * A body as git mailinfo reads it: decoded from its transfer encoding
+ * into UTF-8, and for a multipart one each text/plain part so (nested
+ * parts too, to a depth of 8).  Its trailer lines go to m.
+ */
+static void scan_body(struct mbox_msg *m, const char *t, size_t len,
+		      const struct body_form *bf, int depth)
+{
+	if (bf->boundary && depth < 8) {
+		const char *pos = t, *end = t + len, *part = NULL;
+		size_t blen = strlen(bf->boundary);
+		for (struct span l; next_line(&pos, end, &l);) {
+			if (l.len < blen || memcmp(l.p, bf->boundary, blen))
+				continue;
+			if (part) {
+				/* a part: its headers, then its body */
+				struct body_form pbf = { 0, 0, 1, NULL };
+				const char *b = part_headers(&pbf, part, l.p);
+				scan_body(m, b, (size_t)(l.p - b), &pbf, depth + 1);
+				free(pbf.boundary);
+			}
+			part = pos;
+		}
+		return;
+	}
+	if (!bf->text || bf->latin1 < 0)
+		return;
+	struct sbuf raw = SBUF_INIT, text = SBUF_INIT;
+	if (bf->cte == 'q')
+		decode_qp(&raw, t, len, 0);
+	else if (bf->cte != 'b' || decode_base64(&raw, t, len) < 0)
+		sb_add(&raw, t, len);
+	add_utf8(&text, &raw, bf->latin1);
+	scan_trailers(m, text.buf, text.len);
+	sb_release(&raw);
+	sb_release(&text);
+}
+
+/* The message ends: its body read as its form says. */
+static void end_message(struct mbox_msg *m, struct body_form *bf,
+			struct sbuf *body)
+{
+	if (m)
+		scan_body(m, body->buf, body->len, bf, 0);
+	free(bf->boundary);
+	*bf = (struct body_form){ 0, 0, 1, NULL };
+	sb_setlen(body, 0);
+}
+
+int mbox_parse(const char *t, size_t len, struct mbox *mb)
+{
+	const char *pos = t, *end = t + len;
+	struct mbox_msg *m = NULL;
+	struct sbuf h = SBUF_INIT, body = SBUF_INIT;
+	struct body_form bf = { 0, 0, 1, NULL };
+	int in_head = 0, prev_blank = 1;
+	size_t at = mb->n;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span raw = l;
+		if (l.len && l.p[l.len - 1] == '\r')
+			l.len--;
 		if (prev_blank && l.len >= 5 && !memcmp(l.p, "From ", 5)) {
 			if (m && h.len)
-				add_header_field(m, &h);
+				add_header_field(m, &bf, &h);
 			sb_setlen(&h, 0);
+			end_message(m, &bf, &body);
 			GROW(mb->m, mb->n + 1, mb->alloc);
 			m = &mb->m[mb->n++];
 			memset(m, 0, sizeof *m);
@@ -3430,34 +3715,28 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 		prev_blank = l.len == 0;
 		if (!m)
 			continue;
-		if (in_head) {
-			if (!l.len) {
-				if (h.len)
-					add_header_field(m, &h);
-				sb_setlen(&h, 0);
-				in_head = 0;
-			} else if ((l.p[0] == ' ' || l.p[0] == '\t') && h.len)
-				sb_add(&h, l.p, l.len);
-			else {
-				if (h.len)
-					add_header_field(m, &h);
-				sb_setlen(&h, 0);
-				sb_add(&h, l.p, l.len);
-			}
-			continue;
-		}
-		struct span s = l;
-		if (s.len && s.p[0] == '>')
-			continue;       /* quoted: never counts */
-		if (trailer_tag(s.p, s.len)) {
-			char *v = decode_header(s.p, trim_span(s).len);
-			GROW(m->trailer, m->ntrailer + 1, m->atrailer);
-			m->trailer[m->ntrailer++] = v;
+		if (!in_head) {
+			sb_add(&body, raw.p, raw.len);
+			sb_addc(&body, '\n');
+		} else if (!l.len) {
+			if (h.len)
+				add_header_field(m, &bf, &h);
+			sb_setlen(&h, 0);
+			in_head = 0;
+		} else if ((l.p[0] == ' ' || l.p[0] == '\t') && h.len)
+			sb_add(&h, l.p, l.len);
+		else {
+			if (h.len)
+				add_header_field(m, &bf, &h);
+			sb_setlen(&h, 0);
+			sb_add(&h, l.p, l.len);
 		}
 	}
 	if (m && in_head && h.len)
-		add_header_field(m, &h);
+		add_header_field(m, &bf, &h);
+	end_message(m, &bf, &body);
 	sb_release(&h);
+	sb_release(&body);
 	return (int)(mb->n - at);
 }
 

@@ -241,6 +241,10 @@ struct diff_opts {
  * number of what is wrong: no file header at all, a hunk shorter or longer
  * than its header says, a file twice, a NUL byte. */
 int parse_diff(struct source *src, const char *what, const struct diff_opts *o);
+/* Mails in text (format-patch files, an mbox of them) whose body is
+ * quoted-printable or base64 decoded in place into UTF-8, as git am would
+ * read them; any other text is left as it is. */
+void decode_mails(struct sbuf *text);
 
 /* ---- the work tree: git status ------------------------------------------
  * One path that `git status --porcelain=v2 -z` reported.  path is relative

@@ -1,5 +1,6 @@
-/* fuzz-diff.c - libFuzzer harness: the unified diff source (series split),
- * then the grouping over what it found.  Checks the source's invariants:
+/* fuzz-diff.c - libFuzzer harness: the unified diff source (series split:
+ * mails decoded, then the diff parsed), then the grouping over what it
+ * found.  Checks the source's invariants:
  * every file's bytes lie inside the text, in input order, without overlap,
  * and its hunks start inside it. */
 #include <stdint.h>
@@ -15,6 +16,7 @@ static void one(const uint8_t *data, size_t size, int strip, const char *dir)
 	struct selection sel = { .by = BY_DIR };
 
 	sb_add(&src.text, data, size);
+	decode_mails(&src.text);
 	if (parse_diff(&src, "fuzz", &o) == 0) {
 		size_t end = 0;
 		for (size_t i = 0; i < src.nr; i++) {

@@ -400,3 +400,22 @@ t_split_8bit_path_charset() {
 	has "the diffstat names it raw" "$m" " drivers/a/fïle.c | 1 +"
 	has "the charset is declared" "$m" "Content-Type: text/plain; charset=UTF-8"
 }
+
+# A format-patch mail as list archives hand it out, quoted-printable: its
+# diff is decoded as git am decodes it.
+t_split_quoted_printable_mail() {
+	split_base split-qp
+	sed -i 's/line 3/int x = 1;/' drivers/a/x.c
+	git commit -qam 'drivers/a: set x'
+	local want; want=$(git rev-parse HEAD^{tree})
+	git format-patch -q -1 --stdout | perl -MMIME::QuotedPrint -0777 -ne '
+		my ($h, $b) = split /\n\n/, $_, 2;
+		$h .= "\nMIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: quoted-printable";
+		print $h, "\n\n", encode_qp($b);' > "$scratch/qp.mbox"
+	grep -q 'int x =3D 1;' "$scratch/qp.mbox" && ok || bad "the mail is not quoted-printable"
+	git reset -q --hard HEAD~1
+	run split --commit -m 'SEDME: set x' "$scratch/qp.mbox"
+	eq "exit" "$rc" 0
+	eq "the tree is the mail's" "$(git rev-parse HEAD^{tree})" "$want"
+	eq "no =3D committed" "$(git grep -c '=3D' HEAD -- drivers/a/x.c)" ""
+}

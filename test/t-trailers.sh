@@ -222,3 +222,53 @@ t_trailers_same_subject() {
 	eq "patch 1 does not" "$(git log -1 --format=%b HEAD~1)" ""
 	has "the unnumbered reply is said, not guessed" "$err" "'Acked-by: Ann Ack <ann@example.org>' (from Re: gpio: drop foo()) answers one of several patches with that subject"
 }
+
+# Reply bodies are read as git mailinfo reads them: quoted-printable and
+# base64 undone, Latin-1 made UTF-8, the text part of a multipart mail.
+t_trailers_encoded_bodies() {
+	tr_series tr-enc
+	local b64; b64=$(printf 'Looks good.\n\nTested-by: Tim Board <tim@example.org>\n' | base64 -w0)
+	cat > "$scratch/enc.mbox" <<M
+From x
+From: Jorg <j@example.org>
+Subject: Re: [PATCH 1/3] a/x: fix
+Message-ID: <q1@x>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+Content-Transfer-Encoding: quoted-printable
+
+Reviewed-by: J=C3=B6rg R=C3=B6del <joerg@example.org>
+
+From x
+From: Tim <tim@example.org>
+Subject: Re: [PATCH 2/3] a/y: fix
+Message-ID: <b2@x>
+Content-Type: text/plain; charset="utf-8"
+Content-Transfer-Encoding: base64
+
+$b64
+
+From x
+From: Lena <l@example.org>
+Subject: Re: [PATCH 3/3] b/z: fix
+Message-ID: <m3@x>
+Content-Type: multipart/alternative; boundary="zz"
+
+--zz
+Content-Type: text/plain; charset=ISO-8859-1
+Content-Transfer-Encoding: quoted-printable
+
+Acked-by: L=E9na Lat <lena@example.org>
+--zz
+Content-Type: text/html
+
+<p>Acked-by: Html Only &lt;h@example.org&gt;</p>
+--zz--
+M
+	run trailers "$scratch/enc.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	has "quoted-printable: decoded" "$(git log -1 --format=%B HEAD~2)" "Reviewed-by: Jörg Rödel <joerg@example.org>"
+	has "base64: decoded" "$(git log -1 --format=%B HEAD~1)" "Tested-by: Tim Board <tim@example.org>"
+	has "multipart, Latin-1: the text part, in UTF-8" "$(git log -1 --format=%B HEAD)" "Acked-by: Léna Lat <lena@example.org>"
+	lacks "not the HTML part" "$(git log -1 --format=%B HEAD)" "Html Only"
+}
