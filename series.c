@@ -2426,7 +2426,10 @@ void decode_mails(struct sbuf *text)
  *   hunk   := "@@ -A[,B] +C[,D] @@" ...  then exactly B old and D new lines:
  *             ' ' counts for both, '-' old, '+' new, an empty line is a ' '
  *             line whose space was eaten; "\ No newline" may follow any
- *             (a missing ,len means 1)
+ *             (a missing ,len means 1).  Where a hunk may start, a line
+ *             starting "@@" is a hunk header: one that does not read as
+ *             one is an error, as is a hunk line without its LF at the
+ *             end of the input (a diff cut short, not a smaller change)
  *   junk   := anything else outside a file: mail headers and message, the
  *             "---" line and diffstat of a mail, "Only in" lines, signatures
  * A traditional file is a "--- " line directly followed by "+++ "; a
@@ -2660,8 +2663,10 @@ static int read_hunks(struct dparse *d, struct sfile *f)
 {
 	size_t b, n, hunks = 0;
 
-	while (dpeek(d) && hunk_counts(&d->ln, &b, &n) == 0) {
+	while (dpeek(d) && starts_with(d->ln.p, d->ln.lim, "@@")) {
 		size_t at = d->ln.no;
+		if (hunk_counts(&d->ln, &b, &n) < 0)
+			return derror(d, at, "a broken hunk header (cut short?)");
 		dtake(d);
 		hunks++;
 		while (b || n) {
@@ -2685,6 +2690,9 @@ static int read_hunks(struct dparse *d, struct sfile *f)
 				n--;
 			f->added += c == '+';
 			f->removed += c == '-';
+			if (d->ln.end == d->text->len && d->text->buf[d->ln.end - 1] != '\n')
+				return derror(d, d->ln.no, "the input ends inside this "
+					      "line of a hunk (cut short?)");
 			dtake(d);
 		}
 		if (dpeek(d) && d->ln.len && d->ln.p[0] == '\\')

@@ -419,3 +419,26 @@ t_split_quoted_printable_mail() {
 	eq "the tree is the mail's" "$(git rev-parse HEAD^{tree})" "$want"
 	eq "no =3D committed" "$(git grep -c '=3D' HEAD -- drivers/a/x.c)" ""
 }
+
+# A diff cut short is an error naming the line, and nothing is written:
+# cut inside its last line, or inside a later hunk's header.
+t_split_truncated_diff() {
+	split_base split-cut
+	sed -i 's/line 2/LINE 2/; s/line 7/LINE 7/' drivers/a/x.c
+	sed -i 's/line 1/LINE 1/' drivers/b/c/z.c
+	git diff -U1 > "$scratch/cut.diff"; git checkout -q .
+	local n; n=$(wc -l < "$scratch/cut.diff")
+	head -c -3 "$scratch/cut.diff" > "$scratch/cut1.diff"
+	run split -m 'SEDME: x' -o "$scratch/cut1" "$scratch/cut1.diff"
+	eq "cut in the last line: exit 3" "$rc" 3
+	has "cut in the last line: the line named" "$err" "cut1.diff:$n: the input ends inside this line of a hunk"
+	eq "cut in the last line: nothing written" "$(ls "$scratch/cut1" 2>/dev/null)" ""
+	awk '/^@@/ { if (++h == 2) { print substr($0, 1, 9); exit } } { print }' "$scratch/cut.diff" > "$scratch/cut2.diff"
+	run split -m 'SEDME: x' -o "$scratch/cut2" "$scratch/cut2.diff"
+	eq "cut in a hunk header: exit 3" "$rc" 3
+	has "cut in a hunk header: the line named" "$err" "cut2.diff:$(wc -l < "$scratch/cut2.diff"): a broken hunk header"
+	local before; before=$(snapshot)
+	run split --commit -m 'SEDME: x' "$scratch/cut2.diff"
+	eq "--commit: exit 3" "$rc" 3
+	eq "--commit: nothing changed" "$(snapshot)" "$before"
+}
