@@ -13225,16 +13225,13 @@ static int template_step(struct cmd *c, const struct commit_opts *o)
 	return 0;
 }
 
-/* The sign-off of -s into the template: the committer's, or split's
- * author where it commits nothing. */
-static int signoff_step(struct cmd *c, const struct commit_opts *o,
-			const char *author)
+/* The sign-off of -s into the template: the committer's, whoever the
+ * author is (split --author). */
+static int signoff_step(struct cmd *c, const struct commit_opts *o)
 {
 	if (!o->signoff)
 		return 0;
-	if (author)
-		sb_addf(&c->sob, "Signed-off-by: %s", author);
-	else if (signoff_line(c))
+	if (signoff_line(c))
 		return EXIT_FAIL;
 	c->tm.sob = c->sob.buf;
 	return 0;
@@ -13429,7 +13426,7 @@ static int cmd_commit(struct args *a)
 	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
 	    !(r = commit_refusals(&c, &o))) {
 		o.prefixes = uses_prefix(&c.tm);
-		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o, NULL)))
+		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o)))
 			r = o.dry_run ? show_worktree(&c, &o, 1) : commit_step(&c, &o);
 	}
 	return cmd_end(&c, r);
@@ -13574,7 +13571,7 @@ static int cmd_split(struct args *a)
 	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o))) {
 		o.prefixes = uses_prefix(&c.tm);
 		if (!(r = group_step(&c, &o, c.top, "HEAD")) &&
-		    !(r = signoff_step(&c, &o, author))) {
+		    !(r = signoff_step(&c, &o))) {
 			messages_step(&c);
 			r = o.commit ? split_commit(&c, &o, author) :
 				       split_mails(&c, &o, author);

@@ -442,3 +442,17 @@ t_split_truncated_diff() {
 	eq "--commit: exit 3" "$rc" 3
 	eq "--commit: nothing changed" "$(snapshot)" "$before"
 }
+
+# -s signs off as the committer (git's identity), as -h says, whoever
+# --author names.
+t_split_signoff_is_the_committer() {
+	split_base split-sob
+	sed -i 's/line 1/LINE 1/' drivers/a/x.c
+	git diff > "$scratch/sob.diff"; git checkout -q .
+	run split -s -m 'SEDME: x' --author 'Ann Other <ann@example.org>' -o "$scratch/sob" "$scratch/sob.diff"
+	eq "exit" "$rc" 0
+	local m; m=$(cat "$scratch"/sob/0001-*.patch)
+	has "the author is --author" "$m" "From: Ann Other <ann@example.org>"
+	has "the sign-off is the committer's" "$m" "Signed-off-by: Tess Ter <tess@example.org>"
+	lacks "not the author's" "$m" "Signed-off-by: Ann Other"
+}
