@@ -2904,8 +2904,10 @@ static int file_path(struct dparse *d, struct sfile *f, struct draw *r,
 			  NULL : r->new;
 	if (r->old_epoch || r->created)
 		old = NULL;
-	if (is_temp_output(r->new))
+	if (is_temp_output(r->new)) {
 		new = old;
+		f->here = !(o->directory && *o->directory);
+	}
 	const char *name = new ? new : old;
 	if (!name)
 		return derror(d, f->line, "both sides of the file are /dev/null");
@@ -13508,6 +13510,48 @@ static int split_tree(struct cmd *c, const struct commit_opts *o)
 	return 0;
 }
 
+/* spatch's bare form names its files where it ran (patch -p0 reads them
+ * there): split from a subdirectory of the tree puts that directory
+ * before them.  The tree's top is MAINTAINERS' directory, else git's;
+ * with neither, the current directory is the top. */
+static int files_from_here(struct cmd *c)
+{
+	struct sbuf prefix = SBUF_INIT;
+	char cwd[PATH_MAX];
+	int any = 0;
+
+	for (size_t i = 0; i < c->src.nr; i++)
+		any |= c->src.f[i].here;
+	if (!any)
+		return 0;
+	if (c->top && getcwd(cwd, sizeof cwd) && strcmp(cwd, c->top)) {
+		size_t n = strlen(c->top);
+		if (strncmp(cwd, c->top, n) || cwd[n] != '/')
+			return failed(error("%s is not below the tree's top %s: "
+					    "run split there, or give --directory",
+					    cwd, c->top));
+		sb_addf(&prefix, "%s/", cwd + n + 1);
+	} else if (!c->top) {
+		static const char *const words[] = { "rev-parse", "--show-prefix",
+						     NULL };
+		if (run_git(&(struct git_run){ .words = words, .out = &prefix,
+					       .quiet = 1 }))
+			sb_setlen(&prefix, 0);
+		chomp(&prefix);
+	}
+	for (size_t i = 0; prefix.len && i < c->src.nr; i++) {
+		struct sfile *f = &c->src.f[i];
+		if (!f->here)
+			continue;
+		struct sbuf p = SBUF_INIT;
+		sb_addf(&p, "%s%s", prefix.buf, f->path);
+		free(f->path);
+		f->path = sb_detach(&p, NULL);
+	}
+	sb_release(&prefix);
+	return 0;
+}
+
 /* --commit: the groups as commits on HEAD; the index and the work tree are
  * not written. */
 static int split_commit(struct cmd *c, const struct commit_opts *o,
@@ -13568,7 +13612,8 @@ static int cmd_split(struct args *a)
 	catch_signals();
 	if (!(r = template_step(&c, &o)) &&
 	    !(r = diff_step(&c, &o, a->nword ? a->word[0] : "-")) &&
-	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o))) {
+	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o)) &&
+	    !(r = files_from_here(&c))) {
 		o.prefixes = uses_prefix(&c.tm);
 		if (!(r = group_step(&c, &o, c.top, "HEAD")) &&
 		    !(r = signoff_step(&c, &o))) {

@@ -153,6 +153,9 @@ struct sfile {
 	int binary;          /* a binary patch, or "Binary files ... differ" */
 	const struct entry *entry;  /* the work tree's: its status entry, which
 				     * the status owns; else NULL */
+	int here;            /* its path is where the diff was made, as
+			      * patch -p0 reads it there (spatch's bare form):
+			      * relative to the current directory */
 };
 struct source {
 	struct sfile *f;

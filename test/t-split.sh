@@ -220,6 +220,18 @@ t_split_spatch() {
 	git checkout -q -b bare-want && patch -s -p0 < "$scratch/c3.diff" && git add -A && git commit -qm w
 	want=$(git rev-parse HEAD^{tree}); git checkout -q main; git branch -q -D bare-want
 	eq "bare: git am gives patch's tree" "$(tree_of_mails "$scratch/c3")" "$want"
+	# 4. bare files made in a subdirectory, split there: where patch -p0
+	# puts them, there
+	(cd drivers/i2c && spatch --very-quiet --sp-file "$scratch/omp.cocci" a.c b.c) > "$scratch/c4.diff" 2>/dev/null
+	has "sub: spatch names the file as it stands there" "$(cat "$scratch/c4.diff")" "--- a.c"
+	cd drivers/i2c
+	run split -m 'SEDME: drop' -o "$scratch/c4" "$scratch/c4.diff"
+	cd "$R"
+	eq "sub: exit" "$rc" 0
+	eq "sub: the subdirectory's group" "$(sed "s|$scratch/c4/||" <<<"$out")" "0001-drivers-i2c-drop.patch"
+	git checkout -q -b sub-want && (cd drivers/i2c && patch -s -p0 < "$scratch/c4.diff") && git add -A && git commit -qm w
+	want=$(git rev-parse HEAD^{tree}); git checkout -q main; git branch -q -D sub-want
+	eq "sub: git am gives patch's tree" "$(tree_of_mails "$scratch/c4")" "$want"
 }
 
 t_split_mail_format() {
