@@ -3055,7 +3055,7 @@ static int read_diff(struct source *src, const char *what)
 
 /* ---- a commit range as a source ----------------------------------------------
  * BASE..TIP becomes git's own diff of the two trees (binary patches, full
- * ids, no rename detection, no textconv or external diff driver), read by
+ * ids, renames found, no textconv or external diff driver), read by
  * the diff source above; its commits, for what follows them (regroup's
  * trailers), come from one git log.  TIP defaults to HEAD.
  */
@@ -3125,7 +3125,9 @@ static int open_range(const char *spec, const struct repo *repo,
 
 static int source_from_range(struct source *src, const struct range *r)
 {
-	const char *words[] = { "diff", "--binary", "--full-index", "--no-renames",
+	/* -M: a rename is one change, which groups keep whole (commit and
+	 * format do) */
+	const char *words[] = { "diff", "--binary", "--full-index", "-M",
 				"--no-ext-diff", "--no-textconv", "--no-color",
 				"--ignore-submodules=none", r->base, r->tip, "--",
 				NULL };

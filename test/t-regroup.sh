@@ -214,3 +214,27 @@ drivers/widget/w.c
 fs/one.c fs/two.c "
 	has "route: %(prefix) is SEDME: " "$(git log --format=%s "$base"..HEAD)" "drivers/net: y"
 }
+
+# A rename in the range stays one change: in one new commit, with its old
+# path gone in that same commit, so no commit has the file twice or not
+# at all (bisect keeps building).
+t_regroup_keeps_renames() {
+	newrepo rg-rename
+	mkdir -p a b
+	for i in 1 2 3 4 5 6 7 8 9; do echo "line $i"; done > a/file.c
+	echo 1 > b/other.c
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	git mv a/file.c b/file.c; echo changed >> b/file.c; git add -A; git commit -qm 'move file'
+	echo 2 >> b/other.c; git commit -qm 'other'
+	local tree; tree=$(git rev-parse HEAD^{tree})
+	run regroup --by dir -m 'SEDME: x' "$base..HEAD"
+	eq "exit" "$rc" 0
+	eq "the tree" "$(git rev-parse HEAD^{tree})" "$tree"
+	local c n
+	for c in $(git rev-list "$base..HEAD"); do
+		n=$(git ls-tree -r --name-only "$c" | grep -c 'file.c$')
+		eq "$(git log -1 --format=%s "$c"): the file once" "$n" 1
+	done
+	eq "one commit holds the rename whole" "$(git log --format= --name-status -M "$base..HEAD" | grep -c '^R')" 1
+}
