@@ -226,7 +226,7 @@ t_regroup_keeps_renames() {
 	commit_all
 	local base; base=$(git rev-parse HEAD)
 	git mv a/file.c b/file.c; echo changed >> b/file.c; git add -A; git commit -qm 'move file'
-	echo 2 >> b/other.c; git commit -qm 'other'
+	echo 2 >> b/other.c; git commit -qam 'other'
 	local tree; tree=$(git rev-parse HEAD^{tree})
 	run regroup --by dir -m 'SEDME: x' "$base..HEAD"
 	eq "exit" "$rc" 0
