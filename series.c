@@ -1766,6 +1766,15 @@ struct rcommits {
 	size_t nr, alloc;
 };
 
+/* A commit's author as git writes an ident: "Name <addr> SECONDS ZONE". */
+static void author_ident(struct sbuf *out, const struct rcommit *c)
+{
+	int tz = c->tz < 0 ? -c->tz : c->tz;
+
+	sb_addf(out, "%s %lld %c%02d%02d", c->author, (long long)c->when,
+		c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
+}
+
 static void rcommits_release(struct rcommits *rc)
 {
 	for (size_t i = 0; i < rc->nr; i++) {
@@ -9108,6 +9117,33 @@ static int group_has_commit(const struct regroup *rg, const struct group *g,
 	return 0;
 }
 
+/* Each group's author, as an ident: the author of all the commits its
+ * changes come from, where that is one person (at the last one's date);
+ * NULL where they are several (the committer's then).  The caller frees
+ * the array and its strings (free_strings, p->nr). */
+static char **regroup_authors(const struct regroup *rg, const struct plan *p)
+{
+	char **who = xcalloc(p->nr + 1, sizeof *who);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct rcommit *one = NULL;
+		int mixed = 0;
+		for (size_t c = 0; c < rg->commits->nr && !mixed; c++) {
+			const struct rcommit *rc = &rg->commits->c[c];
+			if (!group_has_commit(rg, &p->g[i], c))
+				continue;
+			mixed = one && strcmp(one->author, rc->author);
+			one = rc;
+		}
+		if (!one || mixed)
+			continue;
+		struct sbuf id = SBUF_INIT;
+		author_ident(&id, one);
+		who[i] = sb_detach(&id, NULL);
+	}
+	return who;
+}
+
 /* Each group's message: the template, the trailers it keeps (in the order
  * the range first gave them), then the user's sign-off with -s. */
 static struct sbuf *regroup_messages(const struct regroup *rg,
@@ -12230,15 +12266,22 @@ static int apply_group(struct txn *t, const struct source *src,
 	return r;
 }
 
-/* The plan's groups of src as commits on base (NULL: HEAD), each with
- * its message; want_tree: the tree the last one must have (NULL: any),
- * checked before the commit point.  0, or -1 after error(), nothing
- * changed. */
+/* How apply_series() lays the commits: the diffs' --directory (or NULL);
+ * the commit they start on (NULL: HEAD); the tree the last one must have
+ * (NULL: any), checked before the commit point; each group's author, an
+ * ident (author NULL, or an entry NULL: the run's). */
+struct apply_opts {
+	const char *directory, *base, *want_tree;
+	char *const *author;
+};
+
+/* The plan's groups of src as commits, each with its message, as ao says.
+ * 0, or -1 after error(), nothing changed. */
 static int apply_series(struct txn *t, const struct plan *p,
-			const struct source *src, const char *directory,
-			const struct sbuf *msgs, const char *base,
-			const char *want_tree)
+			const struct source *src, const struct sbuf *msgs,
+			const struct apply_opts *ao)
 {
+	const char *directory = ao->directory, *base = ao->base;
 	struct sbuf ienv = SBUF_INIT, tree = SBUF_INIT, parent = SBUF_INIT;
 	int r;
 
@@ -12274,7 +12317,8 @@ static int apply_series(struct txn *t, const struct plan *p,
 			break;
 		chomp(&tree);
 		char *prev = sb_detach(&parent, NULL);
-		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], NULL, &parent);
+		r = txn_commit_tree(t, tree.buf, prev, &msgs[i],
+				    ao->author ? ao->author[i] : NULL, &parent);
 		free(prev);
 		t->files += g->nr;
 	}
@@ -12282,9 +12326,9 @@ static int apply_series(struct txn *t, const struct plan *p,
 		fputs("\r\033[K", stderr);
 	if (r < 0)
 		goto out;
-	if (want_tree && strcmp(tree.buf, want_tree)) {
+	if (ao->want_tree && strcmp(tree.buf, ao->want_tree)) {
 		r = error("git apply: the last commit's tree %.12s is not %.12s; "
-			  "nothing was changed", tree.buf, want_tree);
+			  "nothing was changed", tree.buf, ao->want_tree);
 		goto out;
 	}
 	r = txn_land(t, parent.buf, p->nr);
@@ -12310,10 +12354,8 @@ static int reword_series(struct txn *t, const struct rcommits *rc,
 	sb_adds(&parent, base);
 	for (size_t i = 0; i < rc->nr && !r; i++) {
 		const struct rcommit *c = &rc->c[i];
-		int tz = c->tz < 0 ? -c->tz : c->tz;
 		sb_setlen(&who, 0);
-		sb_addf(&who, "%s %lld %c%02d%02d", c->author, (long long)c->when,
-			c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
+		author_ident(&who, c);
 		sb_setlen(&tree, 0);
 		sb_addf(&tree, "%s^{tree}", c->id);
 		char *prev = sb_detach(&parent, NULL);
@@ -13573,7 +13615,8 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 		t->author = sb_detach(&a, NULL);
 	}
 	t->repo = &c->repo;
-	if (apply_series(t, &c->p, &c->src, o->directory, c->msgs, NULL, NULL) < 0)
+	if (apply_series(t, &c->p, &c->src, c->msgs,
+			 &(struct apply_opts){ .directory = o->directory }) < 0)
 		return EXIT_FAIL;
 	txn_print(t, c->repo.old, NULL);
 	if (*c->repo.old)
@@ -13663,8 +13706,13 @@ static int regroup_commits(struct cmd *c, const struct regroup *rg,
 		return 0;
 	}
 	c->t.repo = &c->repo;
-	if (apply_series(&c->t, &c->p, &c->src, NULL, c->msgs, c->rg.base,
-			 want) < 0)
+	char **author = regroup_authors(rg, &c->p);
+	int r = apply_series(&c->t, &c->p, &c->src, c->msgs,
+			     &(struct apply_opts){ .base = c->rg.base,
+						   .want_tree = want,
+						   .author = author });
+	free_strings(author, c->p.nr);
+	if (r < 0)
 		return EXIT_FAIL;
 	report_trailers(rg, &c->p, 0);
 	char was[64];

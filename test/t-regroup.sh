@@ -238,3 +238,23 @@ t_regroup_keeps_renames() {
 	done
 	eq "one commit holds the rename whole" "$(git log --format= --name-status -M "$base..HEAD" | grep -c '^R')" 1
 }
+
+# A new commit whose changes all come from one author's commits keeps
+# that author (and the last one's date); one that mixes authors is the
+# committer's.
+t_regroup_keeps_authors() {
+	newrepo rg-authors
+	mkdir -p a b c
+	echo 1 > a/x; echo 1 > a/y; echo 1 > b/z; echo 1 > c/w
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	echo 2 >> a/x; GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org GIT_AUTHOR_DATE='@1600000000 +0100' git commit -qam 'a/x'
+	echo 2 >> a/y; GIT_AUTHOR_NAME=Ann GIT_AUTHOR_EMAIL=ann@example.org GIT_AUTHOR_DATE='@1600000100 +0100' git commit -qam 'a/y'
+	echo 2 >> b/z; echo 2 >> c/w; GIT_AUTHOR_NAME=Bob GIT_AUTHOR_EMAIL=bob@example.org git commit -qam 'b and c'
+	echo 3 >> c/w; GIT_AUTHOR_NAME=Cat GIT_AUTHOR_EMAIL=cat@example.org git commit -qam 'c'
+	run regroup --by dir -m 'SEDME: x' "$base..HEAD"
+	eq "exit" "$rc" 0
+	eq "the authors" "$(git log --reverse --format='%s %an %ad' --date=raw "$base..HEAD")" "a: x Ann 1600000100 +0100
+b: x Bob 1700000000 +0000
+c: x Tess Ter 1700000000 +0000"
+}
