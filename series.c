@@ -9144,8 +9144,112 @@ static char **regroup_authors(const struct regroup *rg, const struct plan *p)
 	return who;
 }
 
-/* Each group's message: the template, the trailers it keeps (in the order
- * the range first gave them), then the user's sign-off with -s. */
+/* The paragraphs of msg that a person wrote into it beyond what the
+ * template gives now (new, its new message): neither its subject nor its
+ * trailer block, and not in new.  A new array of strings, or NULL. */
+static char **own_text(const char *msg, const char *new, size_t *n)
+{
+	const char *pos = msg, *end = msg + strlen(msg), *para = NULL;
+	char **v = NULL;
+	size_t a = 0, lines = 0;
+
+	*n = 0;
+	for (struct span l;; lines++) {
+		const char *at = pos;
+		int more = next_line(&pos, end, &l);
+		if (more && trim_span(l).len) {
+			para = para ? para : at;
+			continue;
+		}
+		if (para && lines) {
+			size_t len = (size_t)(at - para);
+			while (len && (para[len - 1] == '\n' || para[len - 1] == ' '))
+				len--;
+			char *p = xstrndup(para, len);
+			int subject = para == msg, trailers = !more &&
+				ends_in_trailers(msg, (size_t)(para + len - msg));
+			if (!subject && !trailers && !strstr(new, p)) {
+				GROW(v, *n + 1, a);
+				v[(*n)++] = p;
+			} else
+				free(p);
+		}
+		para = NULL;
+		if (!more)
+			break;
+	}
+	return v;
+}
+
+/* The one old commit whose changes group g holds, all of them and no
+ * other's, or commits->nr where there is none. */
+static size_t sole_commit(const struct regroup *rg, const struct plan *p,
+			  size_t g)
+{
+	size_t one = rg->commits->nr;
+
+	for (size_t c = 0; c < rg->commits->nr; c++) {
+		if (!group_has_commit(rg, &p->g[g], c))
+			continue;
+		if (one < rg->commits->nr)
+			return rg->commits->nr;
+		one = c;
+		for (size_t k = 0; k < p->nr; k++)
+			if (k != g && group_has_commit(rg, &p->g[k], c))
+				return rg->commits->nr;
+	}
+	return one;
+}
+
+/* Appends the old message's own text to m, before the trailers to come. */
+static void add_own_text(struct sbuf *m, const char *old)
+{
+	size_t n;
+	char **v = own_text(old, m->buf, &n);
+
+	for (size_t i = 0; i < n; i++)
+		sb_addf(m, "\n%s\n", v[i]);
+	free_strings(v, n);
+}
+
+/* Each old commit's own text that no new commit keeps (its changes went
+ * to several, or with others'), named in a warning. */
+static void report_own_text(const struct regroup *rg, const struct plan *p,
+			    const struct sbuf *msgs)
+{
+	for (size_t c = 0; c < rg->commits->nr; c++) {
+		const struct rcommit *rc = &rg->commits->c[c];
+		int kept = 0;
+		for (size_t g = 0; g < p->nr && !kept; g++)
+			kept = sole_commit(rg, p, g) == c;
+		size_t n, lost = 0;
+		char **v = kept ? NULL : own_text(rc->msg, "", &n);
+		for (size_t i = 0; v && i < n; i++) {
+			int found = 0;
+			for (size_t g = 0; g < p->nr && !found; g++)
+				found = group_has_commit(rg, &p->g[g], c) &&
+					strstr(msgs[g].buf, v[i]);
+			if (!found)
+				v[lost++] = v[i];
+			else
+				free(v[i]);
+		}
+		if (lost) {
+			char *s = subject_of(rc->msg);
+			warning("the text of %.12s (%s) beyond its subject and "
+				"trailers is dropped: no new commit is exactly it "
+				"(%zu paragraph%s, from \"%.40s\")", rc->id, s, lost,
+				lost == 1 ? "" : "s", v[0]);
+			free(s);
+		}
+		free_strings(v, lost);
+	}
+}
+
+/* Each group's message: the template, then where the group is exactly one
+ * old commit the text a person added to that commit's message, the
+ * trailers it keeps (in the order the range first gave them), then the
+ * user's sign-off with -s. */
 static struct sbuf *regroup_messages(const struct regroup *rg,
 				     const struct plan *p,
 				     const struct template *t, const char *sob)
@@ -9156,7 +9260,10 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 		sb_init(&m[i]);
 		expand_template(&m[i], t->text, t->len, &p->g[i]);
 		cleanup_message(&m[i]);
-		for (size_t c = 0; c < rg->commits->nr; c++) {
+		size_t c = sole_commit(rg, p, i);
+		if (c < rg->commits->nr)
+			add_own_text(&m[i], rg->commits->c[c].msg);
+		for (c = 0; c < rg->commits->nr; c++) {
 			if (!group_has_commit(rg, &p->g[i], c))
 				continue;
 			for (size_t k = 0; k < rg->ntrailer[c]; k++)
@@ -13748,6 +13855,7 @@ static int cmd_regroup(struct args *a)
 			c.msgs = regroup_messages(&rg, &c.p, &c.tm,
 						  o.signoff ? c.sob.buf : NULL);
 			c.nmsgs = c.p.nr;
+			report_own_text(&rg, &c.p, c.msgs);
 			r = regroup_commits(&c, &rg, want, o.dry_run);
 		}
 	}

@@ -258,3 +258,28 @@ t_regroup_keeps_authors() {
 b: x Bob 1700000000 +0000
 c: x Tess Ter 1700000000 +0000"
 }
+
+# A note a person added to an old commit message stays where a new commit
+# is exactly that commit, and is named in a warning where none is.
+t_regroup_keeps_notes() {
+	newrepo rg-notes
+	mkdir -p a b
+	echo 1 > a/x; echo 1 > b/y; echo 1 > b/z
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	echo 2 >> a/x; git commit -qam 'a: fix
+
+Tested on a BeagleBone: the LED blinks.'
+	echo 2 >> b/y; git commit -qam 'b: fix y
+
+Only y for now.'
+	echo 2 >> b/z; git commit -qam 'b: fix z'
+	run regroup --by dir -m 'SEDME: fix' "$base..HEAD"
+	eq "exit" "$rc" 0
+	eq "a is exactly the old commit: the note kept" "$(git log -1 --format=%B HEAD~1)" "a: fix
+
+Tested on a BeagleBone: the LED blinks."
+	eq "b merges two: no note" "$(git log -1 --format=%B HEAD)" "b: fix"
+	has "and its loss is named" "$err" "(b: fix y) beyond its subject and trailers is dropped"
+	lacks "a's is not" "$err" "(a: fix)"
+}
