@@ -1775,15 +1775,18 @@ static void author_ident(struct sbuf *out, const struct rcommit *c)
 		c->tz < 0 ? '-' : '+', tz / 60, tz % 60);
 }
 
+static void rcommit_release(struct rcommit *c)
+{
+	free(c->msg);
+	free(c->author);
+	free_strings(c->path, c->npath);
+	memset(c, 0, sizeof *c);
+}
+
 static void rcommits_release(struct rcommits *rc)
 {
-	for (size_t i = 0; i < rc->nr; i++) {
-		free(rc->c[i].msg);
-		free(rc->c[i].author);
-		for (size_t j = 0; j < rc->c[i].npath; j++)
-			free(rc->c[i].path[j]);
-		free(rc->c[i].path);
-	}
+	for (size_t i = 0; i < rc->nr; i++)
+		rcommit_release(&rc->c[i]);
 	free(rc->c);
 	memset(rc, 0, sizeof *rc);
 }
@@ -8325,11 +8328,13 @@ char *group_name(const char *path, const struct selection *sel)
 	return xstrndup(path, len);
 }
 
-static int included(const char *path, const struct selection *sel)
+/* Whether path matches one of the --include globs (none given: it does);
+ * fnmatch() without FNM_PATHNAME, so '*' crosses '/'. */
+static int included(const char *path, const char *const *include)
 {
-	if (!sel->include || !sel->include[0])
+	if (!include || !include[0])
 		return 1;
-	for (const char *const *g = sel->include; *g; g++)
+	for (const char *const *g = include; *g; g++)
 		if (!fnmatch(*g, path, 0))
 			return 1;
 	return 0;
@@ -8544,7 +8549,7 @@ size_t make_plan(struct plan *p, const struct source *src,
 
 	for (size_t i = 0; i < src->nr; i++) {
 		const struct sfile *e = &src->f[i];
-		if (e->noop || !included(e->path, sel))
+		if (e->noop || !included(e->path, sel->include))
 			continue;
 		own[n] = k[n].key = plan_key(e->path, i, sel);
 		k[n].path = e->path;
@@ -13803,7 +13808,23 @@ static int regroup_source(struct cmd *c, const struct commit_opts *o,
 		      tree_of(c->rg.tip, want) < 0 ? -1 : 0);
 }
 
-/* The new commits: shown with every trailer's fate (-n), or made. */
+/* The files --include leaves out, said: the new commits have them as the
+ * base had them. */
+static void report_left_out(const struct cmd *c, const struct commit_opts *o)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < c->src.nr; i++)
+		out += !included(c->src.f[i].path, o->sel.include);
+	if (out)
+		fprintf(stderr, "series: %zu file%s outside --include stay%s as "
+			"%.12s has %s; the old tip is %.12s\n", out,
+			out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
+			out == 1 ? "it" : "them", c->rg.tip);
+}
+
+/* The new commits: shown with every trailer's fate (-n), or made; with
+ * --include, of the included files alone (want NULL). */
 static int regroup_commits(struct cmd *c, const struct regroup *rg,
 			   const char *want, int dry_run)
 {
@@ -13856,7 +13877,9 @@ static int cmd_regroup(struct args *a)
 						  o.signoff ? c.sob.buf : NULL);
 			c.nmsgs = c.p.nr;
 			report_own_text(&rg, &c.p, c.msgs);
-			r = regroup_commits(&c, &rg, want, o.dry_run);
+			report_left_out(&c, &o);
+			r = regroup_commits(&c, &rg, o.include.n ? NULL : want,
+					    o.dry_run);
 		}
 	}
 	regroup_release(&rg, c.src.nr);
@@ -14302,7 +14325,7 @@ static int cmd_cc(struct args *a)
  */
 struct format_opts {
 	const char *outdir, *cover, *prev;
-	struct opt_list to, cc;
+	struct opt_list to, cc, include;
 	int rfc, version, individual, all_cc, force, max_rcpt;
 };
 
@@ -14324,6 +14347,9 @@ static const struct opt format_table[] = {
 	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "RANGE",
 	  "the previous version's commits: say in the cover letter what "
 	  "upstream applied, what changed, what is new", NULL, 0, 0 },
+	{ NULL, "--include", OPT_LIST, FO(include), 0, "GLOB",
+	  "only the commits that touch a path matching GLOB (repeatable; * "
+	  "crosses /): an RFC of one subsystem", NULL, 0, 0 },
 	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, NULL,
 	  "no cover letter and no n/m: each patch stands alone", NULL, 0, 0 },
 	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, "FILE",
@@ -14742,7 +14768,9 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 		author[i] = c->rc.c[i].author;
 		subj[i] = subject_of(c->rc.c[i].msg);
 	}
-	int r = range_diffstat(&c->src, &c->rg, shared != NULL, &all, &from, &v);
+	/* with --include the range's diff holds commits left out: their own */
+	int r = range_diffstat(&c->src, &c->rg, shared && !o->include.n, &all,
+			       &from, &v);
 	if (!r && o->prev)
 		r = add_respin(&changes, o, &c->rg, &c->rc);
 	if (!r)
@@ -14878,13 +14906,34 @@ static int format_args(struct args *a, const struct format_opts *o)
 	return 0;
 }
 
-/* The range's commits, one group each, with their files' owners. */
-static int format_source(struct cmd *c, const char *spec)
+/* Keeps the commits of rc that touch a path matching one of include. */
+static void keep_commits(struct rcommits *rc, const char *const *include)
+{
+	size_t w = 0;
+
+	for (size_t i = 0; i < rc->nr; i++) {
+		int hit = 0;
+		for (size_t j = 0; j < rc->c[i].npath && !hit; j++)
+			hit = included(rc->c[i].path[j], include);
+		if (hit) {
+			rc->c[w++] = rc->c[i];
+			continue;
+		}
+		rcommit_release(&rc->c[i]);
+	}
+	rc->nr = w;
+}
+
+/* The range's commits (those touching include, where given), one group
+ * each, with their files' owners. */
+static int format_source(struct cmd *c, const char *spec,
+			 const char *const *include)
 {
 	int r = open_commits(c, spec, "formatted");
 
 	if (r)
 		return r;
+	keep_commits(&c->rc, include);
 	if (!c->rc.nr) {
 		error("%s: no commits to format", c->rg.spec);
 		return EXIT_NOTHING;
@@ -14908,7 +14957,8 @@ static int cmd_format(struct args *a)
 	struct series_mails sm = { 0 };
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
-	if (!(r = open_repo(&c)) && !(r = format_source(&c, a->nword ? a->word[0] : NULL)) &&
+	if (!(r = open_repo(&c)) && !(r = format_source(&c, a->nword ? a->word[0] : NULL,
+					o.include.v)) &&
 	    !(r = format_mails(&c, &o, &sm, outdir))) {
 		char **rev = xcalloc(c.rc.nr + 1, sizeof *rev);
 		for (size_t i = 0; i < c.rc.nr; i++)

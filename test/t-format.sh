@@ -325,3 +325,14 @@ t_format_hostile_names() {
 		eq "names: send-email reads the addresses back" "$got" "$want"
 	fi
 }
+
+# An RFC of one subsystem cut from the committed series: --include takes
+# the commits that touch it, numbered among themselves.
+t_format_include() {
+	fseries f-incl
+	run format --include 'drivers/i2c/*' -o "$scratch/fmt-inc" "$FB..$FT"
+	eq "exit" "$rc" 0
+	eq "only the i2c commits" "$(ls "$scratch/fmt-inc" | grep -vc cover)" "$(git rev-list --count "$FB..$FT" -- drivers/i2c)"
+	has "numbered among themselves" "$(cat "$scratch"/fmt-inc/0001-*.patch)" "Subject: [PATCH 1/2]"
+	eq "no other file" "$(grep -h '^diff --git' "$scratch"/fmt-inc/0*.patch | grep -vc ' a/drivers/i2c/')" 0
+}

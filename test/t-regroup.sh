@@ -283,3 +283,19 @@ Tested on a BeagleBone: the LED blinks."
 	has "and its loss is named" "$err" "(b: fix y) beyond its subject and trailers is dropped"
 	lacks "a's is not" "$err" "(a: fix)"
 }
+
+# --include: the real run makes what -n shows, the included files'
+# commits, and says that the rest stays as the base has it.
+t_regroup_include() {
+	rg_series rg-incl
+	local tip; tip=$(git rev-parse HEAD)
+	run regroup -n --include 'a/*' -m 'SEDME: x' "$RG_BASE..HEAD"
+	eq "-n: exit" "$rc" 0
+	local shown; shown=$(grep -E '^[^ ].* \([0-9]+ files?\)$' <<<"$out")
+	run regroup --include 'a/*' -m 'SEDME: x' "$RG_BASE..HEAD"
+	eq "exit" "$rc" 0
+	eq "what -n showed" "$(git log --reverse --format=%s "$RG_BASE..HEAD" | sed 's/: x$//')" "$(sed 's/ (.*//' <<<"$shown")"
+	eq "a/ as the tip had it" "$(git rev-parse HEAD:a)" "$(git rev-parse "$tip:a")"
+	eq "b/ as the base had it" "$(git rev-parse HEAD:b)" "$(git rev-parse "$RG_BASE:b")"
+	has "the rest is said, and the old tip" "$err" "3 files outside --include stay as ${RG_BASE:0:12} has them; the old tip is ${tip:0:12}"
+}
