@@ -732,18 +732,43 @@ static const char *memrchr_bytes(const char *s, size_t n, char c)
 	return NULL;
 }
 
-/* Appends to *dst the lines of add that *dst does not hold yet. */
-static void add_new_lines(struct sbuf *dst, const char *add)
+/* The mailbox of an address line, "Name <box>" or a bare "box": what two
+ * lines must share to reach the same person, compared without case. */
+static struct span mailbox_of(struct span l)
+{
+	l = trim_span(l);
+	const char *lt = memrchr_bytes(l.p, l.len, '<');
+	if (lt && l.p[l.len - 1] == '>')
+		return (struct span){ lt + 1, (size_t)(l.p + l.len - 2 - lt) };
+	return l;
+}
+
+/* Whether a line of list[0..len) reaches the mailbox box. */
+static int has_mailbox(const char *list, size_t len, struct span box)
+{
+	const char *pos = list, *end = list + len;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span b = mailbox_of(l);
+		if (b.len == box.len && !strncasecmp(b.p, box.p, b.len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Appends to *dst the address lines of add whose mailbox neither *dst
+ * nor *other (may be NULL) holds yet: a header never names one twice,
+ * and Cc: never names one To: has. */
+static void add_new_lines(struct sbuf *dst, const char *add,
+			  const struct sbuf *other)
 {
 	const char *pos = add, *end = add + strlen(add);
 
 	for (struct span l; next_line(&pos, end, &l);) {
+		struct span box = mailbox_of(l);
 		l = trim_span(l);
-		int seen = 0;
-		const char *q = dst->buf, *qe = dst->buf + dst->len;
-		for (struct span m; !seen && next_line(&q, qe, &m);)
-			seen = m.len == l.len && !strncasecmp(m.p, l.p, l.len);
-		if (l.len && !seen) {
+		if (l.len && !has_mailbox(dst->buf, dst->len, box) &&
+		    !(other && has_mailbox(other->buf, other->len, box))) {
 			sb_add(dst, l.p, l.len);
 			sb_addc(dst, '\n');
 		}
@@ -8612,51 +8637,54 @@ static const struct organisation {
 
 #define NORGS (sizeof organisations / sizeof *organisations)
 
-/* How the commits are organised, as the cover letter says it: the first
- * organisation whose grouping of their files gives exactly the commits. */
-static const char *organisation_of(const struct source *src,
-				   const struct plan *commits,
-				   struct owners *ow)
+/* The forms a cover letter names, the article's four first: what it
+ * says a series is organised as, and the grouping that makes it so. */
+static const struct form {
+	const char *says, *offer;
+	enum group_by by;
+} forms[] = {
+	{ "as one patch for the whole tree", "one patch for the whole tree", BY_TREE },
+	{ "per file", "per file", BY_FILE },
+	{ "per directory", "per directory", BY_DIR },
+	{ "per subsystem (MAINTAINERS section)", "per subsystem", BY_SUBSYSTEM },
+	{ "per maintainer set", NULL, BY_MAINTAINERS },
+	{ "per merge route (the git tree that takes it)", NULL, BY_ROUTE },
+};
+
+#define NFORMS (sizeof forms / sizeof *forms)
+
+/* Whether grouping the commits' files by form f gives exactly the
+ * commits: 1 or 0, or -1 when it cannot be known (no MAINTAINERS, or
+ * recipients that failed). */
+static int form_fits(const struct source *src, const struct plan *commits,
+		     struct owners *ow, const struct form *f)
 {
-	static const struct { const char *says; enum group_by by; } org[] = {
-		{ "as one patch for the whole tree", BY_TREE },
-		{ "per file", BY_FILE },
-		{ "per directory", BY_DIR },
-		{ "per subsystem (MAINTAINERS section)", BY_SUBSYSTEM },
-		{ "per maintainer set", BY_MAINTAINERS },
-		{ "per merge route (the git tree that takes it)", BY_ROUTE },
-	};
-	if (commits->nr == 1)
-		return org[0].says;
-	for (size_t k = 1; k < sizeof org / sizeof *org; k++) {
-		if (org[k].by >= BY_SUBSYSTEM && !ow->m)
-			break;
-		/* each file's recipients: a pass of their own, so only now */
-		if (org[k].by == BY_MAINTAINERS && !ow->khit &&
-		    file_recipients(ow, src, ow->rcpt) < 0)
-			break;
-		int fits = 1;
-		struct selection sel = { .by = org[k].by };
-		select_keys(&sel, ow);
-		char **key = xcalloc(src->nr + 1, sizeof *key);
-		for (size_t i = 0; i < src->nr; i++)
-			key[i] = plan_key(src->f[i].path, i, &sel);
-		/* each commit one key, and no key in two commits (an empty
-		 * commit has none) */
-		for (size_t c = 0; c < commits->nr && fits; c++) {
-			const struct group *g = &commits->g[c];
-			for (size_t j = 0; j < g->nr && fits; j++)
-				fits = !strcmp(key[g->member[j]], key[g->member[0]]);
-			for (size_t d = 0; d < c && fits && g->nr; d++)
-				fits = !commits->g[d].nr ||
-				       strcmp(key[commits->g[d].member[0]],
-					      key[g->member[0]]) != 0;
-		}
-		free_strings(key, src->nr);
-		if (fits)
-			return org[k].says;
+	if (f->by == BY_TREE)
+		return commits->nr == 1;
+	if (f->by >= BY_SUBSYSTEM && !ow->m)
+		return -1;
+	if (f->by == BY_MAINTAINERS && !ow->khit &&
+	    file_recipients(ow, src, ow->rcpt) < 0)
+		return -1;
+	int fits = 1;
+	struct selection sel = { .by = f->by };
+	select_keys(&sel, ow);
+	char **key = xcalloc(src->nr + 1, sizeof *key);
+	for (size_t i = 0; i < src->nr; i++)
+		key[i] = plan_key(src->f[i].path, i, &sel);
+	/* each commit one key, and no key in two commits (an empty commit
+	 * has none) */
+	for (size_t c = 0; c < commits->nr && fits; c++) {
+		const struct group *g = &commits->g[c];
+		for (size_t j = 0; j < g->nr && fits; j++)
+			fits = !strcmp(key[g->member[j]], key[g->member[0]]);
+		for (size_t d = 0; d < c && fits && g->nr; d++)
+			fits = !commits->g[d].nr ||
+			       strcmp(key[commits->g[d].member[0]],
+				      key[g->member[0]]) != 0;
 	}
-	return "as it was committed";
+	free_strings(key, src->nr);
+	return fits;
 }
 
 /* Whether some file is in two commits; its path into *path then. */
@@ -10581,13 +10609,14 @@ static void patch_addresses(const struct addressing *ad,
 			    const struct recipients *r, struct sbuf *to,
 			    struct sbuf *cc)
 {
-	for (size_t k = 0; k < r->n; k++)
-		sb_addf(k < r->people && !ad->all_cc ? to : cc, "%s\n",
-			r->v[k].addr);
+	for (size_t k = 0; k < r->people && !ad->all_cc; k++)
+		add_new_lines(to, r->v[k].addr, NULL);
 	for (size_t i = 0; i < ad->nto; i++)
-		add_new_lines(to, ad->to[i]);
+		add_new_lines(to, ad->to[i], NULL);
+	for (size_t k = ad->all_cc ? 0 : r->people; k < r->n; k++)
+		add_new_lines(cc, r->v[k].addr, to);
 	for (size_t i = 0; i < ad->ncc; i++)
-		add_new_lines(cc, ad->cc[i]);
+		add_new_lines(cc, ad->cc[i], to);
 }
 
 /* What series cc answers for each of the n mail texts: the same scan of
@@ -10683,8 +10712,18 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 	for (size_t i = 0; i < sm->n; i++) {
 		const struct recipients *r = &sm->rcpt[i];
 		for (size_t k = r->people; k < r->n; k++)
-			add_new_lines(lists, r->v[k].addr);
+			add_new_lines(lists, r->v[k].addr, NULL);
 	}
+}
+
+/* How many patches of the series go to the list addr. */
+static size_t patches_to(const struct series_mails *sm, const char *addr)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < sm->n; i++)
+		count += recipients_have(&sm->rcpt[i], addr, 0);
+	return count;
 }
 
 /* The placeholders of a cover letter nobody has written yet: git
@@ -10701,7 +10740,7 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
  * A cover letter, for split and format alike: the head, the user's aim
  * (or git's placeholder), what only the command knows (each an option:
  * how the series is organised, where it is published, what changed since
- * the last version, each patch's recipients), git's shortlog of the
+ * the last version, how many patches each list gets), git's shortlog of the
  * patches, the diffstat and the base.  Its body declares UTF-8 where it
  * holds 8-bit text.
  */
@@ -10711,7 +10750,7 @@ struct cover {
 	const char *organised;        /* a paragraph, wrapped here, or NULL */
 	const char *branch;           /* "URL BRANCH", or NULL */
 	const char *changes;          /* since the last version, or NULL */
-	const struct series_mails *sm;   /* each patch's recipients, or NULL */
+	const struct series_mails *sm;   /* patches per list, or NULL */
 	char *const *author, *const *subject_of;  /* per patch, n of them */
 	size_t n;
 	const struct source *src;     /* the diffstat: these files of src */
@@ -10745,6 +10784,30 @@ static void add_shortlog(struct sbuf *m, char *const *author,
 	}
 }
 
+/* How many patches each list of the series gets, in the order of Cc:,
+ * under a line on who gets what; nothing where no patch has a list.  Not
+ * a table of every patch's recipients: it grew ten lines a patch, and its
+ * indented "to:" and "cc:" lines read to checkpatch.pl as bad sign-offs. */
+static void add_list_counts(struct sbuf *body, const struct series_mails *sm)
+{
+	struct sbuf lists = SBUF_INIT;
+
+	series_lists(sm, &lists);
+	if (lists.len)
+		sb_adds(body, "Each patch goes to its own maintainers (To:) and "
+			"lists (Cc:); this\nletter goes to every list.  "
+			"Patches per list:\n");
+	const char *pos = lists.buf, *end = lists.buf + lists.len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *addr = xstrndup(l.p, l.len);
+		sb_addf(body, "  %4zu  %s\n", patches_to(sm, addr), addr);
+		free(addr);
+	}
+	if (lists.len)
+		sb_addc(body, '\n');
+	sb_release(&lists);
+}
+
 static void write_cover(struct sbuf *m, const struct cover *c)
 {
 	struct sbuf body = SBUF_INIT;
@@ -10759,19 +10822,8 @@ static void write_cover(struct sbuf *m, const struct cover *c)
 		sb_addf(&body, "The branch is at:\n  %s\n\n", c->branch);
 	if (c->changes)
 		sb_adds(&body, c->changes);
-	if (c->sm) {
-		sb_adds(&body, "Each patch goes to its own maintainers (To:) and "
-			"lists (Cc:); this letter goes to every list:\n");
-		for (size_t i = 0; i < c->sm->n; i++) {
-			const struct recipients *x = &c->sm->rcpt[i];
-			sb_addf(&body, "  %zu/%zu %s\n", i + 1, c->sm->n,
-				c->subject_of[i]);
-			for (size_t k = 0; k < x->n; k++)
-				sb_addf(&body, "      %s %s\n",
-					k < x->people ? "to:" : "cc:", x->v[k].addr);
-		}
-		sb_addc(&body, '\n');
-	}
+	if (c->sm)
+		add_list_counts(&body, c->sm);
 	add_shortlog(&body, c->author, c->subject_of, c->n);
 	add_diffstat(&body, c->src, c->member, c->nmember);
 	sb_addc(&body, '\n');
@@ -12919,7 +12971,7 @@ static void past_testers(char *const *path, size_t n, struct sbuf *out)
 			struct sbuf one = SBUF_INIT;
 			sb_add(&one, who.p, who.len);
 			size_t before = out->len;
-			add_new_lines(out, one.buf);
+			add_new_lines(out, one.buf, NULL);
 			found += out->len > before;
 			sb_release(&one);
 		}
@@ -14441,9 +14493,7 @@ static void sending_warnings(const struct series_mails *sm,
 	const char *pos = lists.buf, *end = lists.buf + lists.len;
 	for (struct span l; next_line(&pos, end, &l);) {
 		char *addr = xstrndup(l.p, l.len);
-		size_t count = 0;
-		for (size_t i = 0; i < sm->n; i++)
-			count += recipients_have(&sm->rcpt[i], addr, 0);
+		size_t count = patches_to(sm, addr);
 		if (count > 15)
 			warning("%s gets %zu patches of this series; send no more "
 				"than 15 at once to a vger list "
@@ -14537,9 +14587,33 @@ static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
 		strcmp(aim->buf, GIT_BLURB "\n"));
 }
 
-/* "URL BRANCH" where the branch is published: branch.NAME.pushRemote (or
- * remote.pushDefault), else branch.NAME.remote; NULL when none is set. */
-static char *public_branch(const struct repo *repo)
+/* Whether REMOTE's copy of branch br, as last fetched or pushed, holds
+ * tip: a branch line the remote cannot show is a wrong address.  The
+ * reason it is left out goes to stderr. */
+static int remote_has(const char *remote, const char *br, const char *tip)
+{
+	struct sbuf ref = SBUF_INIT;
+	char id[72];
+	int has = 0;
+
+	sb_addf(&ref, "refs/remotes/%s/%s", remote, br);
+	const char *words[] = { "merge-base", "--is-ancestor", tip, id, NULL };
+	if (resolve_commit_quietly(ref.buf, id) < 0)
+		warning("the cover letter names no public branch: there is no "
+			"%s/%s here (push the branch, or fetch it)", remote, br);
+	else if (!(has = !run_git(&(struct git_run){ .words = words,
+						      .quiet = 1 })))
+		warning("the cover letter names no public branch: %s/%s does "
+			"not hold %.12s (push it, then format again)", remote,
+			br, tip);
+	sb_release(&ref);
+	return has;
+}
+
+/* "URL BRANCH" where the branch is published and holds tip:
+ * branch.NAME.pushRemote (or remote.pushDefault), else
+ * branch.NAME.remote; NULL when none is set or it lacks tip. */
+static char *public_branch(const struct repo *repo, const char *tip)
 {
 	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
 			 repo->ref + 11 : NULL;
@@ -14565,7 +14639,7 @@ static char *public_branch(const struct repo *repo)
 			url = config_value(key.buf);
 		}
 	}
-	if (url) {
+	if (url && remote_has(remote, br, tip)) {
 		sb_setlen(&key, 0);
 		sb_addf(&key, "%s %s", url, br);
 		r = sb_detach(&key, NULL);
@@ -14700,23 +14774,42 @@ static int add_base(struct sbuf *m, const struct range *rg)
 	return r;
 }
 
-/* The paragraph on the series' form: how it is organised, whether its
- * patches stand alone, and the article's offer of another form. */
+/* The paragraph on the series' form: the first form that fits, whether
+ * its patches apply on their own (no file in two: each applies to the
+ * base alone), and the article's offer of the forms known not to fit
+ * (one that fits too, per directory where each has one file, is the same
+ * series). */
 static void organisation_paragraph(struct sbuf *para, const struct source *src,
 				   const struct plan *p, struct owners *ow,
 				   size_t n, const char **shared)
 {
-	sb_addf(para, COVER_GENERATED "%s: %zu patches.  ",
-		organisation_of(src, p, ow), n);
+	const char *says = "as it was committed", *offer[NFORMS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < NFORMS; i++) {
+		/* the forms not offered only name a series no other fits: each
+		 * file's recipients are a pass of their own */
+		if (!forms[i].offer && strcmp(says, "as it was committed"))
+			break;
+		int fits = form_fits(src, p, ow, &forms[i]);
+		if (fits == 1 && !strcmp(says, "as it was committed"))
+			says = forms[i].says;
+		if (fits == 0 && forms[i].offer)
+			offer[k++] = forms[i].offer;
+	}
+	sb_addf(para, COVER_GENERATED "%s: %zu patches.  ", says, n);
 	if (shared_file(src, p, shared))
-		sb_addf(para, "Some touch the same files (%s): they go in in "
+		sb_addf(para, "Some touch the same files (%s): they apply in "
 			"order.", *shared);
 	else
-		sb_adds(para, "No file is in two of them, so each can be taken "
-			"on its own, by its own maintainer.");
-	sb_adds(para, "  If you would rather take the change in another form "
-		   "(one patch for the whole tree, per file, per directory or "
-		   "per subsystem), please say so: it can come again that way.");
+		sb_adds(para, "No file is in two of them: each applies to the "
+			"base on its own.");
+	if (!k)
+		return;
+	sb_adds(para, "  If you would rather take the change in another form (");
+	for (size_t i = 0; i < k; i++)
+		sb_addf(para, "%s%s", i ? (i + 1 < k ? ", " : " or ") : "", offer[i]);
+	sb_adds(para, "), please say so: it can come again that way.");
 }
 
 /* The files of the diffstat of the whole range, as git diff BASE TIP:
@@ -14741,27 +14834,29 @@ static int range_diffstat(const struct source *src, const struct range *rg,
 
 /* format's cover letter: the user's subject and aim, how the series is
  * organised and why so, the public branch, what changed since the last
- * version, each patch with its recipients, the shortlog, the diffstat of
+ * version, the patches per list, the shortlog, the diffstat of
  * the range, base-commit; to every list of the series. */
 static int write_format_cover(struct series_mails *sm, struct cmd *c,
 			      const struct format_opts *o,
 			      const char *subject, const char *aim)
 {
 	struct sbuf tag = SBUF_INIT, to = SBUF_INIT, cc = SBUF_INIT,
-		    para = SBUF_INIT, changes = SBUF_INIT, base = SBUF_INIT;
+		    lists = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
+		    base = SBUF_INIT;
 	struct source all = SOURCE_INIT;
 	const struct source *from;
 	const char *shared = NULL;
 	size_t n = c->rc.nr, *v = NULL;
 	char **author = xcalloc(n + 1, sizeof *author);
 	char **subj = xcalloc(n + 1, sizeof *subj);
-	char *branch = public_branch(&c->repo);
+	char *branch = public_branch(&c->repo, c->rg.tip);
 
 	for (size_t i = 0; i < o->to.n; i++)
-		add_new_lines(&to, o->to.v[i]);
-	series_lists(sm, &cc);
+		add_new_lines(&to, o->to.v[i], NULL);
+	series_lists(sm, &lists);
+	add_new_lines(&cc, lists.buf, &to);
 	for (size_t i = 0; i < o->cc.n; i++)
-		add_new_lines(&cc, o->cc.v[i]);
+		add_new_lines(&cc, o->cc.v[i], &to);
 	add_tag(&tag, o, 0, sm->n);
 	organisation_paragraph(&para, &c->src, &c->p, &c->ow, sm->n, &shared);
 	for (size_t i = 0; i < n; i++) {
@@ -14794,6 +14889,7 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 	sb_release(&tag);
 	sb_release(&to);
 	sb_release(&cc);
+	sb_release(&lists);
 	sb_release(&para);
 	sb_release(&changes);
 	sb_release(&base);

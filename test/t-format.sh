@@ -52,10 +52,16 @@ netdev@vger.kernel.org"
 	has "cover: the subject placeholder" "$(cat "$m")" "Subject: [PATCH 0/10] *** SUBJECT HERE ***"
 	has "cover: organised per subsystem" "$(cat "$m")" "This series is organised per subsystem (MAINTAINERS section): 10"
 	has "cover: independent" "$(cat "$m")" "No file is in two of them"
-	has "cover: each patch's recipients" "$(cat "$m")" "  6/10 drivers/i2c/busses: do it
-      to: Bea Cem <bea@example.org>
-      to: Wolfram Sang <wsa@example.org>
-      cc: linux-i2c@vger.kernel.org"
+	local l counts=""
+	for l in $(header_addrs "$m" Cc); do
+		counts+=$(printf '  %4d  %s' "$(for p in "$scratch"/fmt-h/00[01]*-*.patch; do
+			[ "$p" = "$m" ] || header_addrs "$p" Cc; done | grep -cx "$l")" "$l")$'\n'
+	done
+	has "cover: the patches per list, counted from the mails, in the order of Cc:" "$(cat "$m")" "letter goes to every list.  Patches per list:
+$counts
+"
+	lacks "cover: not each patch's recipients" "$(cat "$m")" "to: Bea Cem"
+	has "cover: offers the forms it is not" "$(tr '\n' ' ' < "$m")" "another form (one patch for the whole tree, per file or per directory), please"
 	has "cover: base-commit" "$(cat "$m")" "base-commit: $FB"
 	has "cover: the diffstat" "$(cat "$m")" " 13 files changed, 13 insertions(+)"
 	# headers are RFC 5322: no line over 78 where a fold can help
@@ -106,19 +112,49 @@ Ann Box <ann@example.org>"
 	eq "cover: --to" "$(header_addrs "$scratch/fmt-t/0000-cover-letter.patch" To)" "Ann Box <ann@example.org>"
 }
 
-# The cover letter names the public branch where its remote is known,
-# the push URL first.
+# The cover letter names the public branch where its remote is known and
+# holds the tip (as last fetched or pushed), the push URL first.
 t_format_public_branch() {
 	fseries f-pub
+	local c=$scratch/fmt-p/0000-cover-letter.patch
 	git config branch.main.remote origin
 	git config remote.origin.url git://git.example.org/tess.git
 	run format -o "$scratch/fmt-p" "$FB..$FT"
-	has "the public branch" "$(cat "$scratch/fmt-p/0000-cover-letter.patch")" "The branch is at:
+	eq "not pushed: exit" "$rc" 0
+	lacks "not pushed: no branch line" "$(cat "$c")" "The branch is at"
+	has "not pushed: said" "$err" "series: warning: the cover letter names no public branch: there is no origin/main here (push the branch, or fetch it)"
+	git update-ref refs/remotes/origin/main "$FT~1"
+	run format --force -o "$scratch/fmt-p" "$FB..$FT"
+	lacks "pushed before the last commit: no branch line" "$(cat "$c")" "The branch is at"
+	has "and said" "$err" "origin/main does not hold ${FT:0:12} (push it, then format again)"
+	git update-ref refs/remotes/origin/main "$FT"
+	run format --force -o "$scratch/fmt-p" "$FB..$FT"
+	has "the public branch" "$(cat "$c")" "The branch is at:
   git://git.example.org/tess.git main"
+	lacks "nothing said" "$err" "public branch"
 	git config remote.origin.pushurl ssh://git.example.org/tess.git
 	git config branch.main.pushRemote origin
 	run format --force -o "$scratch/fmt-p" "$FB..$FT"
-	has "the push URL first" "$(cat "$scratch/fmt-p/0000-cover-letter.patch")" "  ssh://git.example.org/tess.git main"
+	has "the push URL first" "$(cat "$c")" "  ssh://git.example.org/tess.git main"
+}
+
+# No address is in both To: and Cc:, nor twice in one, whatever form it
+# is given in: a list passed with --to leaves Cc:, a maintainer passed
+# with --cc stays in To: alone.
+t_format_no_address_twice() {
+	fseries f-twice
+	run format --to 'The List <LINUX-KERNEL@vger.kernel.org>' --cc wsa@example.org \
+		--cc 'Ann <ann@example.org>' --cc ann@example.org -o "$scratch/fmt-2" "$FB..$FT"
+	eq "exit" "$rc" 0
+	local m=$scratch/fmt-2/0006-drivers-i2c-busses-do-it.patch c=$scratch/fmt-2/0000-cover-letter.patch
+	eq "patch: To:" "$(header_addrs "$m" To)" "Bea Cem <bea@example.org>
+Wolfram Sang <wsa@example.org>
+The List <LINUX-KERNEL@vger.kernel.org>"
+	eq "patch: Cc:" "$(header_addrs "$m" Cc)" "linux-i2c@vger.kernel.org
+Ann <ann@example.org>"
+	eq "cover: To:" "$(header_addrs "$c" To)" "The List <LINUX-KERNEL@vger.kernel.org>"
+	lacks "cover: the list not in Cc: too" "$(header_addrs "$c" Cc)" "linux-kernel@"
+	has "cover: the other lists are" "$(header_addrs "$c" Cc)" "linux-i2c@vger.kernel.org"
 }
 
 # --all-cc: nobody in To:, everyone in Cc:.
@@ -335,4 +371,22 @@ t_format_include() {
 	eq "only the i2c commits" "$(ls "$scratch/fmt-inc" | grep -vc cover)" "$(git rev-list --count "$FB..$FT" -- drivers/i2c)"
 	has "numbered among themselves" "$(cat "$scratch"/fmt-inc/0001-*.patch)" "Subject: [PATCH 1/2]"
 	eq "no other file" "$(grep -h '^diff --git' "$scratch"/fmt-inc/0*.patch | grep -vc ' a/drivers/i2c/')" 0
+}
+
+# The cover letter never offers a form the series already has: a series
+# per directory whose directories each have one file is per file too;
+# per subsystem is offered only where MAINTAINERS can make it.
+t_format_offer() {
+	newrepo f-offer
+	mkdir -p a b
+	echo 1 > a/x; echo 1 > b/y
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	echo 2 >> a/x; echo 2 >> b/y
+	"$SERIES" commit --by dir -m 'SEDME: two' > /dev/null || bad "commit"
+	run format -o "$scratch/fmt-offer" "$base..HEAD"
+	eq "exit" "$rc" 0
+	local c; c=$(tr '\n' ' ' < "$scratch/fmt-offer/0000-cover-letter.patch")
+	has "the first form that fits" "$c" "This series is organised per file: 2 patches."
+	has "only the form it is not" "$c" "another form (one patch for the whole tree), please say so"
 }

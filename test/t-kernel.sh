@@ -164,20 +164,24 @@ kernel_am() {
 
 # format of both series: git am of the mails rebuilds each; every mail's
 # To: and Cc: are what series cc answers for git format-patch's mail of the
-# same commit.
+# same commit, no address in both; checkpatch.pl finds nothing in the
+# cover letter that it does not find in git's own of the range, and the
+# letter declares its charset where it is 8-bit.
 t_kernel_format() {
 	kernel_fixture || return 0
 	kernel_copy k-format
-	local b n m fp want got bad_rcpt
+	local b n m fp want got bad_rcpt twice
 	for b in ofm irq; do
 		n=$(git rev-list --count base..$b)
 		run format -o "$scratch/kf-$b" base..$b
 		eq "format $b: exit" "$rc" 0
 		eq "format $b: the mails" "$(ls "$scratch/kf-$b" | wc -l)" $((n + 1))
 		kernel_am "am-$b" $b $(ls "$scratch/kf-$b"/*.patch | grep -v cover-letter)
-		git format-patch -q -o "$scratch/kfp-$b" base..$b
-		bad_rcpt=0
+		git format-patch -q --cover-letter -o "$scratch/kfp-$b" base..$b
+		bad_rcpt=0 twice=0
 		for m in "$scratch/kf-$b"/0*.patch; do
+			[ -n "$(mail_rcpts "$m" | sed 's/.*<\(.*\)>$/\1/' | tr A-Z a-z | sort | uniq -d)" ] &&
+				twice=$((twice + 1))
 			case $m in *0000-cover-letter*) continue;; esac
 			fp=$scratch/kfp-$b/${m##*/}
 			want=$(cc_rcpts "$fp")
@@ -186,7 +190,22 @@ t_kernel_format() {
 				bad "format $b ${m##*/}: To:+Cc: [$got], series cc of git's mail [$want]"; }
 		done
 		eq "format $b: mails whose recipients differ from series cc" "$bad_rcpt" 0
+		eq "format $b: mails with an address twice" "$twice" 0
+		m=$scratch/kf-$b/0000-cover-letter.patch
+		eq "format $b: checkpatch.pl on the cover letter, beyond git's" \
+			"$(kernel_checkpatch "$m" "$scratch/kfp-$b/0000-cover-letter.patch")" ""
+		eq "format $b: the cover letter declares a charset if and only if 8-bit" \
+			"$(grep -c '^Content-Type: text/plain; charset=UTF-8$' "$m")" \
+			"$(LC_ALL=C grep -q $'[\x80-\xff]' "$m" && echo 1 || echo 0)"
 	done
+}
+
+# kernel_checkpatch MAIL GITS: the kinds of what checkpatch.pl reports in
+# MAIL that it does not report in GITS (git's mail of the same thing).
+kernel_checkpatch() {
+	local cp; cp=$(kernel_tree)/scripts/checkpatch.pl
+	comm -23 <(perl "$cp" --no-tree --terse --show-types "$1" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u) \
+		<(perl "$cp" --no-tree --terse --show-types "$2" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u)
 }
 
 # split of the ofm change as one diff: every file's diff in exactly one
