@@ -12998,16 +12998,19 @@ static int check_plan_groups(const struct source *src, const struct plan *p,
 	return r;
 }
 
-/* The warning plan and format give for a patch that needs the hardware. */
-static void warn_hardware(const struct findings *f, size_t g, const char *what)
+/* The warning plan and format give for a patch that needs the hardware;
+ * alone: it is already sent one by one (format --individual), so the
+ * advice is only to ask for a test. */
+static void warn_hardware(const struct findings *f, size_t g, const char *what,
+			  int alone)
 {
 	for (size_t i = 0; i < f->n; i++)
 		if (f->v[i].patch == g) {
 			warning("%s needs testing on the hardware (%s at %s:%zu; "
-				"series check says more): send such patches one by "
-				"one (series format --individual) and ask for "
-				"Tested-by:", what, f->v[i].rule->name,
-				f->v[i].path, f->v[i].line);
+				"series check says more): %sask for Tested-by:",
+				what, f->v[i].rule->name, f->v[i].path,
+				f->v[i].line, alone ? "" : "send such patches one "
+				"by one (series format --individual) and ");
 			return;
 		}
 }
@@ -13068,7 +13071,7 @@ static void worktree_hardware_warnings(const struct plan *p,
 		}
 		if (!check_plan_groups(&d, &dp, NULL, top, &f))
 			for (size_t g = 0; g < p->nr; g++)
-				warn_hardware(&f, g, p->g[g].name);
+				warn_hardware(&f, g, p->g[g].name, 0);
 	}
 	for (size_t g = 0; g < p->nr; g++)
 		free(dp.g[g].member);
@@ -13091,10 +13094,10 @@ static int group_flagged(const struct findings *f, size_t g)
 /* The warning of plan and format for each group of src's plan p whose
  * conversions need the hardware: group g's files as the tree has them at
  * rev[g] (rev NULL: at tip, for every group), named name[g] (name NULL:
- * the group's name). */
+ * the group's name); alone: the patches go one by one already. */
 static void hardware_warnings(const struct source *src, const struct plan *p,
 			      char *const *rev, const char *tip, const char *top,
-			      char *const *name)
+			      char *const *name, int alone)
 {
 	struct findings f = { 0 };
 	char **at = xcalloc(p->nr + 1, sizeof *at);
@@ -13103,7 +13106,8 @@ static void hardware_warnings(const struct source *src, const struct plan *p,
 		at[g] = rev ? rev[g] : (char *)tip;
 	if (!check_plan_groups(src, p, at, top, &f))
 		for (size_t g = 0; g < p->nr; g++)
-			warn_hardware(&f, g, name ? name[g] : p->g[g].name);
+			warn_hardware(&f, g, name ? name[g] : p->g[g].name,
+				      alone);
 	free(at);
 	free(f.v);
 }
@@ -13541,7 +13545,7 @@ static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 	if (c->tm.text)
 		messages_step(c);
 	print_groups(&c->p, &c->src, NULL, c->msgs, 0, &c->ow);
-	hardware_warnings(&c->src, &c->p, NULL, c->rg.tip, c->repo.top, NULL);
+	hardware_warnings(&c->src, &c->p, NULL, c->rg.tip, c->repo.top, NULL, 0);
 	return 0;
 }
 
@@ -14975,9 +14979,12 @@ static int write_format_series(const struct series_mails *sm,
 		sb_addf(&cmd, "/v%d-*.patch", o->version);
 	else
 		sb_adds(&cmd, "/*.patch");
+	/* one by one: no patch is a reply to another, whose recipients
+	 * differ */
+	const char *thread = o->individual ? "--no-thread " : "";
 	fprintf(stderr, "series: %zu mail%s; check, then send:\n"
-		"    git send-email --dry-run %s\n    git send-email %s\n",
-		nf, nf == 1 ? "" : "s", cmd.buf, cmd.buf);
+		"    git send-email --dry-run %s%s\n    git send-email %s%s\n",
+		nf, nf == 1 ? "" : "s", thread, cmd.buf, thread, cmd.buf);
 	sb_release(&cmd);
 	return 0;
 }
@@ -15061,7 +15068,7 @@ static int cmd_format(struct args *a)
 			rev[i] = c.rc.c[i].id;
 		sending_warnings(&sm, &c.ow, &o);
 		hardware_warnings(&c.src, &c.p, rev, NULL, c.repo.top,
-				  sm.name + sm.cover);
+				  sm.name + sm.cover, o.individual);
 		free(rev);
 		r = write_format_series(&sm, &o, outdir);
 	}

@@ -211,4 +211,12 @@ t_check_in_plan_and_format() {
 	run format -o "$scratch/chk-fmt" "$CB..HEAD"
 	eq "format: exit" "$rc" 0
 	has "format: the warning names the mail" "$err" "series: warning: 0001-i2c-bcm2835-Use-devm_request_irq.patch needs testing on the hardware"
+	has "format: --individual advised" "$err" "send such patches one by one (series format --individual) and ask for Tested-by:"
+	lacks "format: the command threads the mails" "$err" "--no-thread"
+	run format --individual -o "$scratch/chk-fmt-1" "$CB..HEAD"
+	eq "format --individual: exit" "$rc" 0
+	has "format --individual: the warning asks for a test" "$err" "needs testing on the hardware (devm-irq-shared at drivers/i2c/busses/i2c-bcm2835.c:"
+	lacks "format --individual: not for --individual again" "$err" "--individual"
+	has "format --individual: no patch sent as a reply to another" "$err" "git send-email --dry-run --no-thread $scratch/chk-fmt-1/*.patch
+    git send-email --no-thread $scratch/chk-fmt-1/*.patch"
 }
