@@ -14367,12 +14367,6 @@ static int cmd_cc(struct args *a)
 	return cmd_end(&c, r);
 }
 
-/*
- * series format: a range's commits as a mail series, through the mail
- * writer, with each patch's recipients in its headers (people in To:,
- * lists in Cc:), a cover letter to every list of the series, and, for a
- * re-spin, what became of the previous version.
- */
 /* ---- format -------------------------------------------------------------
  * A range's commits as a mail series, through the mail writer, with each
  * patch's recipients in its headers (people in To:, lists in Cc:), a cover
@@ -14402,7 +14396,9 @@ static const struct opt format_table[] = {
 	  "version N: [PATCH vN n/m] and vN- file names", NULL, 1, 9999 },
 	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "RANGE",
 	  "the previous version's commits: say in the cover letter what "
-	  "upstream applied, what changed, what is new", NULL, 0, 0 },
+	  "upstream applied, what changed, what is new (default with -v N: "
+	  "version N-1 as format wrote it, from refs/series/BRANCH/)",
+	  NULL, 0, 0 },
 	{ NULL, "--include", OPT_LIST, FO(include), 0, "GLOB",
 	  "only the commits that touch a path matching GLOB (repeatable; * "
 	  "crosses /): an RFC of one subsystem", NULL, 0, 0 },
@@ -15027,6 +15023,87 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 	rc->nr = w;
 }
 
+/*
+ * Each version format writes is recorded, as b4 keeps a tag for each
+ * version sent: refs/series/BRANCH/vN is its tip, refs/series/BRANCH/vN-base
+ * its base, BRANCH the one the range's tip names.  -v N without --prev
+ * reads version N-1's from there.  The refs are private (neither pushed
+ * nor fetched) and keep an old version's commits from gc after a rebase.
+ */
+
+/* The branch the range's tip names: "irq" for base..irq, HEAD's for
+ * base.. or base..HEAD; NULL (nothing said) for a commit id or a
+ * detached HEAD.  The caller frees it. */
+static char *range_branch(const struct range *rg)
+{
+	const char *dots = strstr(rg->spec, "..");
+	const char *tip = dots && dots[2] ? dots + 2 : "HEAD";
+	/* (git 2.39's rev-parse prints --end-of-options in this mode) */
+	const char *words[] = { "rev-parse", "--symbolic-full-name", tip, NULL };
+	struct sbuf out = SBUF_INIT;
+	char *br = NULL;
+
+	if (*tip != '-' && !run_git(&(struct git_run){ .words = words,
+						      .out = &out, .quiet = 1 })) {
+		chomp(&out);
+		if (starts_with(out.buf, NULL, "refs/heads/"))
+			br = xstrdup(out.buf + 11);
+	}
+	sb_release(&out);
+	return br;
+}
+
+/* Records rg as version v of its branch's series; 0 where its tip names
+ * no branch (-v N+1 will say so), or -1 after error(). */
+static int record_version(const struct range *rg, int v)
+{
+	char *br = range_branch(rg);
+	struct sbuf in = SBUF_INIT;
+	const char *words[] = { "update-ref", "--stdin", NULL };
+	int r = 0;
+
+	if (br) {
+		sb_addf(&in, "update refs/series/%s/v%d %s\n"
+			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
+			br, v, rg->base);
+		r = git_ok("git update-ref", &(struct git_run){ .words = words,
+			   .input = in.buf, .inlen = in.len });
+	}
+	free(br);
+	sb_release(&in);
+	return r;
+}
+
+/* The range of version v-1 of rg's branch, as format recorded it, into
+ * *prev ("series/BRANCH/vN-base..series/BRANCH/vN": git finds them under
+ * refs/, and the cover letter shows them so); 0 when none is recorded,
+ * after a warning that the cover letter says nothing of it. */
+static int recorded_prev(const struct range *rg, int v, struct sbuf *prev)
+{
+	char *br = range_branch(rg), id[72];
+	struct sbuf tip = SBUF_INIT, base = SBUF_INIT;
+
+	if (br) {
+		sb_addf(&tip, "refs/series/%s/v%d", br, v - 1);
+		sb_addf(&base, "refs/series/%s/v%d-base", br, v - 1);
+	}
+	if (br && !resolve_commit_quietly(tip.buf, id) &&
+	    !resolve_commit_quietly(base.buf, id))
+		sb_addf(prev, "%s..%s", base.buf + 5, tip.buf + 5);
+	else if (br)
+		warning("the cover letter says nothing of v%d: format recorded "
+			"none of %s (no %s); give --prev OLD-BASE..OLD-TIP", v - 1,
+			br, tip.buf);
+	else
+		warning("the cover letter says nothing of v%d: %s ends at no "
+			"branch, under which format records each version; give "
+			"--prev OLD-BASE..OLD-TIP", v - 1, rg->spec);
+	free(br);
+	sb_release(&tip);
+	sb_release(&base);
+	return prev->len > 0;
+}
+
 /* The range's commits (those touching include, where given), one group
  * each, with their files' owners. */
 static int format_source(struct cmd *c, const char *spec,
@@ -15046,6 +15123,21 @@ static int format_source(struct cmd *c, const char *spec,
 		      owner_facts(&c->ow, &c->src, 0) < 0 ? -1 : 0);
 }
 
+/* The warnings due before the series goes out: the lists' limits, too
+ * many recipients, the patches that need the hardware. */
+static void format_warnings(struct cmd *c, const struct format_opts *o,
+			    const struct series_mails *sm)
+{
+	char **rev = xcalloc(c->rc.nr + 1, sizeof *rev);
+
+	for (size_t i = 0; i < c->rc.nr; i++)
+		rev[i] = c->rc.c[i].id;
+	sending_warnings(sm, &c->ow, o);
+	hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
+			  sm->name + sm->cover, o->individual);
+	free(rev);
+}
+
 static int cmd_format(struct args *a)
 {
 	struct format_opts o = { .max_rcpt = 40 };
@@ -15058,21 +15150,24 @@ static int cmd_format(struct args *a)
 	struct cmd c;
 	cmd_init(&c, a);
 	struct series_mails sm = { 0 };
+	struct sbuf prev = SBUF_INIT;
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
-	if (!(r = open_repo(&c)) && !(r = format_source(&c, a->nword ? a->word[0] : NULL,
-					o.include.v)) &&
-	    !(r = format_mails(&c, &o, &sm, outdir))) {
-		char **rev = xcalloc(c.rc.nr + 1, sizeof *rev);
-		for (size_t i = 0; i < c.rc.nr; i++)
-			rev[i] = c.rc.c[i].id;
-		sending_warnings(&sm, &c.ow, &o);
-		hardware_warnings(&c.src, &c.p, rev, NULL, c.repo.top,
-				  sm.name + sm.cover, o.individual);
-		free(rev);
-		r = write_format_series(&sm, &o, outdir);
+	if (!(r = open_repo(&c)) &&
+	    !(r = format_source(&c, a->nword ? a->word[0] : NULL, o.include.v))) {
+		if (o.version > 1 && !o.prev && !o.individual &&
+		    recorded_prev(&c.rg, o.version, &prev))
+			o.prev = prev.buf;
+		if (!(r = format_mails(&c, &o, &sm, outdir))) {
+			format_warnings(&c, &o, &sm);
+			r = write_format_series(&sm, &o, outdir);
+		}
 	}
+	/* a cut of the series (--include) is no version of it */
+	if (!r && !o.include.n)
+		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1));
 	series_mails_release(&sm);
+	sb_release(&prev);
 	return cmd_end(&c, r);
 }
 

@@ -390,3 +390,40 @@ t_format_offer() {
 	has "the first form that fits" "$c" "This series is organised per file: 2 patches."
 	has "only the form it is not" "$c" "another form (one patch for the whole tree), please say so"
 }
+
+# Each version format writes is recorded under the branch its range ends
+# at: -v 2 without --prev finds v1 there, after a rebase too, and says so
+# where none was recorded.
+t_format_respin_recorded() {
+	fseries f-rec
+	git checkout -q -b work
+	run format -o "$scratch/fmt-rec1" "$FB..work"
+	eq "v1: exit" "$rc" 0
+	eq "v1: recorded" "$(git rev-parse refs/series/work/v1 refs/series/work/v1-base)" "$FT
+$FB"
+	# upstream moves on; the change is made again on it
+	git checkout -q -b upstream "$FB"
+	echo upstream > up.txt; git add up.txt; git commit -qm 'upstream'
+	git checkout -q -B work upstream
+	for f in $(git ls-files | grep -v -e MAINTAINERS -e up.txt -e gadget); do echo 'int y;' >> "$f"; done
+	"$SERIES" commit --by subsystem -m '%(prefix)do it
+
+Because.' > /dev/null
+	git reflog expire --expire=now --all; git gc -q --prune=now
+	run format -v 2 -o "$scratch/fmt-rec2" upstream..
+	eq "v2: exit" "$rc" 0
+	local c=$scratch/fmt-rec2/v2-0000-cover-letter.patch
+	has "v2: v1 found" "$(cat "$c")" "Changes since v1 (series/work/v1-base..series/work/v1):"
+	has "v2: v1's commits kept from gc" "$(cat "$c")" "- gone (the change no longer touches its files): drivers/gadget: do it"
+	has "v2: range-diff" "$(cat "$c")" "Range-diff against v1:"
+	eq "v2: recorded" "$(git rev-parse refs/series/work/v2-base)" "$(git rev-parse upstream)"
+	# a branch format never wrote, and a detached HEAD
+	git checkout -q -b other
+	run format -v 2 --force -o "$scratch/fmt-rec3" upstream..
+	eq "none recorded: still written" "$rc" 0
+	has "none recorded: said" "$err" "series: warning: the cover letter says nothing of v1: format recorded none of other (no refs/series/other/v1); give --prev OLD-BASE..OLD-TIP"
+	lacks "none recorded: no changes section" "$(cat "$scratch/fmt-rec3/v2-0000-cover-letter.patch")" "Changes since"
+	git checkout -q --detach
+	run format -v 3 -o "$scratch/fmt-rec4" upstream..
+	has "detached: said" "$err" "series: warning: the cover letter says nothing of v2: upstream.. ends at no branch"
+}
