@@ -12552,7 +12552,8 @@ static int reword_series(struct txn *t, const struct rcommits *rc,
  */
 
 enum { NEEDS_SHARED = 1, NEEDS_REMOVE = 2, NEEDS_REMOVE_KEEPS_IRQ = 4,
-       NEEDS_CLEANUP_SITE = 8, NEEDS_NOT_READDED = 16 };
+       NEEDS_CLEANUP_SITE = 8, NEEDS_NOT_READDED = 16,
+       NEEDS_PLAIN_REQUEST = 32 };
 
 static const char *const irq_devm[] = { "devm_request_irq(",
 	"devm_request_threaded_irq(", "devm_request_any_context_irq(", NULL };
@@ -12578,27 +12579,65 @@ static const char *const cleanups[] = { "free_irq(", "clk_disable_unprepare(",
 	"dma_free_coherent(", "dma_release_channel(", "gpiod_put(", "gpio_free(",
 	"reset_control_assert(", "iounmap(", "pm_runtime_disable(", NULL };
 
+/* Each cleanup call and the plain calls whose resource it releases: a
+ * cleanup dropped while one of these is still in the file releases it
+ * nowhere. */
+static const struct release_pair {
+	const char *release;
+	const char *const *requests;
+} release_pairs[] = {
+	{ "free_irq(", irq_plain },
+	{ "clk_disable_unprepare(", (const char *const[]){ "clk_prepare_enable(", NULL } },
+	{ "clk_disable(", (const char *const[]){ "clk_enable(", NULL } },
+	{ "clk_unprepare(", (const char *const[]){ "clk_prepare(", NULL } },
+	{ "clk_put(", (const char *const[]){ "clk_get(", NULL } },
+	{ "clk_bulk_disable_unprepare(",
+	  (const char *const[]){ "clk_bulk_prepare_enable(", NULL } },
+	{ "regulator_disable(", (const char *const[]){ "regulator_enable(", NULL } },
+	{ "regulator_put(", (const char *const[]){ "regulator_get(", NULL } },
+	{ "regulator_bulk_disable(",
+	  (const char *const[]){ "regulator_bulk_enable(", NULL } },
+	{ "dma_free_coherent(", (const char *const[]){ "dma_alloc_coherent(", NULL } },
+	{ "dma_release_channel(", (const char *const[]){ "dma_request_chan(",
+	  "dma_request_channel(", NULL } },
+	{ "gpiod_put(", (const char *const[]){ "gpiod_get(", NULL } },
+	{ "gpio_free(", (const char *const[]){ "gpio_request(",
+	  "gpio_request_one(", NULL } },
+	{ "reset_control_assert(",
+	  (const char *const[]){ "reset_control_deassert(", NULL } },
+	{ "iounmap(", (const char *const[]){ "ioremap(", "of_iomap(",
+	  "ioremap_wc(", NULL } },
+	{ "pm_runtime_disable(", (const char *const[]){ "pm_runtime_enable(", NULL } },
+};
+
+/* The rules, most telling first: of the rules of one family, only the
+ * first that fires reports on a file. */
 static const struct check_rule {
 	const char *name;
 	const char *const *added;     /* a '+' line calls one of these */
 	const char *const *removed;   /* a '-' line calls one of these */
-	int needs;
+	int needs, family;
 	const char *why;
 } check_rules[] = {
-	{ "devm-irq-shared", irq_devm, irq_plain, NEEDS_SHARED,
+	{ "devm-irq-shared", irq_devm, irq_plain, NEEDS_SHARED, 1,
 	  "a shared interrupt (IRQF_SHARED) becomes devm-managed: another "
 	  "device on the line can run the handler after remove(), with the "
 	  "driver's data gone" },
 	{ "devm-irq-remove", irq_devm, irq_plain,
-	  NEEDS_REMOVE | NEEDS_REMOVE_KEEPS_IRQ,
+	  NEEDS_REMOVE | NEEDS_REMOVE_KEEPS_IRQ, 1,
 	  "the interrupt becomes devm-managed, but remove() does not disable "
 	  "it: it stays live until after remove() returns" },
-	{ "devm-teardown-order", res_devm, res_plain, NEEDS_REMOVE,
+	{ "devm-teardown-order", res_devm, res_plain, NEEDS_REMOVE, 2,
 	  "a resource becomes devm-managed in a driver with a remove() "
 	  "callback: it is now released after remove() returns, in another "
 	  "order" },
+	{ "release-unmanaged", NULL, cleanups,
+	  NEEDS_NOT_READDED | NEEDS_PLAIN_REQUEST, 3,
+	  "a cleanup call goes while the plain call it paired with stays: "
+	  "nothing releases the resource now (an interrupt's handler stays "
+	  "registered after remove(), with the driver's data gone)" },
 	{ "cleanup-removed", NULL, cleanups,
-	  NEEDS_CLEANUP_SITE | NEEDS_NOT_READDED,
+	  NEEDS_CLEANUP_SITE | NEEDS_NOT_READDED, 3,
 	  "an explicit cleanup call leaves remove() or an error path: "
 	  "something else must now do it, at the right time" },
 };
@@ -12685,7 +12724,7 @@ static size_t hunk_lines(const char *t, size_t len, struct hline **out)
 	const char *pos = t, *end = t + len;
 	size_t n = 0, alloc = 0, nline = 0, first = 0;
 	struct span func = { "", 0 };
-	int in_hunk = 0;
+	int in_hunk = 0, label = 0;
 
 	*out = NULL;
 	for (struct span l; next_line(&pos, end, &l);) {
@@ -12698,6 +12737,7 @@ static size_t hunk_lines(const char *t, size_t len, struct hline **out)
 				(size_t)(l.p + l.len - close - 2) }) :
 				(struct span){ "", 0 };
 			in_hunk = 1;
+			label = 0;
 			first = n;
 			continue;
 		}
@@ -12706,16 +12746,17 @@ static size_t hunk_lines(const char *t, size_t len, struct hline **out)
 			continue;
 		}
 		struct span body = { l.p + 1, l.len - 1 };
-		/* a label line (err_free_irq:) anywhere in the hunk marks its
-		 * lines as an error path's */
+		/* a label line (err_free_irq:) anywhere in the hunk, before
+		 * its changes or after, marks them as an error path's */
 		struct span tb = trim_span(body);
 		if (tb.len > 1 && tb.p[tb.len - 1] == ':' &&
 		    strspn(tb.p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			   "0123456789_") == tb.len - 1)
+			   "0123456789_") == tb.len - 1) {
+			label = 1;
 			for (size_t k = first; k < n; k++)
 				(*out)[k].label = 1;
+		}
 		if (l.p[0] == '+' || l.p[0] == '-') {
-			int label = n > first && (*out)[first].label;
 			GROW(*out, n + 1, alloc);
 			(*out)[n] = (struct hline){ l.p[0], body, nline, func, label };
 			n++;
@@ -12775,7 +12816,23 @@ static struct span remove_body(const char *t, size_t len)
 struct file_facts {
 	int shared;           /* IRQF_SHARED in the file or the hunk */
 	struct span remove;   /* remove()'s body, or { NULL, 0 } */
+	struct span text;     /* the file after the change; empty: unknown */
 };
+
+/* Whether the cleanup call release, gone from the file, leaves a plain
+ * call it paired with in it: then nothing releases that resource.  Not
+ * where the file is unknown (a mail with no tree). */
+static int release_unpaired(const char *release, const struct file_facts *ff)
+{
+	if (!ff->text.len || count_calls(ff->text.p, ff->text.len,
+					 (const char *const[]){ release, NULL }))
+		return 0;
+	for (size_t i = 0; i < sizeof release_pairs / sizeof *release_pairs; i++)
+		if (!strcmp(release_pairs[i].release, release))
+			return calls(ff->text.p, ff->text.len,
+				     release_pairs[i].requests) != NULL;
+	return 0;
+}
 
 static int rule_fires(const struct check_rule *r, const struct hline *h,
 		      size_t n, const struct file_facts *ff, size_t *at)
@@ -12803,6 +12860,9 @@ static int rule_fires(const struct check_rule *r, const struct hline *h,
 			if (again)
 				continue;
 		}
+		if ((r->needs & NEEDS_PLAIN_REQUEST) &&
+		    !release_unpaired(calls(h[i].text.p, h[i].text.len, want), ff))
+			continue;
 		hit = &h[i];
 	}
 	if (!hit)
@@ -12867,15 +12927,15 @@ static size_t check_groups(const struct source *src, const struct plan *p,
 				ff.shared = find_bytes(h[i].text.p, h[i].text.len,
 						       "IRQF_SHARED", 11) != NULL;
 			ff.remove = remove_body(t->buf, t->len);
-			int irq_said = 0;
+			ff.text = (struct span){ t->buf, t->len };
+			unsigned said = 0;     /* the families reported */
 			for (size_t r = 0; r < NRULES; r++) {
 				size_t at = 0;
-				/* one interrupt finding per file */
-				if (irq_said && check_rules[r].added == irq_devm)
+				unsigned fam = 1u << check_rules[r].family;
+				if ((said & fam) ||
+				    !rule_fires(&check_rules[r], h, n, &ff, &at))
 					continue;
-				if (!rule_fires(&check_rules[r], h, n, &ff, &at))
-					continue;
-				irq_said |= check_rules[r].added == irq_devm;
+				said |= fam;
 				GROW(f->v, f->n + 1, f->alloc);
 				f->v[f->n++] = (struct finding){ g, e->path, at,
 								 &check_rules[r] };

@@ -220,3 +220,85 @@ t_check_in_plan_and_format() {
 	has "format --individual: no patch sent as a reply to another" "$err" "git send-email --dry-run --no-thread $scratch/chk-fmt-1/*.patch
     git send-email --no-thread $scratch/chk-fmt-1/*.patch"
 }
+
+# cpm_driver: i2c-cpm's request in a setup function, its free_irq() on an
+# error path and in the shutdown remove() calls, as 6.1 has them (cut).
+cpm_driver() {
+	cat <<'C'
+static int cpm_i2c_setup(struct cpm_i2c *cpm)
+{
+	int ret;
+
+	ret = request_irq(cpm->irq, cpm_i2c_interrupt, 0, "cpm_i2c",
+			  &cpm->adap);
+	if (ret)
+		return ret;
+
+	i2c_base = of_iomap(ofdev->dev.of_node, 1);
+	if (i2c_base == NULL) {
+		ret = -EINVAL;
+		goto out_irq;
+	}
+	return 0;
+
+out_irq:
+	free_irq(cpm->irq, &cpm->adap);
+	return ret;
+}
+
+static void cpm_i2c_shutdown(struct cpm_i2c *cpm)
+{
+	out_8(&cpm->i2c_reg->i2cmr, 0);
+
+	free_irq(cpm->irq, &cpm->adap);
+
+	iounmap(cpm->i2c_reg);
+}
+
+static int cpm_i2c_remove(struct platform_device *ofdev)
+{
+	struct cpm_i2c *cpm = platform_get_drvdata(ofdev);
+
+	cpm_i2c_shutdown(cpm);
+	return 0;
+}
+
+static struct platform_driver cpm_i2c_driver = {
+	.probe		= cpm_i2c_probe,
+	.remove		= cpm_i2c_remove,
+};
+C
+}
+
+# A release dropped while the plain request it paired with stays: nothing
+# frees the interrupt, wherever the release was.  Dropped from an error
+# path alone (the label before it), the remove() side still frees it: the
+# error path is flagged.  With the request made devm, neither.
+t_check_release_unmanaged() {
+	newrepo chk-cpm
+	mkdir -p drivers/i2c/busses
+	local f=drivers/i2c/busses/i2c-cpm.c
+	cpm_driver > "$f"
+	commit_all "i2c: cpm: base"
+	local base line; base=$(git rev-parse HEAD)
+	line=$(grep -n 'free_irq(' "$f" | head -n 1 | cut -d: -f1)
+	sed -i '/^\tfree_irq(/d' "$f"
+	git commit -qam "i2c: cpm: drop free_irq()"
+	run check HEAD~1..HEAD
+	eq "both gone: exit 1" "$rc" 1
+	has "both gone: nothing frees it" "$out" "$f:$line: a cleanup call goes while the plain call it paired with stays: nothing releases the resource now"
+	has "the rule" "$out" "[release-unmanaged]"
+	lacks "one finding of the family" "$out" "[cleanup-removed]"
+	git reset -q --hard "$base"
+	sed -i '/^out_irq:$/{n;d}' "$f"
+	git commit -qam "i2c: cpm: drop the error path's free_irq()"
+	run check HEAD~1..HEAD
+	eq "error path: exit 1" "$rc" 1
+	has "error path: flagged, its label before the change" "$out" "$f:$line: an explicit cleanup call leaves remove() or an error path"
+	lacks "error path: remove() still frees it" "$out" "[release-unmanaged]"
+	git reset -q --hard "$base"
+	sed -i '/^\tfree_irq(/d; s/ret = request_irq(cpm->irq,/ret = devm_request_irq(\&ofdev->dev, cpm->irq,/' "$f"
+	git commit -qam "i2c: cpm: use devm_request_irq()"
+	run check HEAD~1..HEAD
+	lacks "made devm: not unpaired" "$out" "[release-unmanaged]"
+}
