@@ -232,6 +232,20 @@ static void sort_n(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+/* A path and what it belongs to (an index: the keyed entry it comes
+ * from, the group it is in, the file of another source), to sort and
+ * bsearch() by path. */
+struct owned {
+	const char *path;
+	size_t k;
+};
+
+static int cmp_owned(const void *a, const void *b)
+{
+	return strcmp(((const struct owned *)a)->path,
+		      ((const struct owned *)b)->path);
+}
+
 /* The one binary search: lo moves to the first index of [lo, hi) at
  * which `below`, an expression of mid, is false, for a `below` that holds
  * on a prefix of the range and not after it (a lower bound).  A macro, so
@@ -1070,6 +1084,9 @@ struct git_run {
 				    * "no" is not the user's business */
 	int feed;                  /* git_start(): child.in is a pipe the
 				    * caller writes and closes itself */
+	int out_fd;                /* > 2: stdout goes to this open file, not
+				    * to out, and git runs on while we do
+				    * other work (it never waits on us) */
 	struct child child;        /* once started */
 	const char **argv;         /* pins and words, while started */
 };
@@ -1087,7 +1104,8 @@ static int git_start(struct git_run *g)
 	g->child = (struct child){
 		.argv = g->argv, .env = g->env, .dir = g->dir,
 		.in = g->input || g->feed ? CHILD_PIPE : CHILD_NULL,
-		.out = CHILD_PIPE, .err = g->quiet ? CHILD_NULL : CHILD_INHERIT };
+		.out = g->out_fd > 2 ? g->out_fd : CHILD_PIPE,
+		.err = g->quiet ? CHILD_NULL : CHILD_INHERIT };
 	if (child_start(&g->child) < 0) {
 		free(g->argv);
 		g->argv = NULL;
@@ -1100,7 +1118,8 @@ static int git_start(struct git_run *g)
  * waits.  Returns the exit status, 128+N for signal N, or -1. */
 static int git_finish(struct git_run *g)
 {
-	int r = child_pump(&g->child, g->feed ? NULL : g->input, g->inlen,
+	int r = g->out_fd > 2 ? child_finish(&g->child) :
+		child_pump(&g->child, g->feed ? NULL : g->input, g->inlen,
 			   g->out);
 
 	free(g->argv);
@@ -3176,6 +3195,93 @@ static int source_from_range(struct source *src, const struct range *r)
 	if (!src->text.len)
 		return 0;
 	return parse_diff(src, r->spec, &o);
+}
+
+/*
+ * The work tree's change as a patch, what K: lines search in a range's or
+ * a mail's: git diff HEAD of the pathspec git status reads, with the
+ * range's pins.  It takes as long as git status and the owners pass
+ * together on the kernel, so it runs beside them: started first, into a
+ * file unlinked at once (no pipe to fill, nothing left behind), and read
+ * when the recipients are wanted.  Zeroed: not started.
+ */
+struct wt_patch {
+	struct git_run run;
+	const char **words;
+	int started, fd;
+};
+
+/* Starts the diff, its file in dir; 0, or -1 after error(). */
+static int wt_patch_start(struct wt_patch *wp, const char *dir,
+			  const char *const *pathspec)
+{
+	static const char *const head[] = { "diff", "--binary", "--full-index",
+		"-M", "--no-ext-diff", "--no-textconv", "--no-color",
+		"--ignore-submodules=none", "HEAD", "--" };
+	size_t nh = sizeof head / sizeof *head, np = 0;
+	struct sbuf path = SBUF_INIT;
+
+	while (pathspec && pathspec[np])
+		np++;
+	sb_addf(&path, "%s/series-diff-XXXXXX", dir);
+	wp->fd = mkstemp(path.buf);
+	if (wp->fd < 0 || unlink(path.buf) < 0) {
+		int r = error("%s: %s", path.buf, strerror(errno));
+		if (wp->fd >= 0)
+			close(wp->fd);
+		sb_release(&path);
+		return r;
+	}
+	sb_release(&path);
+	wp->words = xcalloc(xadd(nh, np) + 1, sizeof *wp->words);
+	memcpy(wp->words, head, sizeof head);
+	for (size_t i = 0; i < np; i++)
+		wp->words[nh + i] = pathspec[i];
+	wp->run = (struct git_run){ .words = wp->words, .out_fd = wp->fd };
+	if (git_start(&wp->run) < 0) {
+		close(wp->fd);
+		free(wp->words);
+		return -1;
+	}
+	wp->started = 1;
+	return 0;
+}
+
+/* Waits for the diff and, where patch is not NULL, reads it into *patch;
+ * (*at)[i] is then src's file i's entry in it, or SIZE_MAX (untracked:
+ * the diff has no such file).  The caller frees *at and releases *patch.
+ * Nothing where it was not started.  0, or -1 after error(). */
+static int wt_patch_finish(struct wt_patch *wp, const struct source *src,
+			   struct source *patch, size_t **at)
+{
+	struct diff_opts o = { 1, NULL };
+
+	if (!wp->started)
+		return 0;
+	int r = git_finish(&wp->run), fd = wp->fd;
+	r = r ? git_failed("git diff", r) : 0;
+	free(wp->words);
+	wp->started = 0;
+	if (!r && patch && (lseek(fd, 0, SEEK_SET) < 0 ||
+			    sb_read_fd(&patch->text, fd) < 0))
+		r = error("git diff HEAD: its output: %s", strerror(errno));
+	close(fd);
+	if (r || !patch)
+		return r;
+	if (patch->text.len && parse_diff(patch, "git diff HEAD", &o) < 0)
+		return -1;
+	*at = xcalloc(src->nr + 1, sizeof **at);
+	struct owned *by = xcalloc(patch->nr + 1, sizeof *by);
+	for (size_t i = 0; i < patch->nr; i++)
+		by[i] = (struct owned){ patch->f[i].path, i };
+	sort_n(by, patch->nr, sizeof *by, cmp_owned);
+	for (size_t i = 0; i < src->nr; i++) {
+		struct owned key = { src->f[i].path, 0 }, *hit = patch->nr ?
+			bsearch(&key, by, patch->nr, sizeof *by, cmp_owned) : NULL;
+		(*at)[i] = hit ? hit->k : SIZE_MAX;
+	}
+	free(by);
+	return 0;
 }
 
 /* The tree of commit, into tree (72 bytes).  0, or -1 after error(). */
@@ -8121,6 +8227,12 @@ struct owners {
 	struct indices *khit;   /* the K: lines each file hits, or NULL */
 	struct recipients *alone; /* with khit: each file's answer alone */
 	size_t n;
+	/* A work tree's change as a patch (worktree_patch()), which K: lines
+	 * search as they search a range's or a mail's; at: per source file,
+	 * its entry there, or SIZE_MAX.  Both empty for a diff source. */
+	struct source patch;
+	size_t *at;
+	struct wt_patch wp;     /* the diff, while it runs */
 };
 
 static void free_indices(struct indices *v, size_t n)
@@ -8138,6 +8250,9 @@ static void owners_release(struct owners *ow)
 	free_strings(ow->title, ow->n);
 	recipients_free(ow->alone, ow->n);
 	free_indices(ow->khit, ow->n);
+	wt_patch_finish(&ow->wp, NULL, NULL, NULL);
+	source_release(&ow->patch);
+	free(ow->at);
 	if (ow->m)
 		maintainers_free(ow->m);
 	memset(ow, 0, sizeof *ow);
@@ -8164,16 +8279,18 @@ static int load_owners(struct owners *ow, const char *top, const char *by)
 	return ow->m ? 0 : -1;
 }
 
-/* The recipients of each of the ng groups of src's files, as series cc
- * gives them for those files: for a diff's files, their diffs are the
- * patch; for the work tree's, their text is searched for K: (as cc -f
- * does).  One pass; out[i] (empty before) gets group i's. */
 static int cmp_size(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	return x < y ? -1 : x > y;
 }
+
+/* The recipients of each of the ng groups of src's files, as series cc
+ * gives them for the group's patch, which is what format's mail of it
+ * gets: K: lines search a diff's text, and a work tree's change as git
+ * diff HEAD gives it (ow->patch; an untracked file whole, which is its
+ * patch's every line).  One pass; out[i] (empty before) gets group i's. */
 
 static int recipients_of(struct owners *ow, const struct source *src,
 			 const struct group *g, size_t ng,
@@ -8187,9 +8304,8 @@ static int recipients_of(struct owners *ow, const struct source *src,
 	struct kwindex *kx = NULL;
 	int failed = 0;
 
-	/* A work tree's files are read one at a time and searched for the
-	 * K: lines at once (kwindex): 21 MB of the kernel's drivers is not
-	 * held, nor searched once per K: line. */
+	/* An untracked file is read whole, and searched for the K: lines at
+	 * once (kwindex), not once per K: line. */
 	for (size_t i = 0; i < ng; i++) {
 		kw[i] = (struct kwtext)KWTEXT_INIT;
 		for (size_t j = 0; j < g[i].nr; j++) {
@@ -8209,7 +8325,11 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			else if (f->len)
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
 					   &kw[i]);
-			else if (f->new_mode && !failed &&
+			else if (ow->at && ow->at[fi] != SIZE_MAX) {
+				const struct sfile *d = &ow->patch.f[ow->at[fi]];
+				scan_patch(ow->patch.text.buf + d->off, d->len,
+					   &scratch, &kw[i]);
+			} else if (f->new_mode && !failed &&
 				 keyword_searched(f->path)) {
 				sb_setlen(&text, 0);
 				if (!kx)
@@ -8378,19 +8498,6 @@ static int cmp_keyed(const void *a, const void *b)
 	int c = strcmp(x->key, y->key);
 
 	return c ? c : strcmp(x->path, y->path);
-}
-
-/* A path and what it belongs to: the keyed entry it comes from (here),
- * the group it is in (learn_prefixes). */
-struct owned {
-	const char *path;
-	size_t k;
-};
-
-static int cmp_owned(const void *a, const void *b)
-{
-	return strcmp(((const struct owned *)a)->path,
-		      ((const struct owned *)b)->path);
 }
 
 static size_t find_root(struct keyed *k, size_t i)
@@ -13349,6 +13456,7 @@ struct commit_opts {
 	const char *author, *directory, *outdir;   /* split */
 	int strip, force, commit;                  /* split; strip -1: found */
 	int compare;                               /* plan */
+	int show;       /* the plan is shown, with recipients (plan, -n) */
 	int prefixes;   /* learn %(prefix) from history (plan, or a template
 			 * that holds it) */
 	struct selection sel;
@@ -13511,6 +13619,17 @@ static int signoff_step(struct cmd *c, const struct commit_opts *o)
 	return 0;
 }
 
+/* The work tree's change as a patch (started by worktree_step()), read
+ * where K: lines are searched: the recipients are then those format
+ * gives the commits. */
+static int keyword_patch(struct cmd *c)
+{
+	int want = c->ow.m && c->ow.o.keywords;
+
+	return wt_patch_finish(&c->ow.wp, &c->src, want ? &c->ow.patch : NULL,
+			       &c->ow.at);
+}
+
 /* MAINTAINERS at top (an error where the grouping needs it and there is
  * none), each file's owner for the selection; then the plan, with the
  * prefixes history gives before rev where asked. */
@@ -13518,6 +13637,7 @@ static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
 		      const char *rev)
 {
 	if (load_owners(&c->ow, top, needs_maintainers(o)) < 0 ||
+	    keyword_patch(c) < 0 ||
 	    owner_facts(&c->ow, &c->src, o->sel.by == BY_MAINTAINERS ||
 			o->compare) < 0)
 		return EXIT_FAIL;
@@ -13542,9 +13662,18 @@ static void messages_step(struct cmd *c)
  * cannot take refused.  File i of the source is status entry i. */
 static int worktree_step(struct cmd *c, struct commit_opts *o)
 {
-	int r;
+	struct sbuf mnt = SBUF_INIT;
+	struct stat st;
+	int r = 0;
 
-	if (read_status(&c->st, o->untracked, o->pathspec) < 0)
+	/* the recipients want the change as a patch: its diff runs beside
+	 * git status and the owners pass */
+	sb_addf(&mnt, "%s/MAINTAINERS", c->repo.top);
+	if ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
+	    !stat(mnt.buf, &st))
+		r = wt_patch_start(&c->ow.wp, c->repo.gitdir, o->pathspec);
+	sb_release(&mnt);
+	if (r || read_status(&c->st, o->untracked, o->pathspec) < 0)
 		return EXIT_FAIL;
 	source_from_status(&c->src, &c->st);
 	if ((r = group_step(c, o, c->repo.top, "HEAD")) ||
@@ -13624,6 +13753,7 @@ static int cmd_plan(struct args *a)
 	cmd_init(&c, a);
 	o.pathspec = a->word + a->dashdash;
 	o.prefixes = !o.compare;        /* plan shows what history gives */
+	o.show = 1;
 	catch_signals();
 	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c))) {
 		if (a->dashdash)
@@ -13700,6 +13830,7 @@ static int cmd_commit(struct args *a)
 	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
 	    !(r = commit_refusals(&c, &o))) {
 		o.prefixes = uses_prefix(&c.tm);
+		o.show = o.dry_run;
 		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o)))
 			r = o.dry_run ? show_worktree(&c, &o, 1) : commit_step(&c, &o);
 	}

@@ -126,6 +126,18 @@ drivers/i2c/busses (1 file)
 # whole, one file at a time (no text kept): the plan's recipients of every
 # group are cc -f's of its files, with literals of every case and length,
 # and a K: line that cannot run is an error only where its literal is.
+# kw_patch FILE: the file's change as format's mail would carry it: git
+# diff HEAD, or for an untracked file the whole file added.
+kw_patch() {
+	if git ls-files --error-unmatch -- "$1" > /dev/null 2>&1; then
+		git diff HEAD -- "$1"
+	else
+		git diff --no-index /dev/null "$1"
+	fi
+}
+
+# The recipients plan shows are cc's of each group's patch, as format's
+# mails get them: K: lines search the patch, not the whole file.
 t_plan_keywords() {
 	gtree g-kw
 	cat >> MAINTAINERS <<'M'
@@ -158,11 +170,13 @@ M
 	local f want g n=0
 	for f in drivers/i2c/i2c-core.c drivers/gpio/gpio-a.c drivers/net/phy/phy.c \
 		 fs/one.c drivers/widget/w.c drivers/gadget/g.c MAINTAINERS; do
-		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		want=$(kw_patch "$f" > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
 		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
-		eq "K: plan of $f is cc -f's" "$g" "$want"
+		eq "K: plan of $f is cc's of its patch" "$g" "$want"
 		n=$((n + 1))
 	done
+	has "K: MAINTAINERS' own patch is searched, as format's mail is" \
+		"$(sed -n '/^MAINTAINERS /,/^[^ ]/p' <<<"$out")" "Cee Lang"
 	has "K: icase literal" "$(sed -n '/^drivers\/i2c\/i2c-core.c /,/^[^ ]/p' <<<"$out")" "Cee Lang <clang@example.org>"
 	has "K: mixed case literal" "$(sed -n '/^drivers\/widget\/w.c /,/^[^ ]/p' <<<"$out")" "llvm@example.org"
 	has "K: between underscores" "$(sed -n '/^drivers\/gpio\/gpio-a.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
@@ -181,9 +195,9 @@ M
 	printf 'int a;\n_Bpf' > fs/bpfcase.c
 	run plan --by file -u
 	for f in fs/bpf0.c fs/bpf1.c fs/bpf2.c fs/bpf3.c fs/bpfonly.c fs/bpfoddend.c fs/bpfcase.c; do
-		want=$("$SERIES" cc -f "$f" | sed 's/^/x /')
+		want=$(kw_patch "$f" > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
 		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
-		eq "K: plan of $f is cc -f's" "$g" "$want"
+		eq "K: plan of untracked $f is cc's of its patch" "$g" "$want"
 	done
 	has "K: literal at odd offset" "$(sed -n '/^fs\/bpf1.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
 	has "K: literal at the end" "$(sed -n '/^fs\/bpf2.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
@@ -191,13 +205,15 @@ M
 	has "K: literal at odd offset at the end" "$(sed -n '/^fs\/bpfoddend.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
 	hasnt "K: case matters where the line says so" "$(sed -n '/^fs\/bpfcase.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
 	rm fs/bpf*.c
-	# one group of all: cc -f of all the files
+	# one group of all: cc of the whole patch
 	run plan --by tree
-	want=$("$SERIES" cc -f $(git diff --name-only) | sed 's/^/x /')
+	want=$(git diff HEAD > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
 	g=$(grep -E '^    (to|cc): ' <<<"$out" | sed 's/^    [a-z]*: /x /')
-	eq "K: the tree's recipients are cc -f's of all" "$g" "$want"
-	# a K: line that does not compile: an error where its literal is
+	eq "K: the tree's recipients are cc's of the patch" "$g" "$want"
+	# a K: line that does not compile: an error where its literal is (in
+	# the patch: MAINTAINERS, which holds it, is committed first)
 	printf '\nODD\nM:\tOdd <odd@example.org>\nK:\tvendorx++\n' >> MAINTAINERS
+	git commit -qm 'odd K:' MAINTAINERS
 	run plan --compare
 	eq "K: unrunnable, literal absent: exit" "$rc" 0
 	echo 'int vendorx;' >> fs/two.c
@@ -305,4 +321,53 @@ i2c: bcm2835: do it"
 	echo a > a.c
 	run plan -u -m '%(prefix)x'
 	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
+}
+
+# The work tree and a range of the same change give the same recipients
+# and the same --by maintainers groups, those format's mails get: a hwmon
+# driver that names a regulator function away from its change does not
+# draw the regulator maintainers (K: searches the patch, not the file).
+t_plan_either_source() {
+	newrepo p-either
+	mkdir -p drivers/hwmon
+	cat > MAINTAINERS <<'M'
+HARDWARE MONITORING
+M:	Guen Roeck <linux@example.org>
+L:	linux-hwmon@example.org
+S:	Maintained
+F:	drivers/hwmon/
+
+VOLTAGE AND CURRENT REGULATOR FRAMEWORK
+M:	Mark Brown <broonie@example.org>
+S:	Supported
+K:	regulator_get_optional
+M
+	local i
+	for i in a b; do
+		{ echo "static int $i;"; for n in 1 2 3 4 5 6 7 8; do echo "int ${i}_$n;"; done; } > drivers/hwmon/$i.c
+	done
+	echo 'void f(void) { regulator_get_optional(dev, "vcc"); }' >> drivers/hwmon/a.c
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	sed -i 's/^static int \(.\);/static long \1;/' drivers/hwmon/a.c drivers/hwmon/b.c
+	run plan --by maintainers
+	eq "work tree: exit" "$rc" 0
+	local wt=$out
+	eq "work tree: one group, the directory's" "$(groups_of "$wt")" "drivers/hwmon (2 files)"
+	lacks "work tree: not the regulator people" "$wt" "Mark Brown"
+	git commit -qam 'hwmon: long'
+	run plan --by maintainers "$base..HEAD"
+	eq "range: the same groups and recipients" "$out" "$wt"
+	run format -o "$scratch/p-either" "$base..HEAD"
+	lacks "format: not them either" "$(cat "$scratch"/p-either/0001-*.patch)" "Mark Brown"
+	# a change of the call's line: its patch names it (context lines do
+	# not count, as in the script)
+	git reset -q --soft "$base"
+	echo '/* the call is near */' >> drivers/hwmon/a.c
+	run plan --by maintainers
+	lacks "a context line: not them" "$out" "Mark Brown"
+	sed -i 's/"vcc"/"vdd"/' drivers/hwmon/a.c
+	run plan --by maintainers
+	has "the call's own line: the regulator people" "$out" "Mark Brown"
+	eq "and a group of its own" "$(groups_of "$out" | wc -l)" 2
 }
