@@ -10009,10 +10009,13 @@ static int print_compare(const struct selection *base, const struct source *src,
 
 	for (size_t k = 0; k < NORGS; k++) {
 		struct selection sel = *base;
+		p[k] = (struct plan)PLAN_INIT;
+		/* without MAINTAINERS: the forms that need none, no recipients */
+		if (!ow->m && organisations[k].by >= BY_SUBSYSTEM)
+			continue;
 		sel.by = organisations[k].by;
 		sel.depth = organisations[k].depth;
 		select_keys(&sel, ow);
-		p[k] = (struct plan)PLAN_INIT;
 		total += make_plan(&p[k], src, &sel);
 	}
 	struct group *all = xcalloc(total + 1, sizeof *all);
@@ -10020,20 +10023,26 @@ static int print_compare(const struct selection *base, const struct source *src,
 	for (size_t k = 0; k < NORGS; k++)
 		for (size_t i = 0; i < p[k].nr; i++)
 			all[at++] = p[k].g[i];
-	int r = same_files_answers(ow, src, all, total, rc);
+	int r = ow->m ? same_files_answers(ow, src, all, total, rc) : 0;
 	if (!r)
 		printf("organisation  patches  most-recipients  cover-lists  "
 		       "most-to-a-list  maintainers\n");
 	at = 0;
 	for (size_t k = 0; k < NORGS; k++) {
 		struct org_figures f = org_figures(rc + at, p[k].nr);
-		if (!r)
+		if (!r && ow->m)
 			printf("%-12s%9zu%17zu%13zu%16zu%13zu\n",
 			       organisations[k].name, f.patches, f.most_rcpt,
 			       f.cover_lists, f.most_to_list, f.people);
+		else if (!r && p[k].nr)
+			printf("%-12s%9zu%17s%13s%16s%13s\n",
+			       organisations[k].name, f.patches, "-", "-", "-", "-");
 		at += p[k].nr;
 		plan_release(&p[k]);
 	}
+	if (!r && !ow->m)
+		fprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
+			"the forms compared without recipients\n");
 	recipients_free(rc, total);
 	free(all);
 	return r;
@@ -13472,8 +13481,6 @@ static const char *needs_maintainers(const struct commit_opts *o)
 	static const char *const opt[] = { "--by subsystem",
 					   "--by maintainers", "--by route" };
 
-	if (o->compare)
-		return "--compare";
 	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
 }
 

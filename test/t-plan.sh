@@ -255,11 +255,22 @@ file               13                5            5              13            8
 	eq "compare: a range" "$(grep -c '^[a-z]' <<<"$out")" 8
 	run plan --compare
 	eq "compare: nothing to compare: exit" "$rc" 1
+	# without MAINTAINERS: the forms that need none, counted, and said
 	newrepo g-compare-none
-	echo a > a; commit_all; echo b >> a
+	mkdir -p d/e f
+	echo a > d/e/a; echo b > d/b; echo c > f/c; commit_all
+	echo 2 >> d/e/a; echo 2 >> d/b; echo 2 >> f/c
 	run plan --compare
-	eq "compare: no MAINTAINERS: exit" "$rc" 3
-	has "compare: no MAINTAINERS: named" "$err" "series: --compare: "
+	eq "compare: no MAINTAINERS: exit" "$rc" 0
+	eq "compare: no MAINTAINERS: dir, file and tree" "$out" "organisation  patches  most-recipients  cover-lists  most-to-a-list  maintainers
+tree                1                -            -               -            -
+depth 2             3                -            -               -            -
+dir                 3                -            -               -            -
+file                3                -            -               -            -"
+	eq "compare: no MAINTAINERS: said" "$err" "series: no MAINTAINERS at the top of the tree: the forms compared without recipients"
+	git commit -qam 'the change'
+	run plan --compare HEAD~1..HEAD
+	eq "compare: no MAINTAINERS, a range: the same" "$(grep -c '^[a-z]' <<<"$out")" 5
 }
 
 # %(prefix) from the subjects of the history of each group's files:
