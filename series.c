@@ -1087,6 +1087,10 @@ struct git_run {
 	int out_fd;                /* > 2: stdout goes to this open file, not
 				    * to out, and git runs on while we do
 				    * other work (it never waits on us) */
+	struct sbuf *err;          /* gets its stderr (quiet then does not
+				    * matter), through an unlinked file, so
+				    * that it never waits on a full pipe */
+	FILE *errf;                /* that file, while started */
 	struct child child;        /* once started */
 	const char **argv;         /* pins and words, while started */
 };
@@ -1101,14 +1105,23 @@ static int git_start(struct git_run *g)
 	g->argv = xmalloc(xmul(xadd(NPINS + 1, n), sizeof *g->argv));
 	memcpy(g->argv, git_pins, sizeof git_pins);
 	memcpy(g->argv + NPINS, g->words, (n + 1) * sizeof *g->argv);
+	if (g->err && !(g->errf = tmpfile())) {
+		free(g->argv);
+		g->argv = NULL;
+		return error("tmpfile: %s", strerror(errno));
+	}
 	g->child = (struct child){
 		.argv = g->argv, .env = g->env, .dir = g->dir,
 		.in = g->input || g->feed ? CHILD_PIPE : CHILD_NULL,
 		.out = g->out_fd > 2 ? g->out_fd : CHILD_PIPE,
-		.err = g->quiet ? CHILD_NULL : CHILD_INHERIT };
+		.err = g->errf ? fileno(g->errf) :
+		       g->quiet ? CHILD_NULL : CHILD_INHERIT };
 	if (child_start(&g->child) < 0) {
 		free(g->argv);
 		g->argv = NULL;
+		if (g->errf)
+			fclose(g->errf);
+		g->errf = NULL;
 		return -1;
 	}
 	return 0;
@@ -1121,6 +1134,14 @@ static int git_finish(struct git_run *g)
 	int r = g->out_fd > 2 ? child_finish(&g->child) :
 		child_pump(&g->child, g->feed ? NULL : g->input, g->inlen,
 			   g->out);
+
+	if (g->errf) {
+		rewind(g->errf);
+		if (sb_read_fd(g->err, fileno(g->errf)) < 0 && !r)
+			r = -1;
+		fclose(g->errf);
+		g->errf = NULL;
+	}
 
 	free(g->argv);
 	g->argv = NULL;
@@ -1292,6 +1313,33 @@ static int pin_repo_env(const struct repo *r)
 	return 0;
 }
 
+/* error() with what git said on stderr as one line: its first line
+ * without "fatal: ", and a command it suggests (a line that starts with a
+ * tab and "git "), if any. */
+static int git_reason(const struct sbuf *said)
+{
+	const char *pos = said->buf, *end = said->buf + said->len;
+	struct span first = { "", 0 }, cmd = { NULL, 0 };
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span t = trim_span(l);
+		if (!first.len && t.len)
+			first = t;
+		else if (!cmd.p && l.len > 5 && !memcmp(l.p, "\tgit ", 5))
+			cmd = t;
+	}
+	if (first.len > 7 && !memcmp(first.p, "fatal: ", 7)) {
+		first.p += 7;
+		first.len -= 7;
+	}
+	if (!first.len)
+		return error("git rev-parse: not inside a git work tree");
+	if (cmd.p)
+		return error("%.*s (%.*s)", (int)first.len, first.p,
+			     (int)cmd.len, cmd.p);
+	return error("%.*s", (int)first.len, first.p);
+}
+
 static int repo_open(struct repo *r)
 {
 	struct sbuf out = SBUF_INIT;
@@ -1303,9 +1351,18 @@ static int repo_open(struct repo *r)
 		NULL };
 
 	memset(r, 0, sizeof *r);
-	int st = run_git(&(struct git_run){ .words = where, .out = &out });
-	if (st == 128)
-		return error("git rev-parse: not inside a git work tree");
+	struct sbuf why = SBUF_INIT;
+	int st = run_git(&(struct git_run){ .words = where, .out = &out,
+					    .err = &why });
+	if (st == 128 || (st && why.len)) {
+		/* git's reason, as our one line: "fatal: not a git
+		 * repository ...", or dubious ownership with its command */
+		int e = git_reason(&why);
+		sb_release(&why);
+		sb_release(&out);
+		return e;
+	}
+	sb_release(&why);
 	if (st)
 		return git_failed("git rev-parse", st);
 	if (take_lines(&out, lines, 6) < 0) {

@@ -188,9 +188,24 @@ t_exit_codes_and_usage() {
 	run commit -F "$scratch/nul"; eq "NUL template" "$rc" 3
 	has "NUL" "$err" "NUL byte"
 	cd "$scratch" && mkdir -p notrepo && cd notrepo
-	GIT_CEILING_DIRECTORIES=$scratch run plan
-	eq "not a repo" "$rc" 3
-	has "not a repo message" "$err" "not inside a git work tree"
+	local c
+	printf -- '--- a/f\n+++ b/f\n@@ -1 +1 @@\n-1\n+2\n' > "$scratch/one.diff"
+	for c in plan "commit -m x" format check "regroup -m x a..HEAD" "split --commit -m x $scratch/one.diff"; do
+		GIT_CEILING_DIRECTORIES=$scratch run $c
+		eq "not a repo: $c: exit" "$rc" 3
+		eq "not a repo: $c: one line, git's reason as ours" "$err" \
+			"series: not a git repository (or any of the parent directories): .git"
+	done
+	# git's reason and the command it suggests, on one line
+	if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+		mkdir -p "$scratch/dubious" && cd "$scratch/dubious" && git init -q &&
+			chown -R nobody "$scratch/dubious"
+		run plan
+		eq "dubious ownership: one line" "$err" "series: detected dubious ownership in repository at '$scratch/dubious' (git config --global --add safe.directory $scratch/dubious)"
+		chown -R "$(id -u)" "$scratch/dubious"
+	else
+		echo "t_exit_codes_and_usage: dubious ownership SKIPPED: needs root"
+	fi
 }
 
 t_subdirectory_and_worktree() {
