@@ -7614,7 +7614,11 @@ static int cmp_tally(const void *a, const void *b)
 /* vcs_assign(): the addresses of lines (each counted weight[i] times, or
  * once) by count, most first (ties: in byte order, where the script's
  * order is Perl's hash order), while they have at least 1 signature, 5%
- * of divisor, and are among the first 5. */
+ * of divisor, and are among the first 5 - or tie with the fifth: where
+ * the cut falls inside a tie the script keeps whichever its hash order
+ * puts first, a different person from run to run (on Xen's
+ * printk_ratelimit patch, 3 of 4 reviewers of lib.h), so series keeps
+ * them all and never leaves out one the script can name. */
 static void vcs_assign(struct query *q, const char *role, size_t divisor,
 		       char *const *lines, const size_t *weight, size_t n)
 {
@@ -7639,14 +7643,18 @@ static void vcs_assign(struct query *q, const char *role, size_t divisor,
 		t[k].count += weight ? weight[i] : 1;
 	}
 	sort_n(t, nt, sizeof *t, cmp_tally);
+	size_t fifth = 0;
 	for (size_t i = 0; i < nt; i++) {
 		double percent = (double)t[i].count * 100 / (double)divisor;
 		if (percent > 100)
 			percent = 100;
 		if (in_set(&q->m->ignore, t[i].email))
 			continue;
-		if (t[i].count < 1 || ++count > 5 || percent < 5)
+		if (t[i].count < 1 || (++count > 5 && t[i].count != fifth) ||
+		    percent < 5)
 			break;
+		if (count == 5)
+			fifth = t[i].count;
 		push_email_address(q, t[i].email, "");
 		sb_setlen(&r, 0);
 		if (q->o->roles)
