@@ -276,6 +276,16 @@ t_kernel_regroup() {
 	eq "and back: exit" "$rc" 0
 	eq "and back: the tree" "$(git rev-parse HEAD^{tree})" "$tree"
 	eq "and back: the directories" "$(git log --format=%s base..HEAD)" "$(git log --format=%s base..ofm)"
+	# a file moved to another subsystem on top: the rename stays one
+	# change, in one commit, whatever the grouping
+	local from; from=$(head -n 1 "$KFIX.ofm")
+	mkdir -p lib && git mv "$from" "lib/moved-${from##*/}" && git commit -qm 'move one' || bad "the move"
+	tree=$(git rev-parse HEAD^{tree})
+	run regroup --by subsystem -F "$KFIX.ofm.msg" base..HEAD
+	eq "with a rename: exit" "$rc" 0
+	eq "with a rename: the tree" "$(git rev-parse HEAD^{tree})" "$tree"
+	eq "with a rename: one commit has it, as a rename" \
+		"$(git log -M --format= --name-status base..HEAD | grep -F "$from" | cut -f1,3 | sed "s/^R[0-9]*/R/")" "R	lib/moved-${from##*/}"
 }
 
 # trailers from an mbox of replies to 40 of the irq series' mails, by
