@@ -1105,11 +1105,9 @@ static int git_start(struct git_run *g)
 	g->argv = xmalloc(xmul(xadd(NPINS + 1, n), sizeof *g->argv));
 	memcpy(g->argv, git_pins, sizeof git_pins);
 	memcpy(g->argv + NPINS, g->words, (n + 1) * sizeof *g->argv);
-	if (g->err && !(g->errf = tmpfile())) {
-		free(g->argv);
-		g->argv = NULL;
-		return error("tmpfile: %s", strerror(errno));
-	}
+	/* no temporary file (a chroot without /tmp): git's stderr is ours */
+	if (g->err)
+		g->errf = tmpfile();
 	g->child = (struct child){
 		.argv = g->argv, .env = g->env, .dir = g->dir,
 		.in = g->input || g->feed ? CHILD_PIPE : CHILD_NULL,
@@ -1354,7 +1352,7 @@ static int repo_open(struct repo *r)
 	struct sbuf why = SBUF_INIT;
 	int st = run_git(&(struct git_run){ .words = where, .out = &out,
 					    .err = &why });
-	if (st == 128 || (st && why.len)) {
+	if (st == 128 && why.len) {
 		/* git's reason, as our one line: "fatal: not a git
 		 * repository ...", or dubious ownership with its command */
 		int e = git_reason(&why);
@@ -1362,6 +1360,7 @@ static int repo_open(struct repo *r)
 		sb_release(&out);
 		return e;
 	}
+	fwrite(why.buf, 1, why.len, stderr);    /* anything else: as git said */
 	sb_release(&why);
 	if (st)
 		return git_failed("git rev-parse", st);
