@@ -14034,7 +14034,7 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 	struct txn *t = &c->t;
 
 	if (open_repo(c) || check_idle(&c->repo) < 0 ||
-	    !(t->committer = ident("GIT_COMMITTER_IDENT")))
+	    (!t->committer && !(t->committer = ident("GIT_COMMITTER_IDENT"))))
 		return EXIT_FAIL;
 	if (o->author) {
 		/* the author's name with the committer's time */
