@@ -182,15 +182,19 @@ struct selection {
 	char *const *section;      /* per source file, its owning section, or
 				    * NULL: what %(section) becomes */
 };
-/* name: SEDME.  For the MAINTAINERS groupings, the deepest directory that
- * holds all its files ("." for the top); section: the owning section of
- * its first file that has one, or NULL. */
+/* name: for the MAINTAINERS groupings, the deepest directory that holds
+ * all its files ("." for the top).  section: the owning section most of
+ * its files have, or NULL.  tag: what SEDME becomes where it is not the
+ * name: in a MAINTAINERS grouping, for a group whose name another has,
+ * its own learned prefix (without ": ") or its section's name in subject
+ * form, so that the two subjects differ; else NULL. */
 struct group {
 	char *name;
 	size_t *member;
 	size_t nr;
 	char *section;
-	char *prefix;       /* learned from history (learn_prefixes), or NULL */
+	char *prefix;       /* learned from history, or NULL */
+	char *tag;
 };
 struct plan {
 	struct group *g;
@@ -449,15 +453,11 @@ size_t make_plan(struct plan *p, const struct source *src,
 /* ==== messages =========================================================== */
 
 /* Appends tmpl with its placeholders filled, every other byte as it is:
- * SEDME by g's name; %(section) by g's section (its name where it has
- * none); %(prefix) by g's prefix, else the name and ": ". */
+ * SEDME by g's tag, else its name; %(section) by g's section (its name
+ * where it has none); %(prefix) by g's prefix, else its section's name in
+ * subject form ("i2c: bcm2835") or, without one, its name; and ": ". */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		     const struct group *g);
-/* Fills each group's prefix from the subjects of the commits before rev
- * that touch its files (see series.c): the cut after the last ": " that
- * more than half of its last 50 share, else NULL.  One git log for all;
- * no history is no prefix.  Returns 0. */
-int learn_prefixes(struct plan *p, const struct source *src, const char *rev);
 /* git stripspace without comment removal: trailing white space off each
  * line, blank lines at both ends dropped, runs of blank lines squeezed to
  * one, a final newline. */

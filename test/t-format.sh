@@ -7,7 +7,7 @@
 fseries() {
 	gtree "$1"
 	FB=$(git rev-parse HEAD)
-	"$SERIES" commit --by subsystem -m '%(prefix)do it
+	"$SERIES" commit --by subsystem -m 'SEDME: do it
 
 Because.' > /dev/null || bad "fseries: commit"
 	FT=$(git rev-parse HEAD)
@@ -297,7 +297,7 @@ t_format_respin() {
 	for f in $(git ls-files | grep -v -e MAINTAINERS -e gadget); do echo 'int y;' >> "$f"; done
 	echo 'int z;' > drivers/widget/new.c
 	mkdir -p lib; echo 'int l;' > lib/newly-hit.c
-	"$SERIES" commit -u --by subsystem -m '%(prefix)do it
+	"$SERIES" commit -u --by subsystem -m 'SEDME: do it
 
 Because.' > /dev/null
 	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v" "upstream..v2"
@@ -313,7 +313,7 @@ Because.' > /dev/null
 	# a patch of v1 whose files the pattern no longer hits is gone
 	git checkout -q -b v2b upstream
 	for f in $(git ls-files | grep -v -e MAINTAINERS -e gadget -e '^fs/'); do echo 'int y;' >> "$f"; done
-	"$SERIES" commit --by subsystem -m '%(prefix)do it
+	"$SERIES" commit --by subsystem -m 'SEDME: do it
 
 Because.' > /dev/null
 	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v2" "upstream..v2b"
@@ -406,7 +406,7 @@ $FB"
 	echo upstream > up.txt; git add up.txt; git commit -qm 'upstream'
 	git checkout -q -B work upstream
 	for f in $(git ls-files | grep -v -e MAINTAINERS -e up.txt -e gadget); do echo 'int y;' >> "$f"; done
-	"$SERIES" commit --by subsystem -m '%(prefix)do it
+	"$SERIES" commit --by subsystem -m 'SEDME: do it
 
 Because.' > /dev/null
 	git reflog expire --expire=now --all; git gc -q --prune=now

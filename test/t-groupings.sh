@@ -95,15 +95,16 @@ drivers/net/phy (1 file)
 drivers/widget (1 file)
 fs (2 files)"
 	# The N: match outside drivers/gpio lands with the F: match: the point.
+	# No history: %(prefix) is the section's name as subjects give it.
 	has "subsystem: N: joins F:" "$out" "drivers (2 files)
-    subject: drivers: do it [GPIO SUBSYSTEM]
+    subject: gpio: do it [GPIO SUBSYSTEM]
     M drivers/gpio/gpio-a.c
     M drivers/misc/gpio-helper.c"
 	has "subsystem: the deepest F: owns" "$out" "drivers/i2c/busses (1 file)
-    subject: drivers/i2c/busses: do it [I2C BCM2835 DRIVER]
+    subject: i2c: bcm2835: do it [I2C BCM2835 DRIVER]
     M drivers/i2c/busses/i2c-bcm2835.c"
 	has "subsystem: a nested file stays with its section" "$out" "drivers/i2c (2 files)
-    subject: drivers/i2c: do it [I2C SUBSYSTEM]
+    subject: i2c: do it [I2C SUBSYSTEM]
     M drivers/i2c/busses/i2c-foo.c
     M drivers/i2c/i2c-core.c"
 	# X: leaves THE REST alone: per directory, with THE REST's title.
@@ -216,3 +217,75 @@ plan_sets() {
 		while read -r l; do tr ' ' '\n' <<<"$l" | grep . | sort | tr '\n' ' '; echo; done | sort
 }
 
+
+# Two sections in one directory make two groups of one name: SEDME gives
+# each its own subject (the group's own learned prefix, else its section's
+# name in subject form), and %(section) is the group's section.
+t_by_subsystem_distinct_subjects() {
+	gtree g-distinct
+	git checkout -q -- .
+	echo 'int z;' >> drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam 'i2c: bcm2835: fix the clock'
+	echo 'int y;' >> drivers/i2c/busses/i2c-bcm2835.c
+	echo 'int y;' >> drivers/i2c/busses/i2c-foo.c
+	run plan --by subsystem -m 'SEDME: do it [%(section)]'
+	eq "distinct: exit" "$rc" 0
+	eq "distinct: one name, two groups" "$(groups_of "$out")" "drivers/i2c/busses (1 file)
+drivers/i2c/busses (1 file)"
+	# history names bcm2835's file, and the directory for both: the
+	# shared answer is no one's own, so each takes its section's name
+	eq "distinct: subjects" "$(grep subject: <<<"$out")" "    subject: i2c: bcm2835: do it [I2C BCM2835 DRIVER]
+    subject: i2c: do it [I2C SUBSYSTEM]"
+	eq "distinct: no warning" "$err" ""
+	# with a history of its own, each group takes its own prefix
+	git checkout -q -- .
+	echo 'int w;' >> drivers/i2c/busses/i2c-foo.c
+	git commit -qam 'i2c: foo: tidy up'
+	echo 'int y;' >> drivers/i2c/busses/i2c-bcm2835.c
+	echo 'int y;' >> drivers/i2c/busses/i2c-foo.c
+	run plan --by subsystem -m 'SEDME: do it'
+	eq "distinct: own prefixes" "$(grep subject: <<<"$out")" "    subject: i2c: bcm2835: do it
+    subject: i2c: foo: do it"
+	run commit --by subsystem -m 'SEDME: do it'
+	eq "distinct: commit exit" "$rc" 0
+	eq "distinct: commit subjects" "$(git log --format=%s -2 | sort)" "i2c: bcm2835: do it
+i2c: foo: do it"
+	# the dir grouping keeps SEDME the directory: one group, one name
+	git reset -q --hard HEAD~2
+	echo 'int y;' >> drivers/i2c/busses/i2c-bcm2835.c
+	run plan -m 'SEDME: do it'
+	eq "distinct: by dir, the name" "$(grep subject: <<<"$out")" "    subject: drivers/i2c/busses: do it"
+}
+
+# Subjects that would not tell patches apart draw a warning before
+# anything is written: a template without placeholder for several groups
+# (plan, commit, split), two groups with one subject, two commits with one
+# subject (format).  The work is still done.
+t_subject_warnings() {
+	gtree g-subject-warn
+	git checkout -q -- .
+	echo 'int y;' >> fs/one.c
+	echo 'int y;' >> drivers/widget/w.c
+	local none="series: warning: the template has no SEDME, %(section) or %(prefix): all 2 patches would have one subject"
+	run plan -m 'do it'
+	eq "warn: plan, no placeholder" "$err" "$none"
+	git diff > "$scratch/warn.diff"
+	run split -o "$scratch/warn-mails" -m 'do it' "$scratch/warn.diff"
+	eq "warn: split, no placeholder" "$err" "$none"
+	eq "warn: split still writes" "$(ls "$scratch/warn-mails" | wc -l)" 3
+	run plan -m 'SEDME: do it'
+	eq "warn: distinct subjects say nothing" "$err" ""
+	# fs and drivers/gpio/gpio-legacy.c are THE REST's alone: one section
+	echo 'int y;' >> drivers/gpio/gpio-legacy.c
+	git checkout -q -- drivers/widget/w.c
+	run plan -m '%(section): do it'
+	eq "warn: plan, one subject" "$err" 'series: warning: 2 patches (1, 2) would share the subject "THE REST: do it"'
+	run commit -m 'do it'
+	eq "warn: commit exit" "$rc" 0
+	eq "warn: commit, no placeholder" "$err" "$none"
+	eq "warn: commit still commits" "$(git log --format=%s -2)" "do it
+do it"
+	run format -o "$scratch/warn-fmt" HEAD~2..HEAD
+	eq "warn: format exit" "$rc" 0
+	has "warn: format, one subject" "$err" 'series: warning: 2 patches (1, 2) would share the subject "do it"'
+}

@@ -274,7 +274,8 @@ file                3                -            -               -            -
 }
 
 # %(prefix) from the subjects of the history of each group's files:
-# agreement, disagreement, merges (not counted), no history.
+# agreement, a tie (the most recent wins), merges (not counted), a new
+# directory under a top one (which says nothing), no history.
 t_prefix_from_history() {
 	newrepo prefix
 	mkdir -p drivers/i2c/busses drivers/net/stmmac drivers/gpio drivers/misc
@@ -305,25 +306,23 @@ t_prefix_from_history() {
 	run plan -u -m '%(prefix)do it'
 	eq "prefix: exit" "$rc" 0
 	eq "prefix: the plan" "$out" "drivers/gpio (1 file)
-    prefix: \"gpio: a: \"
     subject: gpio: a: do it
     M drivers/gpio/a.c
 drivers/i2c/busses (1 file)
-    prefix: \"i2c: bcm2835: \"
     subject: i2c: bcm2835: do it
     M drivers/i2c/busses/bcm.c
 drivers/misc (1 file)
     subject: drivers/misc: do it
     A drivers/misc/new.c
 drivers/net/stmmac (1 file)
-    subject: drivers/net/stmmac: do it
+    subject: stmmac: do it
     M drivers/net/stmmac/main.c
 4 groups, 4 files"
 	run commit -u -m '%(prefix)do it'
 	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "drivers/misc: do it
-drivers/net/stmmac: do it
 gpio: a: do it
-i2c: bcm2835: do it"
+i2c: bcm2835: do it
+stmmac: do it"
 	# plan of a range looks at the history before its base
 	run plan -m '%(prefix)x' HEAD~4..HEAD
 	has "prefix: a range's base" "$out" "subject: i2c: bcm2835: x"
@@ -381,4 +380,37 @@ M
 	run plan --by maintainers
 	has "the call's own line: the regulator people" "$out" "Mark Brown"
 	eq "and a group of its own" "$(groups_of "$out" | wc -l)" 2
+}
+
+# %(prefix) reads history in one git log, bounded to the last 10,000
+# commits and without pathspecs (so its cost does not grow with the depth
+# of history or the number of groups), and only when a template asks.
+t_prefix_one_bounded_log() {
+	newrepo prefix-log
+	mkdir -p a b c
+	local f
+	for f in a/x.c b/y.c c/z.c; do echo 0 > "$f"; done
+	commit_all "Initial commit"
+	for f in a/x.c b/y.c c/z.c; do echo 1 >> "$f"; git commit -qam "${f%%/*}: one"; done
+	for f in a/x.c b/y.c c/z.c; do echo 2 >> "$f"; done
+	local bin=$scratch/argv-bin
+	mkdir -p "$bin"
+	printf '#!/bin/sh\nprintf "%%s\\n" "$*" >> "%s"\nexec "%s" "$@"\n' \
+		"$scratch/argv" "$REAL_GIT" > "$bin/git"
+	chmod +x "$bin/git"
+	rm -f "$scratch/argv"
+	PATH=$bin:$PATH run plan -m '%(prefix)x'
+	eq "bounded log: subjects" "$(grep subject: <<<"$out")" "    subject: a: x
+    subject: b: x
+    subject: c: x"
+	local logs; logs=$(grep -e ' log ' "$scratch/argv")
+	eq "bounded log: one git log for three groups" "$(wc -l <<<"$logs")" 1
+	has "bounded log: the window" "$logs" "--max-count=10000 HEAD --"
+	eq "bounded log: no pathspec" "${logs##*HEAD --}" ""
+	rm -f "$scratch/argv"
+	PATH=$bin:$PATH run plan -m 'SEDME: x'
+	eq "bounded log: no %(prefix), no history read" "$(grep -c -e ' log ' "$scratch/argv")" 0
+	rm -f "$scratch/argv"
+	PATH=$bin:$PATH run plan
+	eq "bounded log: plan without a template reads none" "$(grep -c -e ' log ' "$scratch/argv")" 0
 }

@@ -379,13 +379,13 @@ t_split_by_owner() {
 		-o "$scratch/gsplit/r" "$scratch/g.diff") > /dev/null 2>"$scratch/stderr"
 	eq "split --by route: exit" "$?" 0
 	eq "split --by route: the mails" "$(ls "$scratch/gsplit/r" | tr '\n' ' ')" \
-		"0000-cover-letter.patch 0001-.-y.patch 0002-drivers-y.patch 0003-drivers-gadget-y.patch 0004-drivers-gpio-y.patch 0005-drivers-i2c-y.patch 0006-drivers-net-y.patch 0007-drivers-widget-y.patch 0008-fs-y.patch "
+		"0000-cover-letter.patch 0001-.-y.patch 0002-gpio-y.patch 0003-gadget-y.patch 0004-drivers-gpio-y.patch 0005-i2c-y.patch 0006-networking-y.patch 0007-widget-y.patch 0008-fs-y.patch "
 	eq "split --by route: i2c.git's three files" \
-		"$(grep '^diff --git' "$scratch/gsplit/r/0005-drivers-i2c-y.patch" | cut -d' ' -f3 | tr '\n' ' ')" \
+		"$(grep '^diff --git' "$scratch/gsplit/r/0005-i2c-y.patch" | cut -d' ' -f3 | tr '\n' ' ')" \
 		"a/drivers/i2c/busses/i2c-bcm2835.c a/drivers/i2c/busses/i2c-foo.c a/drivers/i2c/i2c-core.c "
 	eq "split: nothing in the repository changed" "$(snapshot)" "$before"
 	# the mails carry their recipients, as format's do
-	local m=$scratch/gsplit/r/0005-drivers-i2c-y.patch
+	local m=$scratch/gsplit/r/0005-i2c-y.patch
 	eq "split: To: and Cc: are what series cc says" \
 		"$( { header_addrs "$m" To; header_addrs "$m" Cc; } )" "$("$SERIES" cc "$m")"
 	eq "split: the cover letter to every list" \
