@@ -9216,12 +9216,12 @@ static int span_is(struct span s, const char *str, size_t n)
 }
 
 /* Keeps the commit last read when it is focused; else forgets its paths. */
-static void keep_past(struct window *h, struct past *c)
+static void keep_past(struct window *w, struct past *c)
 {
 	c->ndir = 0;
 	int focused = c->cut.len && c->npath && c->npath <= PREFIX_FILES;
 	for (size_t i = 0; focused && i < c->npath; i++) {
-		struct span d = dir_span(h->path[c->path0 + i]);
+		struct span d = dir_span(w->path[c->path0 + i]);
 		size_t k = 0;
 		while (k < c->ndir && !span_is(c->dir[k], d.p, d.len))
 			k++;
@@ -9229,17 +9229,17 @@ static void keep_past(struct window *h, struct past *c)
 			c->dir[c->ndir++] = d;
 	}
 	if (!focused) {
-		h->npath = c->path0;
+		w->npath = c->path0;
 		return;
 	}
-	GROW(h->c, h->nr + 1, h->alloc);
-	h->c[h->nr++] = *c;
+	GROW(w->c, w->nr + 1, w->alloc);
+	w->c[w->nr++] = *c;
 }
 
-/* The focused commits of h->log, as the grammar above reads it. */
-static void parse_window(struct window *h)
+/* The focused commits of w->log, as the grammar above reads it. */
+static void parse_window(struct window *w)
 {
-	const char *pos = h->log.buf, *end = pos + h->log.len;
+	const char *pos = w->log.buf, *end = pos + w->log.len;
 	struct past cur = { 0 };
 	int in = 0;
 
@@ -9247,12 +9247,12 @@ static void parse_window(struct window *h)
 	     (nul = memchr(pos, '\0', (size_t)(end - pos))); pos = nul + 1) {
 		if (*pos == '\1') {
 			if (in)
-				keep_past(h, &cur);
+				keep_past(w, &cur);
 			const char *sep = memchr(pos, '\2', (size_t)(nul - pos));
 			in = sep != NULL;
 			if (!in)
 				continue;
-			cur = (struct past){ .path0 = h->npath };
+			cur = (struct past){ .path0 = w->npath };
 			cur.author = (struct span){ pos + 1, (size_t)(sep - pos - 1) };
 			cur.cut = (struct span){ sep + 1,
 				cut_len(sep + 1, (size_t)(nul - sep - 1)) };
@@ -9261,12 +9261,12 @@ static void parse_window(struct window *h)
 		const char *path = pos + (*pos == '\n');
 		if (!in || !*path)
 			continue;
-		GROW(h->path, h->npath + 1, h->apath);
-		h->path[h->npath++] = path;
+		GROW(w->path, w->npath + 1, w->apath);
+		w->path[w->npath++] = path;
 		cur.npath++;
 	}
 	if (in)
-		keep_past(h, &cur);
+		keep_past(w, &cur);
 }
 
 #define STR_(x) #x
@@ -9367,11 +9367,11 @@ static int has_string(char *const *v, size_t n, const char *s, size_t len)
 
 /* How near c comes to the area: 0 its files, 1 its directories, 2 under
  * their ancestors, 3 not at all. */
-static int nearness(const struct window *h, const struct past *c,
+static int nearness(const struct window *w, const struct past *c,
 		    const struct area *a)
 {
 	for (size_t i = 0; i < c->npath; i++) {
-		const char *p = h->path[c->path0 + i];
+		const char *p = w->path[c->path0 + i];
 		if (has_string(a->file, a->nfile, p, strlen(p)))
 			return 0;
 	}
@@ -9406,15 +9406,15 @@ static struct span plurality(const struct span *v, size_t n)
 }
 
 /* The group's prefix from the window, or NULL. */
-static char *prefix_of(const struct window *h, const struct area *a,
+static char *prefix_of(const struct window *w, const struct area *a,
 		       const char *me)
 {
 	struct pools pl = { 0 };
 	size_t mlen = me ? strlen(me) : 0, full = 0;
 
-	for (size_t i = 0; i < h->nr && full < 6; i++) {
-		const struct past *c = &h->c[i];
-		int l = nearness(h, c, a);
+	for (size_t i = 0; i < w->nr && full < 6; i++) {
+		const struct past *c = &w->c[i];
+		int l = nearness(w, c, a);
 		if (l == 3)
 			continue;
 		int own = me && c->author.len == mlen &&
@@ -9512,17 +9512,17 @@ static void settle_prefixes(struct plan *p, int by_file)
  * not; dir: where git's output may go, NULL for none), as the comment
  * above the part says, then settles them (settle_prefixes()). */
 static void learn_prefixes(struct plan *p, const struct source *src,
-			   struct window *h, const char *dir, const char *rev,
+			   struct window *w, const char *dir, const char *rev,
 			   int by_file)
 {
 	char *me = user_address();
 
-	window_read(h, dir, rev);
+	window_read(w, dir, rev);
 	for (size_t i = 0; i < p->nr; i++) {
 		struct area a;
 		area_of(&a, &p->g[i], src);
 		free(p->g[i].prefix);
-		p->g[i].prefix = prefix_of(h, &a, me);
+		p->g[i].prefix = prefix_of(w, &a, me);
 		area_release(&a);
 	}
 	free(me);

@@ -221,13 +221,19 @@ plan_sets() {
 # Two sections in one directory make two groups of one name: SEDME gives
 # each its own subject (the group's own learned prefix, else its section's
 # name in subject form), and %(section) is the group's section.
-t_by_subsystem_distinct_subjects() {
-	gtree g-distinct
+# i2c_history FILE SUBJECT: a commit of FILE alone with SUBJECT, then the
+# change to the two files of drivers/i2c/busses in the work tree.
+i2c_history() {
 	git checkout -q -- .
-	echo 'int z;' >> drivers/i2c/busses/i2c-bcm2835.c
-	git commit -qam 'i2c: bcm2835: fix the clock'
+	echo 'int z;' >> "$1"
+	git commit -qam "$2"
 	echo 'int y;' >> drivers/i2c/busses/i2c-bcm2835.c
 	echo 'int y;' >> drivers/i2c/busses/i2c-foo.c
+}
+
+t_by_subsystem_distinct_subjects() {
+	gtree g-distinct
+	i2c_history drivers/i2c/busses/i2c-bcm2835.c 'i2c: bcm2835: fix the clock'
 	run plan --by subsystem -m 'SEDME: do it [%(section)]'
 	eq "distinct: exit" "$rc" 0
 	eq "distinct: one name, two groups" "$(groups_of "$out")" "drivers/i2c/busses (1 file)
@@ -238,11 +244,7 @@ drivers/i2c/busses (1 file)"
     subject: i2c: do it [I2C SUBSYSTEM]"
 	eq "distinct: no warning" "$err" ""
 	# with a history of its own, each group takes its own prefix
-	git checkout -q -- .
-	echo 'int w;' >> drivers/i2c/busses/i2c-foo.c
-	git commit -qam 'i2c: foo: tidy up'
-	echo 'int y;' >> drivers/i2c/busses/i2c-bcm2835.c
-	echo 'int y;' >> drivers/i2c/busses/i2c-foo.c
+	i2c_history drivers/i2c/busses/i2c-foo.c 'i2c: foo: tidy up'
 	run plan --by subsystem -m 'SEDME: do it'
 	eq "distinct: own prefixes" "$(grep subject: <<<"$out")" "    subject: i2c: bcm2835: do it
     subject: i2c: foo: do it"
