@@ -118,6 +118,28 @@ t_kernel_plan_range() {
 	eq "plan irq: a group a file" "$(groups_of "$out" | wc -l)" "$(wc -l < "$KFIX.irq")"
 }
 
+# plan of the work tree at full scale: the change's diff is read in two
+# parts (455 files, each changed in place), and what plan shows from it,
+# each group's recipients and the hardware warnings, is what it shows for
+# the same change committed (base..irq, read from its commits).
+t_kernel_plan_worktree() {
+	kernel_fixture || return 0
+	kernel_copy k-wt
+	git checkout -q base && kernel_sed irq "$KFIX.irq"
+	eq "the work tree: the irq change" "$(git diff --name-only | wc -l)" "$(wc -l < "$KFIX.irq")"
+	run plan --by file
+	eq "work tree: exit" "$rc" 0
+	local wt_out=$out wt_err=$err
+	run plan --by file base..irq
+	eq "range: exit" "$rc" 0
+	eq "each group's recipients, as for the commits" \
+		"$(grep -E '^[^ ]|^    (to|cc): ' <<<"$wt_out")" "$(grep -E '^[^ ]|^    (to|cc): ' <<<"$out")"
+	eq "the hardware warnings, as for the commits" \
+		"$(grep 'needs testing on the hardware' <<<"$wt_err")" "$(grep 'needs testing on the hardware' <<<"$err")"
+	local n; n=$(grep -c 'needs testing on the hardware (devm-irq-shared' <<<"$wt_err")
+	[ "$n" -ge 50 ] && ok || bad "$n shared-interrupt warnings: too few to mean anything"
+}
+
 # check of the irq series: every patch read; the shared-interrupt rule
 # fires exactly on the files that name IRQF_SHARED.
 t_kernel_check_range() {
