@@ -14250,11 +14250,12 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 		return EXIT_FAIL;
 	source_from_status(&c->src, &c->st);
 	/* the hardware rules and the recipients want the change as a patch:
-	 * its diff runs beside the owners pass */
+	 * its diff runs beside the owners pass (on an unborn branch every
+	 * file is new, and read whole) */
 	sb_addf(&mnt, "%s/MAINTAINERS", c->repo.top);
-	if ((o->show && !o->compare) ||
+	if (c->repo.old[0] && ((o->show && !o->compare) ||
 	    ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
-	     !stat(mnt.buf, &st)))
+	     !stat(mnt.buf, &st))))
 		r = wt_patch_start(&c->ow.wp, &c->src, c->repo.gitdir,
 				   c->repo.top, o->pathspec);
 	sb_release(&mnt);

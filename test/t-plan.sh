@@ -333,6 +333,22 @@ stmmac: do it"
 	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
 
+# An unborn branch has no HEAD to diff against: every file is new, so K:
+# lines search it whole, and plan answers (it failed on git diff HEAD).
+t_plan_unborn_recipients() {
+	newrepo p-unborn
+	printf 'MAGIC DRIVERS\nM:\tMag Ic <magic@example.org>\nL:\tmagic@lists.example.org\nK:\tmagic_request\n' > MAINTAINERS
+	printf 'int f(void) { return magic_request(); }\n' > drv.c
+	git add MAINTAINERS drv.c
+	run plan --by file
+	eq "unborn: exit" "$rc" 0
+	eq "unborn: no error" "$err" ""
+	has "unborn: K: over the new file" "$out" "drv.c (1 file)
+    A drv.c
+    to: Mag Ic <magic@example.org>
+    cc: magic@lists.example.org"
+}
+
 # The work tree and a range of the same change give the same recipients
 # and the same --by maintainers groups, those format's mails get: a hwmon
 # driver that names a regulator function away from its change does not
