@@ -9935,11 +9935,49 @@ static void add_own_text(struct sbuf *m, const char *old)
 	free_strings(v, n);
 }
 
+/* The paragraphs beyond the subject and trailers that every commit of a
+ * range of two or more has: the series' own words (the body of the
+ * template it was made from), not a note on one commit.  *n of them. */
+static char **shared_text(const struct regroup *rg, size_t *n)
+{
+	size_t k = 0;
+	char **v = rg->commits->nr > 1 ? own_text(rg->commits->c[0].msg, "", n) :
+		   (*n = 0, NULL);
+
+	for (size_t i = 0; i < *n; i++) {
+		int all = 1;
+		for (size_t c = 1; c < rg->commits->nr && all; c++)
+			all = strstr(rg->commits->c[c].msg, v[i]) != NULL;
+		if (all)
+			v[k++] = v[i];
+		else
+			free(v[i]);
+	}
+	*n = k;
+	return v;
+}
+
 /* Each old commit's own text that no new commit keeps (its changes went
- * to several, or with others'), named in a warning. */
+ * to several, or with others'), named in a warning; what every old commit
+ * shares, once, with how many new commits lack it. */
 static void report_own_text(const struct regroup *rg, const struct plan *p,
 			    const struct sbuf *msgs)
 {
+	size_t ns, lacking = 0;
+	char **shared = shared_text(rg, &ns);
+
+	for (size_t g = 0; g < p->nr; g++) {
+		int has = 1;
+		for (size_t k = 0; k < ns && has; k++)
+			has = strstr(msgs[g].buf, shared[k]) != NULL;
+		lacking += !has;
+	}
+	if (lacking)
+		warning("the text all %zu commits share beyond their subjects "
+			"and trailers is in %zu of %zu new commits (%zu "
+			"paragraph%s, from \"%.40s\"): the template (-F FILE) "
+			"can carry it", rg->commits->nr, p->nr - lacking, p->nr,
+			ns, ns == 1 ? "" : "s", shared[0]);
 	for (size_t c = 0; c < rg->commits->nr; c++) {
 		const struct rcommit *rc = &rg->commits->c[c];
 		int kept = 0;
@@ -9949,6 +9987,8 @@ static void report_own_text(const struct regroup *rg, const struct plan *p,
 		char **v = kept ? NULL : own_text(rc->msg, "", &n);
 		for (size_t i = 0; v && i < n; i++) {
 			int found = 0;
+			for (size_t k = 0; k < ns && !found; k++)
+				found = !strcmp(v[i], shared[k]);
 			for (size_t g = 0; g < p->nr && !found; g++)
 				found = group_has_commit(rg, &p->g[g], c) &&
 					strstr(msgs[g].buf, v[i]);
@@ -9967,6 +10007,7 @@ static void report_own_text(const struct regroup *rg, const struct plan *p,
 		}
 		free_strings(v, lost);
 	}
+	free_strings(shared, ns);
 }
 
 /* Each group's message: the template, then where the group is exactly one

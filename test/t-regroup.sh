@@ -285,6 +285,32 @@ Tested on a BeagleBone: the LED blinks."
 	lacks "a's is not" "$err" "(a: fix)"
 }
 
+# The body every commit of the series shares (its template's) is not a
+# note on one commit: a template without it is named once, with how many
+# new commits lack it, not once per old commit; a note on one commit is
+# still named on its own.
+t_regroup_shared_body() {
+	newrepo rg-body
+	mkdir -p a b c
+	echo 1 > a/x; echo 1 > b/y; echo 1 > c/z
+	commit_all
+	local base; base=$(git rev-parse HEAD)
+	echo 2 >> a/x; echo 2 >> b/y; echo 2 >> c/z
+	printf 'SEDME: fix\n\nThe series body.\n' > "$scratch/body.msg"
+	run commit -F "$scratch/body.msg"
+	eq "three commits" "$(git rev-list --count "$base..HEAD")" 3
+	git commit -q --amend -m "$(git log -1 --format=%B)
+
+Tested on a board."
+	run regroup -n --by tree -m 'treewide: fix' "$base..HEAD"
+	eq "-n: exit" "$rc" 0
+	eq "the shared body: one warning" "$(grep -c 'The series body' <<<"$err")" 1
+	has "the shared body: named once, with the count" "$err" "series: warning: the text all 3 commits share beyond their subjects and trailers is in 0 of 1 new commits (1 paragraph, from \"The series body.\")"
+	eq "the note on one commit: still named" "$(grep -c 'dropped: no new commit is exactly it (1 paragraph, from "Tested on a board.")' <<<"$err")" 1
+	run regroup -n --by tree -F "$scratch/body.msg" "$base..HEAD"
+	lacks "a template with the body: nothing said of it" "$err" "share beyond"
+}
+
 # --include: the real run makes what -n shows, the included files'
 # commits, and says that the rest stays as the base has it.
 t_regroup_include() {
