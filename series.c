@@ -53,6 +53,9 @@
  *   - messages: %(prefix) is right for about 60% of Xen's single-directory
  *     commits; most misses name a file or a topic no earlier subject of
  *     the area names ("x86/e820: " for e820.c), which history cannot give.
+ *   - plan --compare: 0.28 s on the kernel's 1,031-file change (goal
+ *     0.2 s); the recipients of ~1,100 groups after the diff take 0.11 s,
+ *     and only the owners pass runs beside it.
  */
 #define _POSIX_C_SOURCE 200809L
 
