@@ -14230,13 +14230,20 @@ static int signoff_step(struct cmd *c, const struct commit_opts *o)
 	return 0;
 }
 
+/* Whether plan shows the work tree's groups, whose hardware warnings read
+ * the change as a patch (--compare shows rows, and no warnings). */
+static int shows_hardware(const struct commit_opts *o)
+{
+	return o->show && !o->compare;
+}
+
 /* The work tree's change as a patch (started by worktree_step()), read
  * where K: lines are searched, so that the recipients are those format
  * gives the commits, and where plan shows the groups: the hardware rules
  * read its hunks. */
 static int worktree_patch(struct cmd *c, const struct commit_opts *o)
 {
-	int want = (c->ow.m && c->ow.o.keywords) || (o->show && !o->compare);
+	int want = (c->ow.m && c->ow.o.keywords) || shows_hardware(o);
 
 	return wt_patch_finish(&c->ow.wp, &c->src, want ? &c->ow.patch : NULL,
 			       &c->ow.at);
@@ -14297,7 +14304,7 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 	 * its diff runs beside the owners pass (on an unborn branch every
 	 * file is new, and read whole) */
 	sb_addf(&mnt, "%s/MAINTAINERS", c->repo.top);
-	if (c->repo.old[0] && ((o->show && !o->compare) ||
+	if (c->repo.old[0] && (shows_hardware(o) ||
 	    ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
 	     !stat(mnt.buf, &st))))
 		r = wt_patch_start(&c->ow.wp, &c->src, c->repo.gitdir,
