@@ -2676,7 +2676,8 @@ static void diff_git_names(const char *s, const char *lim, struct draw *r)
 	r->new = header_name(sp + 1, lim);
 }
 
-/* The extended header lines of a git file; 1 when l was one. */
+/* The extended header lines of a git file: 1 + the line's index in ext[]
+ * (its bit in read_file's mask) when l was one, else 0. */
 static int git_ext(struct dline *l, struct draw *r, struct sfile *f)
 {
 	static const char *const ext[] = {
@@ -2707,7 +2708,28 @@ static int git_ext(struct dline *l, struct draw *r, struct sfile *f)
 		break;
 	}
 	}
-	return 1;
+	return (int)i + 1;
+}
+
+/* Whether a git file's extended header lines (bit k: git_ext's line k) say
+ * a whole change on their own or before the data that follows: git apply
+ * refuses a header cut short, as after "similarity index" or between
+ * "rename from" and "rename to", and a diff --git line with nothing. */
+static const char *git_ext_gap(unsigned seen, int data)
+{
+	const unsigned pair[][2] = { { 1u << 0, 1u << 1 }, { 1u << 6, 1u << 7 },
+				     { 1u << 8, 1u << 9 } };
+	static const char *const lack[] = { "old mode without new mode",
+		"rename from without rename to", "copy from without copy to" };
+
+	for (int k = 0; k < 3; k++)
+		if (!(seen & pair[k][0]) != !(seen & pair[k][1]))
+			return lack[k];
+	if (seen & (1u << 4) && !(seen & (0xfu << 6)))
+		return "a similarity index without rename or copy lines";
+	if (!data && !(seen & ~(1u << 10)))
+		return "no change after the diff --git line";
+	return NULL;
 }
 
 /* "@@ -A[,B] +C[,D] @@": B and D; -1 when it is no hunk header. */
@@ -2889,8 +2911,20 @@ static int read_file(struct dparse *d, struct sfile *f, struct draw *r)
 		if (!r->old || !r->new)
 			return derror(d, d->ln.no, "diff --git without two names");
 		dtake(d);
-		while (dpeek(d) && git_ext(&d->ln, r, f))
-			dtake(d);
+		unsigned seen = 0;
+		for (int k; dpeek(d) && (k = git_ext(&d->ln, r, f)); dtake(d)) {
+			seen |= 1u << (k - 1);
+			if (d->ln.end == d->text->len &&
+			    d->text->buf[d->ln.end - 1] != '\n')
+				return derror(d, d->ln.no, "the input ends inside "
+					      "this header line (cut short?)");
+		}
+		int data = dpeek(d) && (starts_with(d->ln.p, d->ln.lim, "GIT binary patch") ||
+					starts_with(d->ln.p, d->ln.lim, "Binary files ") ||
+					starts_with(d->ln.p, d->ln.lim, "--- "));
+		const char *gap = git_ext_gap(seen, data);
+		if (gap)
+			return derror(d, f->line, "%s (cut short?)", gap);
 		if (dpeek(d) && starts_with(d->ln.p, d->ln.lim, "GIT binary patch")) {
 			size_t at = d->ln.no;
 			dtake(d);
@@ -3661,29 +3695,6 @@ static int source_from_commits(struct source *src, struct plan *p,
  * letter and its siblings (cc).
  */
 
-/* The source of check: each patch file a group, its files' texts from the
- * work tree (the tree the patches apply to) where there is one. */
-static int source_from_patches(struct source *src, struct plan *p,
-			       const char *const *word, size_t n)
-{
-	p->g = xcalloc(n + 1, sizeof *p->g);
-	for (size_t i = 0; i < n; i++) {
-		struct source one = SOURCE_INIT;
-		struct diff_opts d = { -1, NULL };
-		if (read_diff(&one, word[i]) < 0 || parse_diff(&one, word[i], &d) < 0) {
-			source_release(&one);
-			return -1;
-		}
-		struct group *g = &p->g[p->nr++];
-		g->name = xstrdup(word[i]);
-		g->member = xcalloc(one.nr + 1, sizeof *g->member);
-		for (size_t j = 0; j < one.nr; j++)
-			g->member[g->nr++] = source_take(src, &one, j);
-		source_release(&one);
-	}
-	return 0;
-}
-
 /*
  * A mail's numbering, from its Subject: "[PATCH v2 3/7] x" is tag
  * "PATCH v2", 3 of 7.  Grammar: the header block (up to the first empty
@@ -3732,6 +3743,50 @@ static void read_numbering(const char *t, size_t len, struct numbering *nb)
 			return;
 		}
 	}
+}
+
+/* Whether text is a cover letter: a mail numbered 0 of N with no file's
+ * diff in it (checkpatch.pl, too, has nothing to check there). */
+static int is_cover_letter(const struct sbuf *text)
+{
+	struct numbering nb;
+
+	read_numbering(text->buf, text->len, &nb);
+	return nb.found && nb.k == 0 && nb.n > 0 &&
+	       !find_bytes(text->buf, text->len, "\n--- ", 5) &&
+	       !find_bytes(text->buf, text->len, "\ndiff --git ", 12);
+}
+
+/* The source of check: each patch file a group, its files' texts from the
+ * work tree (the tree the patches apply to) where there is one. */
+static int source_from_patches(struct source *src, struct plan *p,
+			       const char *const *word, size_t n)
+{
+	p->g = xcalloc(n + 1, sizeof *p->g);
+	for (size_t i = 0; i < n; i++) {
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { -1, NULL };
+		if (read_diff(&one, word[i]) < 0) {
+			source_release(&one);
+			return -1;
+		}
+		if (is_cover_letter(&one.text)) {
+			fprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
+			source_release(&one);
+			continue;
+		}
+		if (parse_diff(&one, word[i], &d) < 0) {
+			source_release(&one);
+			return -1;
+		}
+		struct group *g = &p->g[p->nr++];
+		g->name = xstrdup(word[i]);
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
+	}
+	return 0;
 }
 
 /* The parts of a format-patch file name: "v2-0003-x.patch" is version
@@ -9628,6 +9683,36 @@ static void distinct_tags(struct plan *p)
 	}
 }
 
+/* Characters, not bytes: UTF-8's continuation bytes do not count. */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Warns once where subjects are longer than submitting-patches.rst's 75
+ * characters (70 to 75 for the summary, the [PATCH] tag not counted):
+ * how many, and the longest. */
+static void warn_long_subjects(char *const *subject, size_t n)
+{
+	size_t over = 0, longest = 0, at = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t w = text_width(subject[i]);
+		over += w > 75;
+		if (w > longest)
+			longest = w, at = i;
+	}
+	if (over)
+		warning("%zu subject%s longer than 75 characters, as "
+			"submitting-patches.rst asks (the longest, patch %zu, "
+			"has %zu: \"%s\")", over, over == 1 ? " is" : "s are",
+			at + 1, longest, subject[at]);
+}
+
 /* Warns, before anything is written, where subjects would not tell the
  * patches apart (nor the reply matcher, nor the reader): a template with
  * no placeholder for several groups (t may be NULL), else each subject
@@ -9642,6 +9727,7 @@ static void warn_subjects(char *const *subject, size_t n,
 			"all %zu patches would have one subject", n);
 		return;
 	}
+	warn_long_subjects(subject, n);
 	struct owned *v = xcalloc(n + 1, sizeof *v);
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct owned){ subject[i], i };
@@ -10102,7 +10188,9 @@ static void regroup_release(struct regroup *rg, size_t nfiles)
 	free(rg->nfcommit);
 }
 
-/* The trailers of each commit, less sob (the user's own, which -s gives). */
+/* The trailers of each commit, less sob (the user's own, where -s gives it
+ * again at the end; NULL without -s, when it is one trailer like any
+ * other: kept where every commit carried it, else named). */
 static void collect_trailers(struct regroup *rg, const char *sob)
 {
 	size_t n = rg->commits->nr;
@@ -10114,7 +10202,7 @@ static void collect_trailers(struct regroup *rg, const char *sob)
 				 &rg->ntrailer[c]);
 		size_t w = 0;
 		for (size_t k = 0; k < rg->ntrailer[c]; k++) {
-			if (!strcmp(rg->trailer[c][k], sob))
+			if (sob && !strcmp(rg->trailer[c][k], sob))
 				free(rg->trailer[c][k]);
 			else
 				rg->trailer[c][w++] = rg->trailer[c][k];
@@ -10912,6 +11000,14 @@ static void add_header_path(struct sbuf *sb, const char *side, const char *path)
 	sb_release(&n);
 }
 
+/* " k/n" as git format-patch numbers mail k of n: k padded with zeros to
+ * n's width ("01/12", "003/265"), so that mail clients sort the thread by
+ * subject. */
+static void add_patch_number(struct sbuf *sb, size_t k, size_t n)
+{
+	sb_addf(sb, " %0*zu/%zu", (int)decimal_width(n), k, n);
+}
+
 /*
  * A mail's file name as git format-patch 2.39 makes it: "v2-" for a
  * re-spin, "0003-", then the first line of the message with letters,
@@ -11594,7 +11690,9 @@ static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
 	}
 	sort_members(all, nall, src);
 	series_lists(sm, &lists);
-	sb_addf(&tag, "[PATCH 0/%zu]", p->nr);
+	sb_adds(&tag, "[PATCH");
+	add_patch_number(&tag, 0, p->nr);
+	sb_addc(&tag, ']');
 	struct cover c = { .mo = *mo, .tag = tag.buf, .subject = COVER_SUBJECT,
 			   .aim = GIT_BLURB "\n\n", .author = author,
 			   .subject_of = subject, .n = p->nr, .src = src,
@@ -11634,9 +11732,11 @@ static int write_mails(const struct mail_opts *mo, const struct source *src,
 		sm.name[i + (size_t)sm.cover] = mail_name(0, i + 1, msgs[i].buf);
 		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
 		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
-		if (p->nr > 1)
-			sb_addf(&it[i].tag, "[PATCH %zu/%zu]", i + 1, p->nr);
-		else
+		if (p->nr > 1) {
+			sb_adds(&it[i].tag, "[PATCH");
+			add_patch_number(&it[i].tag, i + 1, p->nr);
+			sb_addc(&it[i].tag, ']');
+		} else
 			sb_adds(&it[i].tag, "[PATCH]");
 	}
 	r = address_mails(&sm, m, co, &none, src, it);
@@ -13549,9 +13649,103 @@ static struct span remove_body(const char *t, size_t len)
 	return (struct span){ NULL, 0 };
 }
 
+/* C code without its comments, each one a space, so that a word in a
+ * note ("not IRQF_SHARED") is not taken for code; string and character
+ * literals are copied as they are (a "/" "*" in one starts nothing). */
+static void strip_comments(struct sbuf *out, const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		if (*p == '"' || *p == '\'') {
+			const char *q = p + 1;
+			while (q < end && *q != *p && *q != '\n')
+				q += *q == '\\' && q + 1 < end ? 2 : 1;
+			q += q < end && *q == *p;
+			sb_add(out, p, (size_t)(q - p));
+			p = q;
+		} else if (end - p > 1 && p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
+			const char *q = p[1] == '*' ? find_bytes(p + 2, (size_t)(end - p - 2), "*/", 2)
+						    : memchr(p, '\n', (size_t)(end - p));
+			p = !q ? end : p[1] == '*' ? q + 2 : q;
+			sb_addc(out, ' ');
+		} else
+			sb_addc(out, *p++);
+	}
+}
+
+/* Whether the managed interrupt requests in code share their line, read
+ * from the flags argument of each call (the fourth; the fifth of the
+ * threaded one): 1 where one names IRQF_SHARED, 0 where every call's
+ * flags are constants without it, -1 where one's are a variable or its
+ * arguments are not all there (code is a hunk's lines). */
+static int devm_irq_shared(const char *code, size_t len)
+{
+	int r = 0;
+
+	for (size_t k = 0; irq_devm[k]; k++) {
+		size_t n = strlen(irq_devm[k]), flags = k == 1 ? 4 : 3;
+		for (const char *p = code, *end = code + len, *q;
+		     (q = find_bytes(p, (size_t)(end - p), irq_devm[k], n)); p = q + 1) {
+			if (q > code && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+				continue;
+			const char *arg = NULL, *arg_end = NULL;
+			size_t commas = 0;
+			int depth = 0;
+			for (const char *a = q + n; a < end && !arg_end && depth >= 0; a++) {
+				if (*a == '(' || *a == ')')
+					depth += *a == '(' ? 1 : -1;
+				if (arg && (depth < 0 || (!depth && *a == ',')))
+					arg_end = a;
+				else if (!depth && *a == ',' && ++commas == flags)
+					arg = a + 1;
+			}
+			if (!arg_end)
+				return -1;
+			for (const char *w = arg; w < arg_end; w++) {
+				if (!isalpha((unsigned char)*w) && *w != '_')
+					continue;
+				const char *e = w;
+				while (e < arg_end && (isalnum((unsigned char)*e) || *e == '_'))
+					e++;
+				if (e - w == 11 && !memcmp(w, "IRQF_SHARED", 11))
+					return 1;
+				if (e - w < 5 || memcmp(w, "IRQF_", 5))
+					r = -1;
+				w = e;
+			}
+		}
+	}
+	return r;
+}
+
+/* Whether the interrupt the file's change makes managed is shared: from
+ * the calls' flags in the file as the tree has it (t), else in the lines
+ * the hunks add; where the flags are a variable, IRQF_SHARED anywhere in
+ * the code (comments aside). */
+static int irq_is_shared(const struct sbuf *t, const struct hline *h, size_t n)
+{
+	struct sbuf code = SBUF_INIT, added = SBUF_INIT;
+
+	if (t->len)
+		strip_comments(&code, t->buf, t->len);
+	else {
+		for (size_t i = 0; i < n; i++)
+			if (h[i].op == '+')
+				sb_add(&added, h[i].text.p, h[i].text.len), sb_addc(&added, '\n');
+		strip_comments(&code, added.buf, added.len);
+	}
+	int r = devm_irq_shared(code.buf, code.len);
+	if (r < 0)
+		r = find_bytes(code.buf, code.len, "IRQF_SHARED", 11) != NULL;
+	sb_release(&code);
+	sb_release(&added);
+	return r;
+}
+
 /* What a rule needs to know of the file it looks at. */
 struct file_facts {
-	int shared;           /* IRQF_SHARED in the file or the hunk */
+	int shared;           /* irq_is_shared() */
 	struct span remove;   /* remove()'s body, or { NULL, 0 } */
 	struct span text;     /* the file after the change; empty: unknown */
 };
@@ -13659,10 +13853,7 @@ static size_t check_groups(const struct source *src, const struct plan *p,
 			size_t n = hunk_lines(src->text.buf + e->off, e->len, &h);
 			struct file_facts ff = { 0 };
 			const struct sbuf *t = &text[fi];
-			ff.shared = t->len && find_bytes(t->buf, t->len, "IRQF_SHARED", 11);
-			for (size_t i = 0; i < n && !ff.shared; i++)
-				ff.shared = find_bytes(h[i].text.p, h[i].text.len,
-						       "IRQF_SHARED", 11) != NULL;
+			ff.shared = irq_is_shared(t, h, n);
 			ff.remove = remove_body(t->buf, t->len);
 			ff.text = (struct span){ t->buf, t->len };
 			unsigned said = 0;     /* the families reported */
@@ -14763,7 +14954,7 @@ static int cmd_regroup(struct args *a)
 		o.prefixes = uses_prefix(&c.tm);
 		if (!(r = group_step(&c, &o, c.repo.top, c.rg.base)) &&
 		    !(r = signoff_line(&c))) {
-			collect_trailers(&rg, c.sob.buf);
+			collect_trailers(&rg, o.signoff ? c.sob.buf : NULL);
 			map_file_commits(&rg, &c.src);
 			c.msgs = regroup_messages(&rg, &c.p, &c.tm,
 						  o.signoff ? c.sob.buf : NULL);
@@ -15263,7 +15454,7 @@ static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
 	if (o->version > 1)
 		sb_addf(sb, " v%d", o->version);
 	if (!o->individual && n > 1)
-		sb_addf(sb, " %zu/%zu", k, n);
+		add_patch_number(sb, k, n);
 	sb_addc(sb, ']');
 }
 

@@ -302,3 +302,62 @@ t_check_release_unmanaged() {
 	run check HEAD~1..HEAD
 	lacks "made devm: not unpaired" "$out" "[release-unmanaged]"
 }
+
+# IRQF_SHARED read from the call's flags, not from a comment: flags 0 and
+# the word only in a note is devm-irq-remove; flags through a variable set
+# to IRQF_SHARED is shared; a shared call whose flags are an expression
+# with parentheses is shared.
+t_check_shared_from_the_call() {
+	chk_repo chk-comment
+	sed -i 's/IRQF_SHARED,/0,/; s|^\ti2c_dev->irq = platform_get_irq(pdev, 0);|\t/* not IRQF_SHARED: the line is ours alone */\n&|' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "a comment"
+	local base; base=$(git rev-parse HEAD)
+	devm_irq_conversion drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: Use devm_request_irq()"
+	run check "$base..HEAD"
+	eq "comment: exit 1" "$rc" 1
+	has "comment: the remove rule" "$out" "[devm-irq-remove]"
+	lacks "comment: not shared" "$out" "[devm-irq-shared]"
+	git format-patch -q -1 -o "$scratch/chk-comment-mail"
+	run check "$scratch"/chk-comment-mail/0001-*.patch
+	lacks "comment, as a mail: not shared" "$out" "[devm-irq-shared]"
+	# the flags as an expression with parentheses
+	git reset -q --hard "$base"
+	sed -i 's/bcm2835_i2c_isr, 0,/bcm2835_i2c_isr, (IRQF_SHARED | IRQF_ONESHOT),/' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "shared after all"
+	base=$(git rev-parse HEAD)
+	perl -0pi -e 's/ret = request_irq\(i2c_dev->irq, bcm2835_i2c_isr, \(IRQF_SHARED \| IRQF_ONESHOT\),/ret = devm_request_irq(&pdev->dev, i2c_dev->irq, bcm2835_i2c_isr, (IRQF_SHARED | IRQF_ONESHOT),/' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: Use devm_request_irq()"
+	run check "$base..HEAD"
+	has "expression: shared" "$out" "[devm-irq-shared]"
+	# the flags in a variable: IRQF_SHARED in the code decides
+	git reset -q --hard "$base"
+	sed -i 's/bcm2835_i2c_isr, (IRQF_SHARED | IRQF_ONESHOT),/bcm2835_i2c_isr, flags,/; s|^\tint ret;|\tunsigned long flags = IRQF_SHARED;\n&|' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "flags"
+	base=$(git rev-parse HEAD)
+	sed -i 's/ret = request_irq(i2c_dev->irq, bcm2835_i2c_isr, flags,/ret = devm_request_irq(\&pdev->dev, i2c_dev->irq, bcm2835_i2c_isr, flags,/' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: Use devm_request_irq()"
+	run check "$base..HEAD"
+	has "variable: shared" "$out" "[devm-irq-shared]"
+}
+
+# check of a folder of mails, the README's example: the cover letter is
+# skipped (said on stderr), the patches are checked.
+t_check_skips_the_cover_letter() {
+	chk_repo chk-cover
+	devm_irq_conversion drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: Use devm_request_irq()"
+	sed -i 's/of_match_ptr(bcm2835_i2c_of_match)/bcm2835_i2c_of_match/' drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: Drop of_match_ptr()"
+	"$SERIES" format -o "$scratch/chk-cover" HEAD~2..HEAD >/dev/null 2>&1
+	[ -f "$scratch/chk-cover/0000-cover-letter.patch" ] || bad "no cover letter"
+	run check "$scratch"/chk-cover/*.patch
+	eq "exit 1: flagged" "$rc" 1
+	has "the conversion flagged" "$out" "[devm-irq-shared]"
+	has "the cover letter skipped, said" "$err" "0000-cover-letter.patch: a cover letter, skipped"
+	has "two patches counted" "$err" "1 of 2 patches needs testing"
+	# git's own cover letter, too
+	git format-patch -q --cover-letter -o "$scratch/chk-cover-git" HEAD~2..HEAD
+	run check "$scratch"/chk-cover-git/*.patch
+	eq "git's: exit 1" "$rc" 1
+}

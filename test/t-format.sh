@@ -49,7 +49,7 @@ linux-i2c@vger.kernel.org
 linux-kernel@vger.kernel.org
 linux-widget@example.org
 netdev@vger.kernel.org"
-	has "cover: the subject placeholder" "$(cat "$m")" "Subject: [PATCH 0/10] *** SUBJECT HERE ***"
+	has "cover: the subject placeholder" "$(cat "$m")" "Subject: [PATCH 00/10] *** SUBJECT HERE ***"
 	has "cover: organised per subsystem" "$(cat "$m")" "This series is organised per subsystem (MAINTAINERS section): 10"
 	has "cover: independent" "$(cat "$m")" "No file is in two of them"
 	local l counts=""
@@ -94,7 +94,7 @@ t_format_rfc_and_version() {
 	eq "-v 2: names" "$(ls "$scratch/fmt-o" | head -2)" "v2-0000-cover-letter.patch
 v2-0001-.-do-it.patch"
 	has "--rfc -v 2: the tag" "$(cat "$scratch/fmt-o/v2-0006-drivers-i2c-busses-do-it.patch")" \
-		"Subject: [RFC PATCH v2 6/10] drivers/i2c/busses: do it"
+		"Subject: [RFC PATCH v2 06/10] drivers/i2c/busses: do it"
 	has "-v 2: the command names v2" "$err" "$scratch/fmt-o/v2-*.patch"
 }
 
@@ -205,7 +205,7 @@ t_format_rerun() {
 	eq "re-run: the edited letter is as it was" "$(cat "$c")" "$before"
 	run format --force -o "$scratch/fmt-r" "$FB..$FT"
 	eq "--force: exit" "$rc" 0
-	has "--force: the subject kept" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob"
+	has "--force: the subject kept" "$(cat "$c")" "Subject: [PATCH 00/10] drop the frob"
 	has "--force: the aim kept" "$(cat "$c")" "
 The frob is gone.
 
@@ -215,7 +215,7 @@ This series is organised"
 	# --cover FILE
 	printf 'drop the frob everywhere\n\nWhy: it is gone.\n' > "$scratch/aim"
 	run format --force --cover "$scratch/aim" -o "$scratch/fmt-r" "$FB..$FT"
-	has "--cover: subject" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob everywhere"
+	has "--cover: subject" "$(cat "$c")" "Subject: [PATCH 00/10] drop the frob everywhere"
 	has "--cover: aim" "$(cat "$c")" "Why: it is gone."
 }
 
@@ -246,7 +246,7 @@ The frob is gone.
 
 This series is organised"
 	eq "edited: one shortlog" "$(grep -c '^Tess Ter (10):$' "$c")" 1
-	has "edited: the subject kept" "$(cat "$c")" "Subject: [PATCH 0/10] drop the frob"
+	has "edited: the subject kept" "$(cat "$c")" "Subject: [PATCH 00/10] drop the frob"
 }
 
 # The warnings due before sending.
@@ -426,4 +426,21 @@ Because.' > /dev/null
 	git checkout -q --detach
 	run format -v 3 -o "$scratch/fmt-rec4" upstream..
 	has "detached: said" "$err" "series: warning: the cover letter says nothing of v2: upstream.. ends at no branch"
+}
+
+# The subjects are numbered as git format-patch numbers them: padded to
+# the total's width, the cover letter 00 of 10 (mail clients sort by
+# subject), with -v and --rfc as git writes them.
+t_format_numbers_as_git() {
+	fseries f-num
+	local o
+	for o in "" "--rfc -v 2"; do
+		rm -rf "$scratch/fnum" "$scratch/fnum-git"
+		run format $o -o "$scratch/fnum" "$FB..$FT"
+		eq "[$o] exit" "$rc" 0
+		git format-patch -q --cover-letter ${o:+--rfc -v2} -o "$scratch/fnum-git" "$FB..$FT"
+		eq "[$o] subjects as git's" "$(grep -h '^Subject:' "$scratch"/fnum/*.patch | cut -d']' -f1)" \
+			"$(grep -h '^Subject:' "$scratch"/fnum-git/*.patch | cut -d']' -f1)"
+	done
+	has "padded" "$(cat "$scratch"/fnum/v2-0003-*.patch)" "Subject: [RFC PATCH v2 03/10]"
 }

@@ -291,3 +291,28 @@ do it"
 	eq "warn: format exit" "$rc" 0
 	has "warn: format, one subject" "$err" 'series: warning: 2 patches (1, 2) would share the subject "do it"'
 }
+
+# A subject over submitting-patches.rst's 75 characters is warned about
+# before anything is written, once, with the longest; 75 says nothing.
+t_subject_too_long() {
+	gtree g-subject-long
+	git checkout -q -- .
+	mkdir -p drivers/a-rather-long-directory/with-a-deeper-part/and-deeper-still
+	echo "int y;" > drivers/a-rather-long-directory/with-a-deeper-part/and-deeper-still/x.c
+	echo 'int y;' >> fs/one.c
+	git add -A
+	local long="drivers/a-rather-long-directory/with-a-deeper-part/and-deeper-still: drop foo()"
+	run plan -m 'SEDME: drop foo()'
+	eq "plan: exit" "$rc" 0
+	eq "plan: warned once" "$err" "series: warning: 1 subject is longer than 75 characters, as submitting-patches.rst asks (the longest, patch 1, has ${#long}: \"$long\")"
+	# 75 characters, counted as characters: é is one
+	local t75; t75="fs: $(printf 'é%.0s' $(seq 1 71))"
+	run plan -m "$t75" -- fs
+	eq "75 characters: nothing said" "$err" ""
+	run commit -m 'SEDME: drop foo()'
+	eq "commit: exit" "$rc" 0
+	has "commit: warned" "$err" "1 subject is longer than 75 characters"
+	run format -o "$scratch/long-fmt" HEAD~2..HEAD
+	has "format: warned" "$err" "1 subject is longer than 75 characters"
+	eq "format: still writes" "$(ls "$scratch/long-fmt" | wc -l)" 3
+}

@@ -225,6 +225,15 @@ t_kernel_format() {
 		eq "format $b: the mails" "$(ls "$scratch/kf-$b" | wc -l)" $((n + 1))
 		kernel_am "am-$b" $b $(ls "$scratch/kf-$b"/*.patch | grep -v cover-letter)
 		git format-patch -q --cover-letter -o "$scratch/kfp-$b" base..$b
+		eq "format $b: numbered as git numbers (padded)" \
+			"$(grep -h '^Subject:' "$scratch/kf-$b"/*.patch | cut -d']' -f1)" \
+			"$(grep -h '^Subject:' "$scratch/kfp-$b"/*.patch | cut -d']' -f1)"
+		local nlong; nlong=$(git log --format=%s base..$b | LC_ALL=C.UTF-8 awk 'length($0) > 75' | wc -l)
+		if [ "$nlong" -gt 0 ]; then
+			has "format $b: the subjects over 75 characters said" "$err" "warning: $nlong subject"
+		else
+			lacks "format $b: no subject over 75 characters, none said" "$err" "longer than 75"
+		fi
 		bad_rcpt=0 twice=0
 		for m in "$scratch/kf-$b"/0*.patch; do
 			[ -n "$(mail_rcpts "$m" | sed 's/.*<\(.*\)>$/\1/' | tr A-Z a-z | sort | uniq -d)" ] &&
@@ -241,6 +250,14 @@ t_kernel_format() {
 		m=$scratch/kf-$b/0000-cover-letter.patch
 		eq "format $b: checkpatch.pl on the cover letter, beyond git's" \
 			"$(kernel_checkpatch "$m" "$scratch/kfp-$b/0000-cover-letter.patch")" ""
+		if [ $b = irq ]; then
+			# the README's own example: check of the folder skips the
+			# cover letter and checks every patch
+			run check "$scratch/kf-$b"/*.patch
+			eq "check $b mails: exit 1 (flagged)" "$rc" 1
+			has "check $b mails: the cover letter skipped" "$err" "0000-cover-letter.patch: a cover letter, skipped"
+			has "check $b mails: every patch counted" "$err" " of $n patches need"
+		fi
 		eq "format $b: the cover letter declares a charset if and only if 8-bit" \
 			"$(grep -c '^Content-Type: text/plain; charset=UTF-8$' "$m")" \
 			"$(LC_ALL=C grep -q $'[\x80-\xff]' "$m" && echo 1 || echo 0)"
@@ -290,10 +307,16 @@ t_kernel_regroup() {
 	kernel_copy k-regroup
 	local tree; tree=$(git rev-parse ofm^{tree})
 	local nsub; nsub=$(groups_of "$("$SERIES" plan --by subsystem base..ofm)" | wc -l)
-	run regroup --by subsystem -F "$KFIX.ofm.msg" base..HEAD
+	# a template without the sign-off: every old commit carried the
+	# user's, so every new one keeps it (no -s)
+	run regroup --by subsystem -m 'SEDME: drop of_match_ptr()' base..HEAD
 	eq "regroup --by subsystem: exit" "$rc" 0
 	eq "regroup --by subsystem: the tree" "$(git rev-parse HEAD^{tree})" "$tree"
 	eq "regroup --by subsystem: plan's groups" "$(git rev-list --count base..HEAD)" "$nsub"
+	eq "regroup --by subsystem: every commit keeps the sign-off" \
+		"$(git log --format='%(trailers:key=Signed-off-by,valueonly)' base..HEAD | grep -c '^Tess Ter <tess@example.org>$')" "$nsub"
+	lacks "regroup --by subsystem: no sign-off named lost" "$err" "'Signed-off-by:"
+	[ "$nsub" -ge 200 ] && ok || bad "regroup: only $nsub commits, not a 200+ series"
 	run regroup --by dir -F "$KFIX.ofm.msg" base..HEAD
 	eq "and back: exit" "$rc" 0
 	eq "and back: the tree" "$(git rev-parse HEAD^{tree})" "$tree"

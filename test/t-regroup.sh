@@ -114,9 +114,29 @@ Signed-off-by: Tess Ter <tess@example.org>"
 Tested-by: Tim <tim@example.org>
 Signed-off-by: Tess Ter <tess@example.org>"
 	# back to one commit: Tim is in b and b/c, Ann in a only: all dropped
+	# without -s the user's own sign-off is a trailer like the others:
+	# every commit carried it, so the one new commit keeps it
 	run regroup --by tree -m 'treewide: x' "$RG_BASE"..HEAD
-	eq "tree: the user's sign-off only with -s" "$(git log -1 --format=%B)" "treewide: x"
+	eq "tree: the sign-off every commit carried is kept" "$(git log -1 --format=%B)" "treewide: x
+
+Signed-off-by: Tess Ter <tess@example.org>"
 	eq "tree: Ann of a, Tim of b and of b/c said" "$(grep -c warning <<<"$err")" 3
+}
+
+# Without -s, a Signed-off-by goes where every commit its files come from
+# carried it, and one that cannot be kept is named, as any trailer is.
+t_regroup_keeps_signoff() {
+	rg_series rg-sob
+	echo more >> top; git add top; git commit -qm 'top: more'
+	run regroup -m 'SEDME: x' "$RG_BASE"..HEAD
+	eq "exit" "$rc" 0
+	eq "a keeps Ann and the sign-off" "$(git log --format=%B --grep '^a: x')" "a: x
+
+Acked-by: Ann <ann@example.org>
+Signed-off-by: Tess Ter <tess@example.org>"
+	eq "top: a commit without it, so none" "$(git log --format=%B --grep '^\.: x')" ".: x"
+	has "top: the lost sign-off named" "$err" "'Signed-off-by: Tess Ter <tess@example.org>' of "
+	has "top: where" "$err" "(top: change) is dropped from .:"
 }
 
 t_regroup_refusals() {

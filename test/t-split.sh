@@ -468,3 +468,39 @@ t_split_signoff_is_the_committer() {
 	has "the sign-off is the committer's" "$m" "Signed-off-by: Tess Ter <tess@example.org>"
 	lacks "not the author's" "$m" "Signed-off-by: Ann Other"
 }
+
+# A diff cut inside a file's extended header is an error naming the file's
+# line, as git apply refuses it: mid-way through "rename to", right after
+# "similarity index", or a diff --git line with nothing after it.
+t_split_cut_in_header() {
+	split_base split-hdr
+	mkdir -p drivers/gpio
+	git mv drivers/a/x.c drivers/gpio/x.c
+	sed -i 's/line 8/LINE 8/' drivers/gpio/x.c
+	git add -A; git diff --cached -M > "$scratch/ren.diff"; git reset -q --hard
+	grep -q '^similarity index' "$scratch/ren.diff" || bad "no rename in the fixture diff"
+	local cut k
+	for k in mid sim bare; do
+		case $k in
+		mid) sed -n '1,/^rename to/p' "$scratch/ren.diff" | head -c -8 > "$scratch/cut-$k.diff";;
+		sim) sed -n '1,/^similarity index/p' "$scratch/ren.diff" > "$scratch/cut-$k.diff";;
+		bare) printf 'diff --git a/drivers/a/y.c b/drivers/a/y.c\n' > "$scratch/cut-$k.diff"
+		      cat "$scratch/ren.diff" >> "$scratch/cut-$k.diff";;
+		esac
+		cut=$scratch/cut-$k.diff
+		# git apply refuses the two cuts; a bare diff --git line of one
+		# name it takes as nothing, where series says what is missing
+		[ $k = bare ] || ! git apply --check "$cut" 2>/dev/null || bad "$k: git apply takes the cut diff"
+		run split -m 'SEDME: x' -o "$scratch/out-$k" "$cut"
+		eq "$k: exit 3" "$rc" 3
+		eq "$k: one line" "$(grep -c '^series:' <<<"$err")" 1
+		has "$k: says it is cut short" "$err" "cut short?"
+		eq "$k: nothing written" "$(ls "$scratch/out-$k" 2>/dev/null)" ""
+	done
+	has "mid: names the header line" "$(cd "$scratch" && "$SERIES" split -m x -o o cut-mid.diff 2>&1)" "cut-mid.diff:4: the input ends inside this header line"
+	has "sim: names the file" "$(cd "$scratch" && "$SERIES" split -m x -o o cut-sim.diff 2>&1)" "cut-sim.diff:1: a similarity index without rename or copy lines"
+	has "bare: names the file" "$(cd "$scratch" && "$SERIES" split -m x -o o cut-bare.diff 2>&1)" "cut-bare.diff:1: no change after the diff --git line"
+	# the whole diff still splits
+	run split -m 'SEDME: x' -o "$scratch/out-whole" "$scratch/ren.diff"
+	eq "whole: exit 0" "$rc" 0
+}
