@@ -1920,18 +1920,44 @@ void recipients_free(struct recipients *r, size_t n)
 }
 
 static void recipients_add(struct recipients *r, const char *addr,
-			   const char *role)
+			   const char *role, int list)
 {
 	GROW(r->v, r->n + 1, r->alloc);
-	r->v[r->n++] = (struct recipient){ xstrdup(addr), xstrdup(role) };
+	r->v[r->n++] = (struct recipient){ xstrdup(addr), xstrdup(role), list };
 }
 
 /* A copy of r into out (empty before). */
 static void recipients_copy(struct recipients *out, const struct recipients *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		recipients_add(out, r->v[i].addr, r->v[i].role);
+		recipients_add(out, r->v[i].addr, r->v[i].role, r->v[i].list);
 	out->people = r->people;
+}
+
+/* The address of a recipient that is a list, as a cover letter names the
+ * list: the mailbox alone (a reviewer's "NXP Linux Team <linux-imx@nxp.com>"
+ * is the list linux-imx@nxp.com).  The caller frees it. */
+static char *list_address(const struct recipient *v)
+{
+	struct span box = mailbox_of((struct span){ v->addr, strlen(v->addr) });
+
+	return xstrndup(box.p, box.len);
+}
+
+/* Whether r sends to the list addr (in either part: see struct
+ * recipient's list). */
+static int recipients_list(const struct recipients *r, const char *addr)
+{
+	int hit = 0;
+
+	for (size_t i = 0; i < r->n && !hit; i++) {
+		if (!r->v[i].list)
+			continue;
+		char *a = list_address(&r->v[i]);
+		hit = !strcasecmp(a, addr);
+		free(a);
+	}
+	return hit;
 }
 
 void recipients_write(struct sbuf *out, const struct recipients *r, int roles)
@@ -5522,6 +5548,7 @@ struct maintainers {
 	size_t nmmhead;
 	struct sbuf ignore;       /* .get_maintainer.ignore, NUL-separated */
 	struct memo *canon;       /* deduplicate_email()'s pure steps */
+	struct memo *lists;       /* names_a_list()'s set */
 };
 
 /* A section some query hits: offsets into the text. */
@@ -5773,6 +5800,7 @@ void maintainers_free(struct maintainers *m)
 	free(m->mmhead);
 	free(m->top);
 	memo_free(m->canon);
+	memo_free(m->lists);
 	free(m);
 }
 
@@ -8051,6 +8079,37 @@ static void fixes_of(struct query *q, const struct cc_query *cq)
 	}
 }
 
+/* Whether MAINTAINERS has email's address on an L: line anywhere.  The
+ * set of those (lower-cased) is read on first use. */
+static int names_a_list(struct maintainers *m, const char *email)
+{
+	struct sbuf n = SBUF_INIT, a = SBUF_INIT;
+
+	if (!m->lists) {
+		memo_put(&m->lists, "", 0, "", 0);
+		const char *pos = m->text, *end = m->text + m->len;
+		for (struct span l; next_line(&pos, end, &l);) {
+			if (l.len < 3 || memcmp(l.p, "L:", 2))
+				continue;
+			char *v = xstrndup(l.p + 2, l.len - 2);
+			sb_setlen(&a, 0);
+			sb_adds(&a, v + strspn(v, " \t"));
+			a.len = strcspn(a.buf, " \t");
+			a.buf[a.len] = '\0';
+			if (a.len)
+				memo_add_lc(&m->lists, a.buf);
+			free(v);
+		}
+	}
+	sb_setlen(&a, 0);
+	parse_email(email, &n, &a);
+	lower_ascii(a.buf);
+	int r = a.len && memo_has(m->lists, a.buf);
+	sb_release(&n);
+	sb_release(&a);
+	return r;
+}
+
 /* merge_email() of the script: maintainers and reviewers, then lists,
  * each address once. */
 static void merge_email(const struct query *q, struct recipients *out)
@@ -8072,7 +8131,8 @@ static void merge_email(const struct query *q, struct recipients *out)
 				continue;
 			}
 			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
-			recipients_add(out, v[i].email, v[i].role);
+			recipients_add(out, v[i].email, v[i].role,
+				       pass || names_a_list(q->m, v[i].email));
 			out->people += !pass;
 		}
 	}
@@ -10612,9 +10672,20 @@ static struct org_figures org_figures(const struct recipients *r, size_t n)
 	size_t nl = 0, al = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		for (size_t k = r[i].people; k < r[i].n; k++) {
+		size_t first = nl;
+		for (size_t k = 0; k < r[i].n; k++) {
+			if (!r[i].v[k].list)
+				continue;
 			GROW(list, nl + 1, al);
-			list[nl++] = xstrdup(r[i].v[k].addr);
+			list[nl] = list_address(&r[i].v[k]);
+			lower_ascii(list[nl]);
+			size_t j = first;  /* a reviewer and a list of one address */
+			while (j < nl && strcmp(list[j], list[nl]))
+				j++;
+			if (j < nl)
+				free(list[nl]);
+			else
+				nl++;
 		}
 		if (r[i].n > f.most_rcpt)
 			f.most_rcpt = r[i].n;
@@ -11544,8 +11615,13 @@ static void series_lists(const struct series_mails *sm, struct sbuf *lists)
 {
 	for (size_t i = 0; i < sm->n; i++) {
 		const struct recipients *r = &sm->rcpt[i];
-		for (size_t k = r->people; k < r->n; k++)
-			add_new_lines(lists, r->v[k].addr, NULL);
+		for (size_t k = 0; k < r->n; k++) {
+			if (!r->v[k].list)
+				continue;
+			char *a = list_address(&r->v[k]);
+			add_new_lines(lists, a, NULL);
+			free(a);
+		}
 	}
 }
 
@@ -11555,7 +11631,7 @@ static size_t patches_to(const struct series_mails *sm, const char *addr)
 	size_t count = 0;
 
 	for (size_t i = 0; i < sm->n; i++)
-		count += recipients_have(&sm->rcpt[i], addr, 0);
+		count += recipients_list(&sm->rcpt[i], addr);
 	return count;
 }
 
@@ -15252,7 +15328,9 @@ static void apply_switches(struct cc_opts *o, const struct cc_args *c)
 	}
 }
 
-/* Where MAINTAINERS and the tree's top are (see find_up). */
+/* Where MAINTAINERS and the tree's top are (see find_up): above the first
+ * patch or -f path (an absolute one names its own tree, wherever we run),
+ * else above the current directory. */
 static int find_tree(const struct cc_args *c, char **top, char **mpath)
 {
 	if (c->mfile) {
@@ -15261,8 +15339,7 @@ static int find_tree(const struct cc_args *c, char **top, char **mpath)
 		return 0;
 	}
 	const char *first = c->arg[0];
-	char *d = c->from_files || !strcmp(first, "-") ? xstrdup(".") :
-		  dir_of(first);
+	char *d = !strcmp(first, "-") ? xstrdup(".") : dir_of(first);
 	*top = find_up(d);
 	free(d);
 	if (!*top)
@@ -15494,6 +15571,22 @@ static const char *list_status(const struct sbuf *llines, const char *addr)
 	return NULL;
 }
 
+/* The rule of the kernel's process documents on how many patches a list
+ * takes at once, for the lists it names (netdev's, then every vger list);
+ * NULL elsewhere. */
+static const char *list_rule(const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	if (!strcasecmp(addr, "netdev@vger.kernel.org"))
+		return "netdev takes no series over 15 patches "
+		       "(maintainer-netdev.rst)";
+	if (at && !strcasecmp(at, "@vger.kernel.org"))
+		return "send no more than 15 at once to a vger list "
+		       "(submitting-patches.rst)";
+	return NULL;
+}
+
 /* Every L: line of MAINTAINERS, one a line. */
 static void l_lines(const struct maintainers *m, struct sbuf *out)
 {
@@ -15521,11 +15614,13 @@ static void sending_warnings(const struct series_mails *sm,
 	for (struct span l; next_line(&pos, end, &l);) {
 		char *addr = xstrndup(l.p, l.len);
 		size_t count = patches_to(sm, addr);
+		const char *rule = list_rule(addr);
 		if (count > 15)
-			warning("%s gets %zu patches of this series; send no more "
-				"than 15 at once to a vger list "
-				"(submitting-patches.rst): send it in batches, "
-				"or group it otherwise (plan --compare)", addr, count);
+			warning("%s gets %zu patches of this series; %s: send it "
+				"in batches, or group it otherwise (plan "
+				"--compare)", addr, count, rule ? rule :
+				"its host publishes no limit, but vger's 15 at "
+				"once is what reviewers expect");
 		const char *st = ow->m ? list_status(&llines, addr) : NULL;
 		if (st)
 			warning("%s is %s: a mail from a non-member waits for a "
@@ -16032,12 +16127,26 @@ static int format_args(struct args *a, const struct format_opts *o)
 	return 0;
 }
 
-/* Keeps the commits of rc that touch a path matching one of include. */
+/* Keeps the commits of rc that touch a path matching one of include.  An
+ * empty commit (a note for reviewers, b4's cover-letter commit) is left
+ * out and said: as a mail it is a patch git am stops at, and b4's is the
+ * cover letter, not a patch. */
 static void keep_commits(struct rcommits *rc, const char *const *include)
 {
 	size_t w = 0;
 
 	for (size_t i = 0; i < rc->nr; i++) {
+		if (!rc->c[i].npath) {
+			char *s = subject_of(rc->c[i].msg);
+			warning("%.12s (%s) changes nothing: left out of the "
+				"mails (%s)", rc->c[i].id, s,
+				strstr(rc->c[i].msg, "\n--- b4-submit-tracking ---") ?
+				"b4's cover-letter commit; --cover FILE gives the "
+				"letter its text" : "git am stops at an empty patch");
+			free(s);
+			rcommit_release(&rc->c[i]);
+			continue;
+		}
 		int hit = 0;
 		for (size_t j = 0; j < rc->c[i].npath && !hit; j++)
 			hit = included(rc->c[i].path[j], include);

@@ -218,6 +218,10 @@ void plan_release(struct plan *p);
 struct recipient {
 	char *addr;
 	char *role;
+	int list;   /* a list: among the lists, or a person whose address
+		     * MAINTAINERS also has on an L: line (R: "NXP Linux Team
+		     * <linux-imx@nxp.com>", elsewhere L: linux-imx@nxp.com),
+		     * so a cover letter goes to it */
 };
 struct recipients {
 	struct recipient *v;

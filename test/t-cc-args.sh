@@ -116,3 +116,23 @@ t_usage_errors_exit_2() {
 	has "says so" "$err" "-F and -m cannot be used together"
 	eq "nothing on stdout" "$out" ""
 }
+
+# -f with an absolute path, run outside the tree: the path's own tree
+# answers, as run from its top; from a subdirectory, a relative path too.
+t_cc_absolute_path_elsewhere() {
+	cctree
+	local top=$PWD want
+	want=$("$SERIES" cc -f drivers/i2c/busses/i2c-bpf.c)
+	[ -n "$want" ] && ok || bad "the tree's answer is empty"
+	mkdir -p "$scratch/elsewhere" && cd "$scratch/elsewhere"
+	run cc -f "$top/drivers/i2c/busses/i2c-bpf.c"
+	eq "outside: exit" "$rc" 0
+	eq "outside: the tree's answer" "$out" "$want"
+	cd "$top/drivers"
+	run cc -f i2c/busses/i2c-bpf.c
+	eq "a subdirectory: the tree's answer" "$out" "$want"
+	cd "$scratch/elsewhere"
+	run cc -f "$scratch/elsewhere/none.c"
+	eq "no tree there nor here: exit 3" "$rc" 3
+	has "no tree: says so" "$err" "no MAINTAINERS file above"
+}

@@ -256,10 +256,17 @@ t_format_warnings() {
 	git commit -qam 'moderated'
 	local i
 	mkdir -p drivers/i2c/many
-	for i in $(seq 16); do echo "$i" > drivers/i2c/many/f$i.c; git add drivers/i2c/many/f$i.c; git commit -qm "i2c: f$i"; done
+	mkdir -p drivers/widget/many drivers/net/many
+	for i in $(seq 16); do
+		for d in i2c widget net; do echo "$i" > drivers/$d/many/f$i.c; git add drivers/$d/many/f$i.c; git commit -qm "$d: f$i"; done
+	done
 	run format --max-recipients 3 -o "$scratch/fmt-w" "$FB..HEAD"
 	eq "warnings: exit" "$rc" 0
-	has "more than 15 to a list" "$err" "series: warning: linux-i2c@vger.kernel.org gets 18 patches of this series; send no more than 15 at once"
+	# each list with the rule that holds for it
+	has "more than 15 to a vger list" "$err" "series: warning: linux-i2c@vger.kernel.org gets 18 patches of this series; send no more than 15 at once to a vger list (submitting-patches.rst)"
+	has "more than 15 to netdev" "$err" "series: warning: netdev@vger.kernel.org gets 18 patches of this series; netdev takes no series over 15 patches (maintainer-netdev.rst)"
+	has "more than 15 to another host's list" "$err" "series: warning: linux-widget@example.org gets 18 patches of this series; its host publishes no limit, but vger's 15 at once is what reviewers expect"
+	lacks "no vger rule for another host" "$err" "linux-widget@example.org gets 18 patches of this series; send no more"
 	has "moderated" "$err" "series: warning: linux-widget@example.org is moderated"
 	has "too many recipients" "$err" "0008-drivers-net-phy-do-it.patch goes to 5 recipients (more than 3)"
 }
@@ -443,4 +450,70 @@ t_format_numbers_as_git() {
 			"$(grep -h '^Subject:' "$scratch"/fnum-git/*.patch | cut -d']' -f1)"
 	done
 	has "padded" "$(cat "$scratch"/fnum/v2-0003-*.patch)" "Subject: [RFC PATCH v2 03/10]"
+}
+
+# An empty commit in the range (a note for reviewers, b4's cover-letter
+# commit) is left out of the mails and said, never written as a patch git
+# am stops at; the others are numbered among themselves and apply.
+t_format_empty_commit() {
+	fseries f-empty
+	git commit -q --allow-empty -m 'a note for reviewers'
+	git commit -q --allow-empty -m 'treewide: do it
+
+The aim.
+
+--- b4-submit-tracking ---
+# This section is used internally by b4 prep'
+	echo 'int z;' >> fs/one.c; git commit -qam 'fs: one more'
+	local n; n=$(git rev-list --count "$FB..HEAD")
+	run format -o "$scratch/fmt-empty" "$FB..HEAD"
+	eq "exit" "$rc" 0
+	has "the note said" "$err" "(a note for reviewers) changes nothing: left out of the mails (git am stops at an empty patch)"
+	has "b4's cover commit said" "$err" "(treewide: do it) changes nothing: left out of the mails (b4's cover-letter commit"
+	eq "a mail per commit with a change, and the cover" "$(ls "$scratch/fmt-empty" | wc -l)" "$((n - 2 + 1))"
+	has "numbered among themselves" "$(cat "$scratch"/fmt-empty/0001-*.patch)" "/$((n - 2))]"
+	lacks "no empty patch" "$(cat "$scratch"/fmt-empty/*.patch)" "a note for reviewers"
+	git checkout -q -b empty-am "$FB"
+	git am -q $(ls "$scratch"/fmt-empty/*.patch | grep -v cover-letter) || bad "git am failed"
+	eq "git am gives the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse "main^{tree}" 2>/dev/null || git rev-parse "master^{tree}")"
+}
+
+# A list that one section names as a reviewer (R:) and another as a list
+# (L:) is a list: the cover letter goes to it and counts its patches, in
+# every organisation alike (plan --compare's cover-lists).
+t_format_reviewer_list() {
+	newrepo f-rlist
+	mkdir -p drivers/a
+	printf 'int x;\n' > drivers/a/x.c; printf 'int c;\n' > drivers/a/clk.c
+	cat > MAINTAINERS <<'M'
+A DRIVERS
+M:	Ann Drv <ann@example.org>
+R:	NXP Team <team@example.org>
+L:	linux-a@vger.kernel.org
+S:	Maintained
+F:	drivers/a/
+
+TEAM CLOCK
+M:	Tom Clk <tom@example.org>
+L:	team@example.org
+S:	Maintained
+F:	drivers/a/clk.c
+M
+	commit_all
+	echo 'int y;' >> drivers/a/x.c; git commit -qam 'a: x: more'
+	echo 'int y;' >> drivers/a/clk.c; git commit -qam 'a: clk: more'
+	run format -o "$scratch/rlist" HEAD~2..HEAD
+	eq "exit" "$rc" 0
+	local m=$scratch/rlist/0000-cover-letter.patch
+	eq "cover: every list, the reviewer's too" "$(header_addrs "$m" Cc | sort)" "linux-a@vger.kernel.org
+team@example.org"
+	has "cover: the list's patches counted" "$(cat "$m")" "     2  team@example.org"
+	git reset -q --hard HEAD~2
+	echo 'int y;' >> drivers/a/x.c; echo 'int y;' >> drivers/a/clk.c
+	run plan --compare
+	local by_sub by_file
+	by_sub=$(awk '$1 == "subsystem" { print $4 }' <<<"$out")
+	by_file=$(awk '$1 == "file" { print $4 }' <<<"$out")
+	eq "compare: cover lists by subsystem" "$by_sub" 2
+	eq "compare: cover lists by file" "$by_file" 2
 }
