@@ -3936,6 +3936,7 @@ void mbox_release(struct mbox *mb)
 		free(m->from);
 		free_strings(m->refs, m->nrefs);
 		free_strings(m->trailer, m->ntrailer);
+		free(m->diff);
 	}
 	free(mb->m);
 	memset(mb, 0, sizeof *mb);
@@ -4059,6 +4060,14 @@ static void scan_body(struct mbox_msg *m, const char *t, size_t len,
 		sb_add(&raw, t, len);
 	add_utf8(&text, &raw, bf->latin1);
 	scan_trailers(m, text.buf, text.len);
+	/* a patch mail's diff, up to its signature, for its patch id */
+	const char *d = text.len > 11 && !memcmp(text.buf, "diff --git ", 11) ? text.buf :
+			find_bytes(text.buf, text.len, "\ndiff --git ", 12);
+	if (d && !m->diff) {
+		d += *d == '\n';
+		const char *sig = find_bytes(d, text.len - (size_t)(d - text.buf), "\n-- \n", 5);
+		m->diff = xstrndup(d, sig ? (size_t)(sig - d) + 1 : text.len - (size_t)(d - text.buf));
+	}
 	sb_release(&raw);
 	sb_release(&text);
 }
@@ -10338,11 +10347,13 @@ static const struct mbox_msg *message_by_id(const struct mbox *mb,
 #define AMBIGUOUS ((size_t)-3)  /* a subject several patches have, no n/m */
 
 static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
-			   const struct rcommits *rc, char *const *subj)
+			   const struct rcommits *rc, char *const *subj,
+			   const struct mbox_msg **patch)
 {
 	const char *chain[64];
 	size_t nc = 0;
 
+	*patch = NULL;
 	if (r->in_reply_to)
 		chain[nc++] = r->in_reply_to;
 	for (size_t i = r->nrefs; i-- > 0 && nc < 63;)
@@ -10359,6 +10370,7 @@ static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 			continue;       /* another reply: look further up */
 		if (tagged && n == 0 && total)
 			return COVER;
+		*patch = i < nc ? m : NULL;
 		/* the subject, and where subjects repeat the number too */
 		int numbered = tagged && total == rc->nr && n >= 1 && n <= rc->nr;
 		size_t hit = NOWHERE, hits = 0;
@@ -10372,6 +10384,7 @@ static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 		if (numbered)
 			return n - 1;
 	}
+	*patch = NULL;
 	return NOWHERE;
 }
 
@@ -10433,20 +10446,82 @@ static int cmp_addition(const void *a, const void *b)
 	return rx != ry ? (rx < ry ? -1 : 1) : 0;
 }
 
+/* The patch id of each mail of mb that carries a diff (NULL for the
+ * others), from one `git patch-id --stable` over all of them, each
+ * introduced by a made-up "commit" line that names its index.  The
+ * caller frees the array (free_strings, mb->n). */
+static int mail_patch_ids(const struct mbox *mb, char ***pid)
+{
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	int r = 0;
+
+	*pid = xcalloc(mb->n + 1, sizeof **pid);
+	for (size_t i = 0; i < mb->n; i++)
+		if (mb->m[i].diff)
+			sb_addf(&in, "commit %040zx\n%s", i, mb->m[i].diff);
+	if (in.len)
+		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
+			.input = in.buf, .inlen = in.len, .out = &out });
+	const char *pos = out.buf, *end = out.buf + out.len;
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		size_t i = sp ? (size_t)strtoull(sp + 1, NULL, 16) : mb->n;
+		if (i < mb->n && !(*pid)[i])
+			(*pid)[i] = xstrndup(l.p, (size_t)(sp - l.p));
+	}
+	sb_release(&in);
+	sb_release(&out);
+	return r;
+}
+
+/* Whether a reply to the patch mail pm may give its tags to commit c: a
+ * mail with no diff in the mbox tells nothing against it; one with a diff
+ * must be c's patch (git patch-id --stable), or the review was of other
+ * code (an older version's patch, since changed).  ids: the range's. */
+static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
+		     char *const *mpid, const struct sbuf *ids,
+		     const struct rcommit *c)
+{
+	char pid[72];
+
+	if (!pm || !pm->diff)
+		return 1;
+	const char *mine = mpid[pm - mb->m];
+	return mine && !patch_of_commit(ids, c->id, pid) && !strcmp(mine, pid);
+}
+
 /* The replies' trailers onto ad.  A cover letter's go to every commit,
  * unless their giver is a person MAINTAINERS names for some of the
- * series' files: then only to the commits that touch those files. */
-static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
-			   char *const *subj, const struct recipients *people,
-			   struct additions *ad, struct sbuf *said)
+ * series' files: then only to the commits that touch those files.  A
+ * reply to a patch mail whose code is not the commit's gives nothing. */
+static int reply_trailers(const struct mbox *mb, const struct range *rg,
+			  const struct rcommits *rc, char *const *subj,
+			  const struct recipients *people,
+			  struct additions *ad, struct sbuf *said)
 {
-	for (size_t i = 0; i < mb->n; i++) {
-		const struct mbox_msg *m = &mb->m[i];
+	char **mpid = NULL;
+	struct sbuf ids = SBUF_INIT, spec = SBUF_INIT;
+	int r = mail_patch_ids(mb, &mpid);
+
+	sb_addf(&spec, "%s..%s", rg->base, rg->tip);
+	for (size_t i = 0; !r && i < mb->n && !ids.len; i++)
+		if (mpid[i])
+			r = patch_ids(spec.buf, &ids);
+	for (size_t i = 0; !r && i < mb->n; i++) {
+		const struct mbox_msg *m = &mb->m[i], *pm;
 		if (!m->ntrailer)
 			continue;
-		size_t c = reply_target(mb, m, rc, subj);
+		size_t c = reply_target(mb, m, rc, subj, &pm);
 		for (size_t k = 0; k < m->ntrailer; k++) {
 			const char *t = m->trailer[k];
+			if (c < rc->nr && !same_code(mb, pm, mpid, &ids, &rc->c[c])) {
+				warning("'%s' (from %s) answers a patch whose code "
+					"is not %.12s's (git patch-id --stable): "
+					"a review of other code, not added", t,
+					m->subject ? m->subject : "a mail", rc->c[c].id);
+				continue;
+			}
 			if (c == NOWHERE || c == AMBIGUOUS) {
 				warning("'%s' (from %s) answers %s: not added", t,
 					m->subject ? m->subject : "a mail",
@@ -10486,6 +10561,10 @@ static void reply_trailers(const struct mbox *mb, const struct rcommits *rc,
 			free(addr);
 		}
 	}
+	free_strings(mpid, mb->n);
+	sb_release(&ids);
+	sb_release(&spec);
+	return r;
 }
 
 /* --from: the trailers of the previous version's commits whose patch id
@@ -16578,8 +16657,8 @@ static int cmd_trailers(struct args *a)
 		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
 		for (size_t i = 0; i < c.rc.nr; i++)
 			subj[i] = subject_of(c.rc.c[i].msg);
-		reply_trailers(&mb, &c.rc, subj, people, &ad, &said);
-		if (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad)))) {
+		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people, &ad, &said))) &&
+		    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad))))) {
 			size_t added = add_trailers(&c, &ad, subj, o.dry_run, &said);
 			if (!added) {
 				fprintf(stderr, "series: no trailer to add\n");

@@ -298,6 +298,7 @@ struct mbox_msg {
 	size_t nrefs;
 	char **trailer;
 	size_t ntrailer, atrailer;
+	char *diff;     /* the diff a patch mail carries, decoded; or NULL */
 };
 struct mbox {
 	struct mbox_msg *m;

@@ -272,3 +272,37 @@ M
 	has "multipart, Latin-1: the text part, in UTF-8" "$(git log -1 --format=%B HEAD)" "Acked-by: Léna Lat <lena@example.org>"
 	lacks "not the HTML part" "$(git log -1 --format=%B HEAD)" "Html Only"
 }
+
+# A lore thread that holds v1 and v2: a review of v1's patch counts for
+# the v2 commit only where the two are the same patch (git patch-id
+# --stable); where the code changed, the tag is named and not added.
+t_trailers_older_version() {
+	tr_series tr-v1v2
+	git format-patch -q --thread --cover-letter -o "$scratch/v1" "$TR_BASE..HEAD"
+	# v2: patch 2's code changes, 1 and 3 stay
+	git reset -q --hard "$TR_BASE"
+	echo 2 >> a/x; git commit -qam 'a/x: fix
+
+Signed-off-by: Tess Ter <tess@example.org>'
+	echo 3 >> a/y; git commit -qam 'a/y: fix
+
+Signed-off-by: Tess Ter <tess@example.org>'
+	echo 2 >> b/z; git commit -qam 'b/z: fix
+
+Signed-off-by: Tess Ter <tess@example.org>'
+	git format-patch -q --thread --cover-letter -v2 -o "$scratch/v2" "$TR_BASE..HEAD"
+	local id2 id3
+	id2=$(sed -n 's/^Message-ID: //Ip' "$scratch"/v1/0002-*.patch)
+	id3=$(sed -n 's/^Message-ID: //Ip' "$scratch"/v1/0003-*.patch)
+	{
+		for m in "$scratch"/v1/*.patch "$scratch"/v2/*.patch; do cat "$m"; echo; done
+		printf 'From rev@x Mon Sep 17 00:00:00 2001\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH 2/3] a/y: fix\nIn-Reply-To: %s\nMessage-ID: <r2@x>\n\n> code\n\nReviewed-by: Rita Rev <rita@example.org>\n\n' "$id2"
+		printf 'From rev@x Mon Sep 17 00:00:00 2001\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH 3/3] b/z: fix\nIn-Reply-To: %s\nMessage-ID: <r3@x>\n\n> code\n\nReviewed-by: Rita Rev <rita@example.org>\n\n' "$id3"
+	} > "$scratch/lore.mbox"
+	run trailers "$scratch/lore.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	eq "patch 3, the same code: given" "$(git log -1 --format=%b HEAD | grep -c 'Reviewed-by: Rita Rev')" 1
+	eq "patch 2, changed since v1: not given" "$(git log -1 --format=%b HEAD~1 | grep -c 'Reviewed-by')" 0
+	has "patch 2: named" "$err" "'Reviewed-by: Rita Rev <rita@example.org>' (from Re: [PATCH 2/3] a/y: fix) answers a patch whose code is not"
+	eq "the tree stays" "$(git rev-parse HEAD^{tree})" "$(git rev-parse HEAD@{1}^{tree})"
+}
