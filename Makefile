@@ -1,5 +1,6 @@
 # series: one static binary.  `make` builds ./series with musl-gcc when it
 # is installed, else with the system cc; either way linked statically.
+#   make demo     the main job on a small tree it makes (test/demo)
 #   make test     the suite against ./series (last line: N passed, N failed)
 #   make check    the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make size     the stripped size of ./series
@@ -61,6 +62,9 @@ series-vg: series.c series.h
 test: series test/unit test/elfcheck test/corpus-run series-vg
 	bash test/run
 
+demo: series
+	bash test/demo
+
 # The sanitizers need the dynamic glibc runtime, so these builds are not static.
 series-san: series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_VERSION='"$(VERSION)"' -o $@ series.c
@@ -90,7 +94,7 @@ clean:
 	rm -f series series-san series-vg test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
 	  test/fuzz-patch test/fuzz-maintainers test/fuzz-regex
 
-.PHONY: all test check size install clean
+.PHONY: all test demo check size install clean
 
 # Fuzzing (clang with libFuzzer): each harness for FUZZ_SECONDS, seeded from
 # test/corpus/NAME; what it finds goes to test/fuzz-out/NAME/.

@@ -47,3 +47,22 @@ t_cli_conventions() {
 	run plan --depth=1 -- f
 	eq "--depth=1 and a pathspec" "$rc" 0
 }
+
+# make demo's script: the main job end to end on the tree it makes, its
+# every step's output as a newcomer reads it, and nothing left behind.
+t_demo() {
+	local before; before=$(ls "${TMPDIR:-/tmp}" | grep -c '^series-demo\.' || true)
+	out=$(SERIES=$SERIES bash "$here/demo" 2>&1); rc=$?
+	eq "exit" "$rc" 0
+	has "the pattern's change" "$out" " M drivers/spi/spi-qux.c"
+	has "compare: subsystem" "$out" "subsystem           3                2            3               1            3"
+	has "commit" "$out" "3 commits, 5 files on refs/heads/main: "
+	has "format" "$out" "series: 4 mails; check, then send:"
+	has "a mail's To:" "$out" "    Subject: [PATCH 2/3] drivers/i2c/busses: drop of_match_ptr()
+    To: Wolfram Sang <wsa@example.org>
+    Cc: linux-i2c@vger.kernel.org"
+	has "the cover letter to every list" "$out" "    Cc: linux-gpio@vger.kernel.org,
+     linux-i2c@vger.kernel.org,
+     linux-spi@vger.kernel.org"
+	eq "its folder removed" "$(ls "${TMPDIR:-/tmp}" | grep -c '^series-demo\.' || true)" "$before"
+}
