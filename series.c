@@ -3937,6 +3937,7 @@ void mbox_release(struct mbox *mb)
 		free_strings(m->refs, m->nrefs);
 		free_strings(m->trailer, m->ntrailer);
 		free(m->diff);
+		free(m->scope);
 	}
 	free(mb->m);
 	memset(mb, 0, sizeof *mb);
@@ -4011,6 +4012,46 @@ static void add_header_field(struct mbox_msg *m, struct body_form *bf,
 
 /* The trailer lines of a decoded text, each decoded; a quoted line
  * ("> Tested-by: ...") never counts. */
+/* What a line of a reply says its tags are for, lower case, or NULL.
+ * Grammar, in any case, anywhere in the line:
+ *   "for " ["the "] WORD (" " ("part" | "parts" | "bits" | "bit" |
+ *   "changes" | "change" | "side" | "patches" | "driver" | "drivers")
+ *   | WORD holding a '/')
+ * WORD is letters, digits and "_-./"; "for drivers/i2c" and "For the
+ * GPIO part" scope, "for the series" or "for all" does not. */
+static char *scope_of(struct span l)
+{
+	static const char *const what[] = { "part", "parts", "bits", "bit",
+		"changes", "change", "side", "patches", "driver", "drivers", NULL };
+	char *line = xstrndup(l.p, l.len), *r = NULL;
+
+	lower_ascii(line);
+	for (char *p = line; !r && (p = strstr(p, "for ")); p++) {
+		if (p > line && isalnum((unsigned char)p[-1]))
+			continue;
+		char *w = p + 4;
+		if (!strncmp(w, "the ", 4))
+			w += 4;
+		size_t n = strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_-./");
+		while (n && w[n - 1] == '.')
+			n--;
+		int path = n && memchr(w, '/', n) != NULL;
+		while (n > 1 && w[n - 1] == '/')
+			n--;
+		if (!n)
+			continue;
+		for (size_t k = 0; !path && what[k] && w[n] == ' '; k++) {
+			size_t kl = strlen(what[k]);
+			path = !strncmp(w + n + 1, what[k], kl) &&
+			       !isalnum((unsigned char)w[n + 1 + kl]);
+		}
+		if (path)
+			r = xstrndup(w, n);
+	}
+	free(line);
+	return r;
+}
+
 static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
@@ -4018,6 +4059,8 @@ static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 	for (struct span l; next_line(&pos, end, &l);) {
 		if (l.len && l.p[l.len - 1] == '\r')
 			l.len--;
+		if (l.len && l.p[0] != '>' && !m->scope)
+			m->scope = scope_of(l);
 		if (!l.len || l.p[0] == '>' || !trailer_tag(l.p, l.len))
 			continue;
 		char *v = decode_header(l.p, trim_span(l).len);
@@ -10491,6 +10534,102 @@ static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
 	return mine && !patch_of_commit(ids, c->id, pid) && !strcmp(mine, pid);
 }
 
+/* Whether commit c is of the part scope names: a path under it
+ * ("drivers/i2c"), a path component that is it or starts it
+ * ("gpio-ixp4xx.c" for "gpio"), or a subject prefix that is it. */
+static int in_scope(const struct rcommit *c, const char *subj, const char *scope)
+{
+	size_t n = strlen(scope);
+
+	if (!strncasecmp(subj, scope, n) && (subj[n] == ':' || subj[n] == '/'))
+		return 1;
+	for (size_t k = 0; k < c->npath; k++) {
+		const char *p = c->path[k];
+		if (strchr(scope, '/')) {
+			if (!strncasecmp(p, scope, n) && (!p[n] || p[n] == '/'))
+				return 1;
+			continue;
+		}
+		for (const char *q = p; q; q = strchr(q, '/'), q = q ? q + 1 : q)
+			if (!strncasecmp(q, scope, n) && strchr("/-_.", q[n] ? q[n] : '/'))
+				return 1;
+	}
+	return 0;
+}
+
+/* Whether the giver of tag t is the person v: by address, else (step 1)
+ * by the address .mailmap gives either, else (step 2) by name. */
+static int same_giver(const char *t, const char *v, int step,
+		      const struct maintainers *mm)
+{
+	struct sbuf a = SBUF_INIT, b = SBUF_INIT, x = SBUF_INIT, y = SBUF_INIT;
+	const char *colon = strchr(t, ':');
+	int r;
+
+	struct span g = trim_span((struct span){ colon ? colon + 1 : t,
+					       strlen(colon ? colon + 1 : t) });
+	sb_add(&a, g.p, g.len);
+	sb_adds(&b, v);
+	if (step == 1 && mm) {
+		mailmap_email(mm, &x, a.buf);
+		mailmap_email(mm, &y, b.buf);
+		struct sbuf ta = a, tb = b;
+		a = x, b = y, x = ta, y = tb;
+	}
+	if (step < 2) {
+		char *p = trailer_address(a.buf, a.len), *q = trailer_address(b.buf, b.len);
+		r = !strcmp(p, q);
+		free(p);
+		free(q);
+	} else {
+		sb_setlen(&x, 0);
+		sb_setlen(&y, 0);
+		struct sbuf ad = SBUF_INIT;
+		parse_email(a.buf, &x, &ad);
+		parse_email(b.buf, &y, &ad);
+		sb_release(&ad);
+		r = x.len && !strcasecmp(x.buf, y.buf);
+	}
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&x);
+	sb_release(&y);
+	return r;
+}
+
+/* Which patches a tag on the cover letter is for, marked in own[] and
+ * counted in *mine, and how that was found; NULL where nothing places
+ * it.  The reply's own words first ("for the GPIO part": scope_of), then
+ * its giver among the people each patch goes to: by address, by the
+ * address .mailmap gives, by name (maintainers often answer from another
+ * address than MAINTAINERS lists). */
+static const char *cover_scope(const struct mbox_msg *m, const char *t,
+			       const struct rcommits *rc, char *const *subj,
+			       const struct recipients *people,
+			       const struct maintainers *mm, char *own,
+			       size_t *mine)
+{
+	static const char *const how[] = { "its giver maintains their files",
+		"its giver maintains their files (by .mailmap)",
+		"its giver maintains their files (by name)" };
+
+	if (m->scope) {
+		for (size_t j = 0; j < rc->nr; j++)
+			*mine += own[j] = (char)in_scope(&rc->c[j], subj[j], m->scope);
+		return *mine ? "the reply says it is for them" : NULL;
+	}
+	for (int step = 0; step < 3 && people; step++) {
+		for (size_t j = 0; j < rc->nr; j++) {
+			for (size_t q = 0; q < people[j].people && !own[j]; q++)
+				own[j] = (char)same_giver(t, people[j].v[q].addr, step, mm);
+			*mine += own[j] != 0;
+		}
+		if (*mine)
+			return how[step];
+	}
+	return NULL;
+}
+
 /* The replies' trailers onto ad.  A cover letter's go to every commit,
  * unless their giver is a person MAINTAINERS names for some of the
  * series' files: then only to the commits that touch those files.  A
@@ -10498,6 +10637,7 @@ static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
 static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			  const struct rcommits *rc, char *const *subj,
 			  const struct recipients *people,
+			  const struct maintainers *mm,
 			  struct additions *ad, struct sbuf *said)
 {
 	char **mpid = NULL;
@@ -10534,31 +10674,27 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 				add_addition(ad, c, t, "given in reply to the patch");
 				continue;
 			}
-			char *addr = trailer_address(t, strlen(t));
-			size_t mine = 0;
 			char *own = xcalloc(rc->nr + 1, 1);
-			for (size_t j = 0; people && j < rc->nr; j++) {
-				for (size_t q = 0; q < people[j].people; q++) {
-					const char *p = people[j].v[q].addr;
-					char *a = trailer_address(p, strlen(p));
-					own[j] |= !strcmp(a, addr);
-					free(a);
-				}
-				mine += own[j];
-			}
-			for (size_t j = 0; j < rc->nr; j++)
-				if (!mine || own[j])
-					add_addition(ad, j, t, mine ?
-						"given on the cover letter by a maintainer "
-						"of this patch's files" :
+			size_t mine = 0;
+			const char *how = cover_scope(m, t, rc, subj, people, mm, own, &mine);
+			int ack = !strncasecmp(t, "Acked-by:", 9);
+			if (!how && (ack || m->scope))
+				warning("'%s' on the cover letter: %s, so it goes "
+					"to no patch", t, m->scope ? "the patches it "
+					"says it is for touch no file of that name" :
+					"an ack from someone MAINTAINERS does not "
+					"place (by address, .mailmap or name) and who "
+					"says not what it is for");
+			for (size_t j = 0; j < rc->nr && (how || !(ack || m->scope)); j++)
+				if (!how || own[j])
+					add_addition(ad, j, t, how ? how :
 						"given on the cover letter by someone who "
 						"maintains none of the series' files");
-			if (mine)
-				sb_addf(said, "series: '%s' on the cover letter: %s "
-					"maintains files of %zu of the %zu patches, so "
-					"only those get it\n", t, addr, mine, rc->nr);
+			if (how)
+				sb_addf(said, "series: '%s' on the cover letter goes to "
+					"the %zu of the %zu patches it is for (%s)\n",
+					t, mine, rc->nr, how);
 			free(own);
-			free(addr);
 		}
 	}
 	free_strings(mpid, mb->n);
@@ -16657,7 +16793,7 @@ static int cmd_trailers(struct args *a)
 		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
 		for (size_t i = 0; i < c.rc.nr; i++)
 			subj[i] = subject_of(c.rc.c[i].msg);
-		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people, &ad, &said))) &&
+		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people, c.ow.m, &ad, &said))) &&
 		    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad))))) {
 			size_t added = add_trailers(&c, &ad, subj, o.dry_run, &said);
 			if (!added) {

@@ -299,6 +299,8 @@ struct mbox_msg {
 	char **trailer;
 	size_t ntrailer, atrailer;
 	char *diff;     /* the diff a patch mail carries, decoded; or NULL */
+	char *scope;    /* what an ack says it is for ("gpio" of "for the
+			 * GPIO part", "drivers/i2c"), lower case; or NULL */
 };
 struct mbox {
 	struct mbox_msg *m;

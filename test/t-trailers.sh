@@ -130,7 +130,7 @@ Acked-by: Ann Maint <ann@example.org>"
 Signed-off-by: Tess Ter <tess@example.org>
 Tested-by: Carl Tester <carl@example.org>
 Acked-by: Bob Maint <bob@example.org>"
-	has "the scope is said" "$err" "'Acked-by: Ann Maint <ann@example.org>' on the cover letter: ann@example.org maintains files of 2 of the 3 patches, so only those get it"
+	has "the scope is said" "$err" "'Acked-by: Ann Maint <ann@example.org>' on the cover letter goes to the 2 of the 3 patches it is for (the reply says it is for them)"
 	eq "authors kept" "$(git log -3 --format='%an %ad' --date=raw | sort -u | wc -l)" 1
 	# again: nothing to add, no duplicates
 	run trailers "$scratch/tr.mbox" "$TR_BASE..HEAD"
@@ -305,4 +305,42 @@ Signed-off-by: Tess Ter <tess@example.org>'
 	eq "patch 2, changed since v1: not given" "$(git log -1 --format=%b HEAD~1 | grep -c 'Reviewed-by')" 0
 	has "patch 2: named" "$err" "'Reviewed-by: Rita Rev <rita@example.org>' (from Re: [PATCH 2/3] a/y: fix) answers a patch whose code is not"
 	eq "the tree stays" "$(git rev-parse HEAD^{tree})" "$(git rev-parse HEAD@{1}^{tree})"
+}
+
+# An ack on the cover letter goes where its giver is placed: by address,
+# by .mailmap, by name (maintainers answer from other addresses); a reply
+# that says what it is for ("for the b part", "for b/") is scoped by its
+# words; an ack nobody can place, saying nothing of its scope, is named
+# and given to no patch.  A Tested-by from anyone still goes to all.
+t_trailers_cover_ack_placed() {
+	tr_series tr-cover-ack
+	# a .mailmap on the base, the three commits on it
+	git checkout -q -b cov "$TR_BASE"
+	printf 'Ann Maint <ann@example.org> <ann@work.example.com>\n' > .mailmap
+	git add .mailmap; git commit -qm 'mailmap'
+	git cherry-pick "$TR_BASE..main" > /dev/null || bad "cherry-pick"
+	cover() { printf 'From x Mon Sep 17 00:00:00 2001\nFrom: %s\nSubject: Re: [PATCH 0/3] fix things\nMessage-ID: <%s@x>\n\n%s\n%s\n\n' "$1" "$2" "$3" "$4"; }
+	{
+		cover 'Ann <ann@work.example.com>' a1 'Thanks.' 'Acked-by: Ann Maint <ann@work.example.com>'
+		cover 'Bob <bob@kernel.example.net>' b1 'Nice.' 'Acked-by: Bob Maint <bob@kernel.example.net>'
+		cover 'Gus <gus@example.org>' g1 'For the b part:' 'Acked-by: Gus Gpio <gus@example.org>'
+		cover 'Nat <nat@example.org>' n1 'Looks fine.' 'Acked-by: Nat Nobody <nat@example.org>'
+		cover 'Tim <tim@example.org>' t1 'Works here.' 'Tested-by: Tim Board <tim@example.org>'
+	} > "$scratch/cover-acks.mbox"
+	run trailers "$scratch/cover-acks.mbox" HEAD~3..HEAD
+	eq "exit" "$rc" 0
+	local ax ay bz
+	ax=$(git log -1 --format=%b HEAD~2); ay=$(git log -1 --format=%b HEAD~1); bz=$(git log -1 --format=%b HEAD)
+	has "Ann by .mailmap: a/x" "$ax" "Acked-by: Ann Maint <ann@work.example.com>"
+	has "Ann by .mailmap: a/y" "$ay" "Acked-by: Ann Maint <ann@work.example.com>"
+	lacks "Ann: not b/z" "$bz" "Ann Maint"
+	has "Bob by name: b/z" "$bz" "Acked-by: Bob Maint <bob@kernel.example.net>"
+	lacks "Bob: not a/x" "$ax" "Bob Maint"
+	has "Gus for the b part: b/z" "$bz" "Acked-by: Gus Gpio"
+	lacks "Gus: not a/y" "$ay" "Gus Gpio"
+	lacks "Nat, placed nowhere: not added" "$ax$ay$bz" "Nat Nobody"
+	has "Nat: named" "$err" "'Acked-by: Nat Nobody <nat@example.org>' on the cover letter: an ack from someone MAINTAINERS does not place"
+	has "Tim's test: every patch" "$(git log --format=%b HEAD~3..HEAD | grep -c 'Tested-by: Tim Board')" 3
+	has "how Ann was placed" "$err" "(its giver maintains their files (by .mailmap))"
+	has "how Bob was placed" "$err" "(its giver maintains their files (by name))"
 }
