@@ -56,6 +56,12 @@
  *   - plan --compare: 0.28 s on the kernel's 1,031-file change (goal
  *     0.2 s); the recipients of ~1,100 groups after the diff take 0.11 s,
  *     and only the owners pass runs beside it.
+ *   - regroup applies each new commit to the whole index (git apply
+ *     --cached, write-tree, commit-tree per commit): its cost follows the
+ *     tree, not the change; one fast-import stream, as commit has, would
+ *     follow the changed files.
+ *   - format on the whole kernel tree (78,635 files) is about 2x git
+ *     format-patch; where the rest goes is not measured yet.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -10630,6 +10636,39 @@ static const char *cover_scope(const struct mbox_msg *m, const char *t,
 	return NULL;
 }
 
+/* A tag on the cover letter onto the patches cover_scope() finds; an ack
+ * (or a reply that scopes itself) placed nowhere is named and given to no
+ * patch; any other tag goes to every patch, as b4 gives it. */
+static void cover_tag(const struct mbox_msg *m, const char *t,
+		      const struct rcommits *rc, char *const *subj,
+		      const struct recipients *people,
+		      const struct maintainers *mm, struct additions *ad,
+		      struct sbuf *said)
+{
+	char *own = xcalloc(rc->nr + 1, 1);
+	size_t mine = 0;
+	const char *how = cover_scope(m, t, rc, subj, people, mm, own, &mine);
+	int ack = !strncasecmp(t, "Acked-by:", 9);
+
+	if (!how && (ack || m->scope))
+		warning("'%s' on the cover letter: %s, so it goes "
+			"to no patch", t, m->scope ? "the patches it "
+			"says it is for touch no file of that name" :
+			"an ack from someone MAINTAINERS does not "
+			"place (by address, .mailmap or name) and who "
+			"says not what it is for");
+	for (size_t j = 0; j < rc->nr && (how || !(ack || m->scope)); j++)
+		if (!how || own[j])
+			add_addition(ad, j, t, how ? how :
+				"given on the cover letter by someone who "
+				"maintains none of the series' files");
+	if (how)
+		sb_addf(said, "series: '%s' on the cover letter goes to "
+			"the %zu of the %zu patches it is for (%s)\n",
+			t, mine, rc->nr, how);
+	free(own);
+}
+
 /* The replies' trailers onto ad.  A cover letter's go to every commit,
  * unless their giver is a person MAINTAINERS names for some of the
  * series' files: then only to the commits that touch those files.  A
@@ -10674,27 +10713,7 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 				add_addition(ad, c, t, "given in reply to the patch");
 				continue;
 			}
-			char *own = xcalloc(rc->nr + 1, 1);
-			size_t mine = 0;
-			const char *how = cover_scope(m, t, rc, subj, people, mm, own, &mine);
-			int ack = !strncasecmp(t, "Acked-by:", 9);
-			if (!how && (ack || m->scope))
-				warning("'%s' on the cover letter: %s, so it goes "
-					"to no patch", t, m->scope ? "the patches it "
-					"says it is for touch no file of that name" :
-					"an ack from someone MAINTAINERS does not "
-					"place (by address, .mailmap or name) and who "
-					"says not what it is for");
-			for (size_t j = 0; j < rc->nr && (how || !(ack || m->scope)); j++)
-				if (!how || own[j])
-					add_addition(ad, j, t, how ? how :
-						"given on the cover letter by someone who "
-						"maintains none of the series' files");
-			if (how)
-				sb_addf(said, "series: '%s' on the cover letter goes to "
-					"the %zu of the %zu patches it is for (%s)\n",
-					t, mine, rc->nr, how);
-			free(own);
+			cover_tag(m, t, rc, subj, people, mm, ad, said);
 		}
 	}
 	free_strings(mpid, mb->n);
