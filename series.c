@@ -14279,6 +14279,25 @@ static void past_testers(char *const *path, size_t n, struct sbuf *out)
 	sb_release(&max);
 }
 
+/* Whether file i's diff in d adds or removes the calls a rule counts:
+ * could_fire() of its removed lines against its added ones. */
+static int hunks_could_fire(const struct source *d, size_t i)
+{
+	struct sbuf side[2] = { SBUF_INIT, SBUF_INIT };   /* '-', '+' */
+	struct hline *h;
+	size_t n = hunk_lines(d->text.buf + d->f[i].off, d->f[i].len, &h);
+
+	for (size_t k = 0; k < n; k++) {
+		sb_add(&side[h[k].op == '+'], h[k].text.p, h[k].text.len);
+		sb_addc(&side[h[k].op == '+'], '\n');
+	}
+	int r = could_fire(&side[0], &side[1]);
+	sb_release(&side[0]);
+	sb_release(&side[1]);
+	free(h);
+	return r;
+}
+
 /* The findings of a plan's groups over src; rev as for tree_texts().  0,
  * or -1 after error(). */
 static int check_plan_groups(const struct source *src, const struct plan *p,
@@ -14286,12 +14305,26 @@ static int check_plan_groups(const struct source *src, const struct plan *p,
 			     struct findings *f)
 {
 	struct sbuf *text = xcalloc(src->nr + 1, sizeof *text);
-	int r;
+	struct plan dp = { xcalloc(p->nr + 1, sizeof *dp.g), p->nr };
+	size_t any = 0;
+	int r = 0;
 
+	/* only the files whose hunks could fire a rule are read whole: on a
+	 * change no rule is about, no blob at all */
+	for (size_t g = 0; g < p->nr; g++) {
+		dp.g[g].member = xcalloc(p->g[g].nr + 1, sizeof *dp.g[g].member);
+		for (size_t j = 0; j < p->g[g].nr; j++)
+			if (hunks_could_fire(src, p->g[g].member[j]))
+				dp.g[g].member[dp.g[g].nr++] = p->g[g].member[j];
+		any += dp.g[g].nr;
+	}
 	for (size_t i = 0; i < src->nr; i++)
 		sb_init(&text[i]);
-	if (!(r = tree_texts(src, p, rev, top, text)))
-		check_groups(src, p, text, f);
+	if (any && !(r = tree_texts(src, &dp, rev, top, text)))
+		check_groups(src, &dp, text, f);
+	for (size_t g = 0; g < p->nr; g++)
+		free(dp.g[g].member);
+	free(dp.g);
 	sbufs_free(text, src->nr);
 	return r;
 }
@@ -14313,28 +14346,10 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what,
 		}
 }
 
-/* Whether file i's diff in d adds or removes the calls a rule counts:
- * could_fire() of its removed lines against its added ones. */
-static int hunks_could_fire(const struct source *d, size_t i)
-{
-	struct sbuf side[2] = { SBUF_INIT, SBUF_INIT };   /* '-', '+' */
-	struct hline *h;
-	size_t n = hunk_lines(d->text.buf + d->f[i].off, d->f[i].len, &h);
-
-	for (size_t k = 0; k < n; k++) {
-		sb_add(&side[h[k].op == '+'], h[k].text.p, h[k].text.len);
-		sb_addc(&side[h[k].op == '+'], '\n');
-	}
-	int r = could_fire(&side[0], &side[1]);
-	sb_release(&side[0]);
-	sb_release(&side[1]);
-	free(h);
-	return r;
-}
 
 /* plan of the work tree: the rules read the hunks of its patch (ow->patch,
- * worktree_patch()) with each file as the work tree has it, only for the
- * files whose hunks could fire one. */
+ * worktree_patch()) with each file as the work tree has it (only those
+ * whose hunks could fire one: check_plan_groups()). */
 static void worktree_hardware_warnings(const struct plan *p, const char *top,
 				       const struct owners *ow)
 {
@@ -14346,7 +14361,7 @@ static void worktree_hardware_warnings(const struct plan *p, const char *top,
 		dp.g[g].member = xcalloc(p->g[g].nr + 1, sizeof *dp.g[g].member);
 		for (size_t j = 0; j < p->g[g].nr; j++) {
 			size_t at = ow->at[p->g[g].member[j]];
-			if (at != SIZE_MAX && hunks_could_fire(&ow->patch, at)) {
+			if (at != SIZE_MAX) {
 				dp.g[g].member[dp.g[g].nr++] = at;
 				any = 1;
 			}
