@@ -30,14 +30,14 @@
  *                  the organisations
  *   6. messages    templates, prefixes from history, trailers
  *   7. sinks       the plan printer, the mail writer, the transaction core
- *                  (commit, apply, reword), the hardware checks
+ *                  (commit, apply, take, reword), the hardware checks
  *   8. commands    a context, then each command as named steps: plan,
  *                  commit, split, regroup, cc, format, check, trailers
  *   9. main
  * A command is one source, one grouping and one sink: plan = work tree or
  * range + grouping + plan printer; commit = work tree + grouping + commit;
  * split = diff + grouping + mail writer or apply; regroup = range +
- * grouping + apply; format = range per commit + mail writer; check =
+ * grouping + take; format = range per commit + mail writer; check =
  * patches or range per commit + hardware checks; trailers = range per
  * commit + replies + reword; cc = patches + the recipients engine.
  *
@@ -56,12 +56,9 @@
  *   - plan --compare: 0.28 s on the kernel's 1,031-file change (goal
  *     0.2 s); the recipients of ~1,100 groups after the diff take 0.11 s,
  *     and only the owners pass runs beside it.
- *   - regroup applies each new commit to the whole index (git apply
- *     --cached, write-tree, commit-tree per commit): its cost follows the
- *     tree, not the change; one fast-import stream, as commit has, would
- *     follow the changed files.
- *   - format on the whole kernel tree (78,635 files) is about 2x git
- *     format-patch; where the rest goes is not measured yet.
+ *   - split --commit still applies each group to a whole index (git apply
+ *     --cached, write-tree, commit-tree per group): its cost follows the
+ *     tree; regroup's take path cannot serve it (no commit has the files).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -10787,9 +10784,10 @@ static void additions_release(struct additions *ad)
 /* ==== 7. sinks ==========================================================
  * What consumes a plan's groups: the plan printer; the mail writer (one
  * cover-letter writer for split and format); the transaction core, with
- * its three users: commit (the work tree through fast-import), apply
- * (diff text per group: split --commit, regroup) and reword (trailers);
- * and the hardware checks.
+ * its four users: commit (the work tree through fast-import), apply (diff
+ * text per group: split --commit), take (each file as a commit has it,
+ * through fast-import: regroup) and reword (trailers); and the hardware
+ * checks.
  */
 
 /* ---- the plan printer ------------------------------------------------------ */
@@ -13512,7 +13510,7 @@ fail:
 }
 
 /* ---- apply: groups of diff text -------------------------------------------
- * The changes that come as diff text (split --commit, regroup): an index of
+ * The changes that come as diff text (split --commit): an index of
  * the run's own starts at the base's tree; each group's diffs go through
  * `git apply --cached` into it, `git write-tree` and txn_commit_tree() make
  * the group's commit on the previous one, all into the quarantine; then
@@ -13577,27 +13575,219 @@ static int apply_group(struct txn *t, const struct source *src,
 	return r;
 }
 
-/* How apply_series() lays the commits: the diffs' --directory (or NULL);
- * the commit they start on (NULL: HEAD); the tree the last one must have
- * (NULL: any), checked before the commit point; each group's author, an
- * ident (author NULL, or an entry NULL: the run's). */
-struct apply_opts {
-	const char *directory, *base, *want_tree;
-	char *const *author;
+/*
+ * The third way to lay a plan's groups as commits, for regroup: every file
+ * already has its final state in a commit (the range's tip), so no diff is
+ * applied; one fast-import stream sets each group's paths to the tip's
+ * mode and blob (or deletes them) on the commit before, and its cost
+ * follows the changed files, not the size of the tree.
+ */
+
+/* A path the range changes, as its tip has it (mode 0: gone). */
+struct tip_file {
+	char *path;
+	unsigned mode;
+	char oid[65];
 };
 
-/* The plan's groups of src as commits, each with its message, as ao says.
- * 0, or -1 after error(), nothing changed. */
+static int cmp_tip_file(const void *a, const void *b)
+{
+	return strcmp(((const struct tip_file *)a)->path,
+		      ((const struct tip_file *)b)->path);
+}
+
+/* Every path base..tip changes, sorted, from one `git diff-tree -r -z
+ * --no-renames --raw`.  Its grammar, a record each:
+ *   ":" OLDMODE SP NEWMODE SP OLDOID SP NEWOID SP STATUS NUL PATH NUL */
+static int tip_files(const char *base, const char *tip, struct tip_file **v,
+		     size_t *n)
+{
+	const char *words[] = { "diff-tree", "-r", "-z", "--no-renames", "--raw",
+				"--ignore-submodules=none", base, tip, "--", NULL };
+	struct sbuf out = SBUF_INIT;
+	size_t a = 0;
+	int r = git_ok("git diff-tree", &(struct git_run){ .words = words,
+							   .out = &out });
+
+	*v = NULL;
+	*n = 0;
+	for (const char *p = out.buf, *end = p + out.len; !r && p < end;) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+		const char *path = nul ? nul + 1 : end;
+		const char *pend = path < end ? memchr(path, '\0', (size_t)(end - path)) : NULL;
+		char *me = NULL;
+		const char *f[5];
+		size_t nf = 0;
+		for (const char *q = p; nul && q < nul && nf < 5; q++)
+			if (q == p || q[-1] == ' ')
+				f[nf++] = q;
+		if (*p != ':' || nf != 5 || !pend || f[4] - f[3] - 1 > 64) {
+			r = error("git diff-tree: unexpected output at byte %zu",
+				  (size_t)(p - out.buf));
+			break;
+		}
+		GROW(*v, *n + 1, a);
+		struct tip_file *t = &(*v)[(*n)++];
+		t->path = xstrndup(path, (size_t)(pend - path));
+		t->mode = (unsigned)strtoul(f[1], &me, 8);
+		memcpy(t->oid, f[3], (size_t)(f[4] - f[3] - 1));
+		t->oid[f[4] - f[3] - 1] = '\0';
+		p = pend + 1;
+	}
+	sb_release(&out);
+	sort_n(*v, *n, sizeof **v, cmp_tip_file);
+	return r;
+}
+
+static void tip_files_free(struct tip_file *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* One path of a group as the tip has it: "M MODE OID PATH" or "D PATH"
+ * (a path the tip does not change is as the base had it: nothing). */
+static void stream_taken_path(struct stream *s, const struct tip_file *v,
+			      size_t n, const char *path)
+{
+	struct tip_file key = { (char *)path, 0, "" };
+	const struct tip_file *t = bsearch(&key, v, n, sizeof *v, cmp_tip_file);
+
+	if (!t)
+		return;
+	if (t->mode)
+		sb_addf(&s->buf, "M %o %s ", t->mode, t->oid);
+	else
+		sb_adds(&s->buf, "D ");
+	sb_quote_c(&s->buf, path, strlen(path), 1);
+	sb_addc(&s->buf, '\n');
+	stream_room(s);
+}
+
+/* Group g's commit (mark :mark): its deletions first (so "a" can become
+ * "a/b"), then its files; a rename's old path goes with it. */
+static void stream_taken(struct stream *s, const struct group *g,
+			 const struct source *src, const struct tip_file *v,
+			 size_t n, size_t mark, const char *author,
+			 const char *committer, const struct sbuf *msg)
+{
+	sb_addf(&s->buf, "commit refs/series/import\nmark :%zu\n"
+		"author %s\ncommitter %s\n", mark, author, committer);
+	stream_data(s, msg->buf, msg->len);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t j = 0; j < g->nr; j++) {
+			const struct sfile *f = &src->f[g->member[j]];
+			if (!pass && f->orig)
+				stream_taken_path(s, v, n, f->orig);
+			if (!pass == !f->new_mode)
+				stream_taken_path(s, v, n, f->path);
+		}
+}
+
+/* One fast-import run of the plan's groups on base (see stream_taken),
+ * into the quarantine; ids[1..p->nr] get the commits.  0, or -1 after
+ * error(). */
+static int import_taken(struct txn *t, const struct plan *p,
+			const struct source *src, const struct sbuf *msgs,
+			const char *base, const struct tip_file *v, size_t nv,
+			char *const *author, char (*ids)[65])
+{
+	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
+	int r = 0;
+
+	sb_addf(&marks, "%s/marks", t->quarantine);
+	sb_addf(&export, "--export-marks=%s", marks.buf);
+	const char *words[] = { "-c", "fastimport.unpackLimit=0", "fast-import",
+		"--quiet", "--done", "--date-format=raw", export.buf, NULL };
+	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+	struct git_run g = { .words = words, .env = env, .feed = 1 };
+	struct stream s = { -1, 0, SBUF_INIT };
+	if (git_start(&g) < 0) {
+		sb_release(&marks);
+		sb_release(&export);
+		return -1;
+	}
+	s.fd = g.child.in;
+	sb_addf(&s.buf, "feature done\nreset refs/series/import\nfrom %s\n", base);
+	for (size_t i = 0; i < p->nr && !r && !s.failed; i++) {
+		progress(i + 1, p->nr, p->g[i].name);
+		stream_taken(&s, &p->g[i], src, v, nv, i + 1, author && author[i] ?
+			     author[i] : t->author, t->committer, &msgs[i]);
+		t->files += p->g[i].nr;
+		r = check_stop("git fast-import");
+	}
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+	if (!r) {
+		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
+		stream_flush(&s);
+	}
+	close(g.child.in);      /* without "done", fast-import aborts */
+	int st = git_finish(&g);
+	if (!r && (st || s.failed))
+		r = st ? git_failed("git fast-import", st) :
+			 error("git fast-import: %s", strerror(s.failed));
+	if (!r && !(r = read_marks(marks.buf, ids, p->nr)) && !*ids[p->nr])
+		r = error("git fast-import: unexpected marks file");
+	unlink(marks.buf);
+	sb_release(&s.buf);
+	sb_release(&marks);
+	sb_release(&export);
+	return r;
+}
+
+/* The plan's groups as commits on base whose files take tip's state, each
+ * with msgs[i] and by author[i] (NULL: the run's); the last commit's tree
+ * must be want_tree, checked before the commit point.  0, or -1 after
+ * error(), nothing changed. */
+static int take_series(struct txn *t, const struct plan *p,
+		       const struct source *src, const struct sbuf *msgs,
+		       const char *base, const char *tip, const char *want_tree,
+		       char *const *author)
+{
+	struct sbuf spec = SBUF_INIT, tree = SBUF_INIT;
+	struct tip_file *v = NULL;
+	size_t nv = 0;
+	char (*ids)[65] = xcalloc(p->nr + 1, sizeof *ids);
+	int r;
+
+	if (!(r = txn_begin(t, t->repo, 1)) && !(r = tip_files(base, tip, &v, &nv)) &&
+	    !(r = import_taken(t, p, src, msgs, base, v, nv, author, ids))) {
+		const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
+		sb_addf(&spec, "%s^{tree}", ids[p->nr]);
+		const char *words[] = { "rev-parse", "--verify", spec.buf, NULL };
+		r = git_ok("git rev-parse", &(struct git_run){ .words = words,
+				.env = env, .out = &tree });
+		chomp(&tree);
+		if (!r && want_tree && strcmp(tree.buf, want_tree))
+			r = error("git fast-import: the last commit's tree %.12s "
+				  "is not %.12s; nothing was changed", tree.buf,
+				  want_tree);
+		if (!r)
+			r = txn_land(t, ids[p->nr], p->nr);
+	}
+	txn_abort(t);
+	tip_files_free(v, nv);
+	free(ids);
+	sb_release(&spec);
+	sb_release(&tree);
+	return r;
+}
+
+/* The plan's groups of src (a diff) as commits on HEAD, each with its
+ * message, the diffs applied under directory (NULL: none, as git apply
+ * --directory).  0, or -1 after error(), nothing changed. */
 static int apply_series(struct txn *t, const struct plan *p,
 			const struct source *src, const struct sbuf *msgs,
-			const struct apply_opts *ao)
+			const char *directory)
 {
-	const char *directory = ao->directory, *base = ao->base;
 	struct sbuf ienv = SBUF_INIT, tree = SBUF_INIT, parent = SBUF_INIT;
 	int r;
 
 	if ((r = txn_begin(t, t->repo, 1)) < 0)
 		goto out;
+	const char *base = *t->repo->old ? t->repo->old : NULL;
 	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
 	int fd = mkstemp(ienv.buf);
 	if (fd < 0) {
@@ -13609,8 +13799,6 @@ static int apply_series(struct txn *t, const struct plan *p,
 	sb_setlen(&ienv, 0);
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf, NULL };
-	if (!base)
-		base = *t->repo->old ? t->repo->old : NULL;
 	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
 	if ((r = git_ok("git read-tree", &(struct git_run){
 			.words = read_tree, .env = env })) < 0)
@@ -13628,8 +13816,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 			break;
 		chomp(&tree);
 		char *prev = sb_detach(&parent, NULL);
-		r = txn_commit_tree(t, tree.buf, prev, &msgs[i],
-				    ao->author ? ao->author[i] : NULL, &parent);
+		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], NULL, &parent);
 		free(prev);
 		t->files += g->nr;
 	}
@@ -13637,11 +13824,6 @@ static int apply_series(struct txn *t, const struct plan *p,
 		fputs("\r\033[K", stderr);
 	if (r < 0)
 		goto out;
-	if (ao->want_tree && strcmp(tree.buf, ao->want_tree)) {
-		r = error("git apply: the last commit's tree %.12s is not %.12s; "
-			  "nothing was changed", tree.buf, ao->want_tree);
-		goto out;
-	}
 	r = txn_land(t, parent.buf, p->nr);
 out:
 	txn_abort(t);
@@ -15135,8 +15317,7 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 		t->author = sb_detach(&a, NULL);
 	}
 	t->repo = &c->repo;
-	if (apply_series(t, &c->p, &c->src, c->msgs,
-			 &(struct apply_opts){ .directory = o->directory }) < 0)
+	if (apply_series(t, &c->p, &c->src, c->msgs, o->directory) < 0)
 		return EXIT_FAIL;
 	txn_print(t, c->repo.old, NULL);
 	if (*c->repo.old)
@@ -15192,8 +15373,8 @@ static int cmd_split(struct args *a)
 }
 
 /* ---- regroup --------------------------------------------------------------
- * A commit range as the source, any grouping, and the apply transaction
- * as the sink, on the range's base; the last commit's tree must be the
+ * A commit range as the source, any grouping, and the take transaction
+ * (take_series) as the sink, on the range's base; the last commit's tree must be the
  * range's, and the trailers each old commit carried go where all of a new
  * commit's changes carried them.
  */
@@ -15243,10 +15424,8 @@ static int regroup_commits(struct cmd *c, const struct regroup *rg,
 	}
 	c->t.repo = &c->repo;
 	char **author = regroup_authors(rg, &c->p);
-	int r = apply_series(&c->t, &c->p, &c->src, c->msgs,
-			     &(struct apply_opts){ .base = c->rg.base,
-						   .want_tree = want,
-						   .author = author });
+	int r = take_series(&c->t, &c->p, &c->src, c->msgs, c->rg.base,
+			    c->rg.tip, want, author);
 	free_strings(author, c->p.nr);
 	if (r < 0)
 		return EXIT_FAIL;

@@ -197,7 +197,7 @@ t_regroup_signals() {
 	prepared rg_series rg-sig
 	fake_run 0 none regroup -m x "$RG_BASE"..HEAD
 	cp "$scratch/count.log" "$scratch/rg-sig.steps"
-	each_signal rg_series rg-sig "apply commit-tree update-ref" "TERM INT" regroup -m x "$RG_BASE"..HEAD
+	each_signal rg_series rg-sig "diff-tree fast-import update-ref" "TERM INT" regroup -m x "$RG_BASE"..HEAD
 }
 
 # regroup into and out of the MAINTAINERS organisations: the final tree is
