@@ -4107,12 +4107,13 @@ static void scan_body(struct mbox_msg *m, const char *t, size_t len,
 	add_utf8(&text, &raw, bf->latin1);
 	scan_trailers(m, text.buf, text.len);
 	/* a patch mail's diff, up to its signature, for its patch id */
-	const char *d = text.len > 11 && !memcmp(text.buf, "diff --git ", 11) ? text.buf :
-			find_bytes(text.buf, text.len, "\ndiff --git ", 12);
+	const char *d = text.len > 11 && !memcmp(text.buf, "diff --git ", 11) ?
+			text.buf : find_bytes(text.buf, text.len, "\ndiff --git ", 12);
 	if (d && !m->diff) {
 		d += *d == '\n';
-		const char *sig = find_bytes(d, text.len - (size_t)(d - text.buf), "\n-- \n", 5);
-		m->diff = xstrndup(d, sig ? (size_t)(sig - d) + 1 : text.len - (size_t)(d - text.buf));
+		size_t left = text.len - (size_t)(d - text.buf);
+		const char *sig = find_bytes(d, left, "\n-- \n", 5);
+		m->diff = xstrndup(d, sig ? (size_t)(sig - d) + 1 : left);
 	}
 	sb_release(&raw);
 	sb_release(&text);
@@ -10540,7 +10541,8 @@ static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
 /* Whether commit c is of the part scope names: a path under it
  * ("drivers/i2c"), a path component that is it or starts it
  * ("gpio-ixp4xx.c" for "gpio"), or a subject prefix that is it. */
-static int in_scope(const struct rcommit *c, const char *subj, const char *scope)
+static int in_scope(const struct rcommit *c, const char *subj,
+		    const char *scope)
 {
 	size_t n = strlen(scope);
 
@@ -13614,7 +13616,8 @@ static int tip_files(const char *base, const char *tip, struct tip_file **v,
 	for (const char *p = out.buf, *end = p + out.len; !r && p < end;) {
 		const char *nul = memchr(p, '\0', (size_t)(end - p));
 		const char *path = nul ? nul + 1 : end;
-		const char *pend = path < end ? memchr(path, '\0', (size_t)(end - path)) : NULL;
+		const char *pend = path < end ?
+			memchr(path, '\0', (size_t)(end - path)) : NULL;
 		char *me = NULL;
 		const char *f[5];
 		size_t nf = 0;
@@ -14157,8 +14160,9 @@ static void strip_comments(struct sbuf *out, const char *p, size_t len)
 			sb_add(out, p, (size_t)(q - p));
 			p = q;
 		} else if (end - p > 1 && p[0] == '/' && (p[1] == '*' || p[1] == '/')) {
-			const char *q = p[1] == '*' ? find_bytes(p + 2, (size_t)(end - p - 2), "*/", 2)
-						    : memchr(p, '\n', (size_t)(end - p));
+			const char *q = p[1] == '*' ?
+				find_bytes(p + 2, (size_t)(end - p - 2), "*/", 2) :
+				memchr(p, '\n', (size_t)(end - p));
 			p = !q ? end : p[1] == '*' ? q + 2 : q;
 			sb_addc(out, ' ');
 		} else
@@ -15374,8 +15378,8 @@ static int cmd_split(struct args *a)
 
 /* ---- regroup --------------------------------------------------------------
  * A commit range as the source, any grouping, and the take transaction
- * (take_series) as the sink, on the range's base; the last commit's tree must be the
- * range's, and the trailers each old commit carried go where all of a new
+ * (take_series) as the sink, on the range's base; the last commit's tree
+ * must be the range's, and the trailers each old commit carried go where all of a new
  * commit's changes carried them.
  */
 
@@ -16238,26 +16242,29 @@ static void respin_fate(struct sbuf *m, const struct rcommit *c,
 /* What became of each commit of the previous version: applied upstream
  * (its patch id is in the new base's history since the old base),
  * unchanged, changed (a new commit with its subject), or gone; then the
- * new commits, and git range-diff of the two. */
+ * new commits, and git range-diff of the two, which runs beside the
+ * patch ids (its file in gitdir): each takes as long as the other. */
 static int add_respin(struct sbuf *m, const struct format_opts *o,
-		      const struct range *now, const struct rcommits *rc)
+		      const struct range *now, const struct rcommits *rc,
+		      const char *gitdir)
 {
 	struct range old = { "", "", NULL };
 	struct rcommits prev = { 0 };
 	struct sbuf up = SBUF_INIT, oldids = SBUF_INIT, newids = SBUF_INIT,
-		    spec = SBUF_INIT, rd = SBUF_INIT;
+		    spec = SBUF_INIT, rd = SBUF_INIT, news = SBUF_INIT;
+	struct git_bg rdiff = { 0 };
 	char *taken = xcalloc(rc->nr + 1, 1);
+	const char **rw = xcalloc(5, sizeof *rw);
 	int r = -1;
 
-	if (resolve_range(o->prev, &old) < 0 ||
+	sb_addf(&news, "%s..%s", now->base, now->tip);
+	rw[0] = "range-diff", rw[1] = "--no-color", rw[2] = o->prev, rw[3] = news.buf;
+	if (bg_start(&rdiff, gitdir, rw) < 0 || resolve_range(o->prev, &old) < 0 ||
 	    read_range_commits(&old, &prev, "formatted") < 0)
 		goto out;
 	sb_addf(&spec, "%s..%s", old.base, now->base);
-	if (patch_ids(spec.buf, &up) < 0 || patch_ids(o->prev, &oldids) < 0)
-		goto out;
-	sb_setlen(&spec, 0);
-	sb_addf(&spec, "%s..%s", now->base, now->tip);
-	if (patch_ids(spec.buf, &newids) < 0)
+	if (patch_ids(spec.buf, &up) < 0 || patch_ids(o->prev, &oldids) < 0 ||
+	    patch_ids(news.buf, &newids) < 0)
 		goto out;
 	sb_addf(m, "Changes since v%d (%s):\n", o->version - 1, o->prev);
 	for (size_t i = 0; i < prev.nr; i++)
@@ -16268,15 +16275,19 @@ static int add_respin(struct sbuf *m, const struct format_opts *o,
 			sb_addf(m, "- new: %s\n", s);
 			free(s);
 		}
-	const char *rw[] = { "range-diff", "--no-color", o->prev, spec.buf, NULL };
-	if (git_ok("git range-diff", &(struct git_run){ .words = rw,
-							 .out = &rd }) < 0)
+	int st = bg_finish(&rdiff, &rd);
+	if (st) {
+		if (st > 0)
+			git_failed("git range-diff", st);
 		goto out;
+	}
 	sb_addf(m, "\nRange-diff against v%d:\n", o->version - 1);
 	sb_add(m, rd.buf, rd.len);
 	sb_addc(m, '\n');
 	r = 0;
 out:
+	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
+	sb_release(&news);
 	free(taken);
 	free(old.spec);
 	rcommits_release(&prev);
@@ -16417,7 +16428,7 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 	int r = range_diffstat(&c->src, &c->rg, shared && !o->include.n, &all,
 			       &from, &v);
 	if (!r && o->prev)
-		r = add_respin(&changes, o, &c->rg, &c->rc);
+		r = add_respin(&changes, o, &c->rg, &c->rc, c->repo.gitdir);
 	if (!r)
 		r = add_base(&base, &c->rg);
 	struct cover cv = { .mo = { .author = c->rc.c[n - 1].author,
@@ -17006,7 +17017,8 @@ static int cmd_trailers(struct args *a)
 		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
 		for (size_t i = 0; i < c.rc.nr; i++)
 			subj[i] = subject_of(c.rc.c[i].msg);
-		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people, c.ow.m, &ad, &said))) &&
+		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people,
+						c.ow.m, &ad, &said))) &&
 		    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad))))) {
 			size_t added = add_trailers(&c, &ad, subj, o.dry_run, &said);
 			if (!added) {
