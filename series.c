@@ -3403,6 +3403,8 @@ enum { WT_PARTS = 2 };
 struct wt_patch {
 	struct git_bg part[WT_PARTS];
 	size_t n;            /* started */
+	char **dir;          /* the parts' directory pathspecs, owned */
+	size_t ndir;
 };
 
 /* Into how many parts src's diff is split: 1, or WT_PARTS where src has
@@ -3426,6 +3428,36 @@ static size_t wt_parts(const struct source *src)
 	return bytes > 256 * 1024 ? 1 : WT_PARTS;
 }
 
+/* Where src is the whole change (git status had no pathspec), the parts
+ * ask for directories, not files: each file's first two components
+ * ("drivers/i2c"), each to the part with fewer files so far.  git matches
+ * every pathspec against every entry of the index: on the whole kernel
+ * tree (78,635 entries) half of the 1,031 paths took 0.50 s, where both
+ * parts of the 72 directories take 0.28 s side by side.  src is sorted,
+ * so a directory's files are one run. */
+static void wt_dir_parts(struct wt_patch *wp, const struct source *src,
+			 size_t parts, const char **words[], size_t at[])
+{
+	size_t load[WT_PARTS] = { 0 }, a = 0;
+
+	for (size_t i = 0, j; i < src->nr; i = j) {
+		const char *p = src->f[i].path, *sl = strchr(p, '/');
+		sl = sl ? strchr(sl + 1, '/') : NULL;
+		size_t len = sl ? (size_t)(sl - p) : strlen(p);
+		for (j = i + 1; j < src->nr && !strncmp(src->f[j].path, p, len) &&
+		     (src->f[j].path[len] == '/' || !src->f[j].path[len]); j++)
+			;
+		size_t k = 0;
+		for (size_t q = 1; q < parts; q++)
+			if (load[q] < load[k])
+				k = q;
+		load[k] += j - i;
+		GROW(wp->dir, wp->ndir + 1, a);
+		wp->dir[wp->ndir] = xstrndup(p, len);
+		words[k][at[k]++] = wp->dir[wp->ndir++];
+	}
+}
+
 /* Starts the diff of src's files (the work tree's, pathspec the one git
  * status was given), each part's output in a file in gitdir.  0, or -1
  * after error(); what started is then waited for by wt_patch_finish(). */
@@ -3436,7 +3468,7 @@ static int wt_patch_start(struct wt_patch *wp, const struct source *src,
 	static const char *const head[] = { "diff", "--binary", "--full-index",
 		"-M", "--no-ext-diff", "--no-textconv", "--no-color",
 		"--ignore-submodules=none", "HEAD", "--", NULL };
-	size_t nh = sizeof head / sizeof *head - 1, parts = wt_parts(src), w;
+	size_t nh = sizeof head / sizeof *head - 1, parts = wt_parts(src);
 
 	if (parts == 1) {       /* here, with git status's pathspec */
 		size_t np = 0;
@@ -3449,14 +3481,24 @@ static int wt_patch_start(struct wt_patch *wp, const struct source *src,
 		wp->n = 1;
 		return bg_start(&wp->part[0], gitdir, words);
 	}
+	const char **words[WT_PARTS];
+	size_t at[WT_PARTS];
 	for (size_t k = 0; k < parts; k++) {
-		const char **words = pathspec_words(head, src->nr / parts + 1, &w);
-		w--;                    /* pathspec_words() adds the "--" */
-		for (size_t i = k; i < src->nr; i += parts)
-			words[w++] = src->f[i].path;
+		words[k] = pathspec_words(head, src->nr / parts + 1, &at[k]);
+		at[k]--;                /* pathspec_words() adds the "--" */
+	}
+	if (pathspec && *pathspec)
+		for (size_t i = 0; i < src->nr; i++)
+			words[i % parts][at[i % parts]++] = src->f[i].path;
+	else
+		wt_dir_parts(wp, src, parts, words, at);
+	for (size_t k = 0; k < parts; k++) {
 		wp->part[k].run.dir = top;
-		if (bg_start(&wp->part[k], gitdir, words) < 0)
+		if (bg_start(&wp->part[k], gitdir, words[k]) < 0) {
+			while (++k < parts)
+				free(words[k]);
 			return -1;
+		}
 		wp->n++;
 	}
 	return 0;
@@ -3478,6 +3520,9 @@ static int wt_patch_finish(struct wt_patch *wp, const struct source *src,
 		r = r ? r : rk;
 	}
 	wp->n = 0;
+	free_strings(wp->dir, wp->ndir);
+	wp->dir = NULL;
+	wp->ndir = 0;
 	if (r)
 		return r > 0 ? git_failed("git diff HEAD", r) : -1;
 	if (!patch)
