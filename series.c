@@ -1951,16 +1951,17 @@ static char *list_address(const struct recipient *v)
  * recipient's list). */
 static int recipients_list(const struct recipients *r, const char *addr)
 {
-	int hit = 0;
+	size_t n = strlen(addr);
 
-	for (size_t i = 0; i < r->n && !hit; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		if (!r->v[i].list)
 			continue;
-		char *a = list_address(&r->v[i]);
-		hit = !strcasecmp(a, addr);
-		free(a);
+		const char *a = r->v[i].addr;
+		struct span box = mailbox_of((struct span){ a, strlen(a) });
+		if (box.len == n && !strncasecmp(box.p, addr, n))
+			return 1;
 	}
-	return hit;
+	return 0;
 }
 
 void recipients_write(struct sbuf *out, const struct recipients *r, int roles)
@@ -8232,8 +8233,9 @@ static void merge_email(const struct query *q, struct recipients *out)
 				continue;
 			}
 			sb_add(&seen, v[i].email, strlen(v[i].email) + 1);
-			recipients_add(out, v[i].email, v[i].role,
-				       pass || names_a_list(q->m, v[i].email));
+			recipients_add(out, v[i].email, v[i].role, pass ||
+				       (q->o->lists_anywhere &&
+					names_a_list(q->m, v[i].email)));
 			out->people += !pass;
 		}
 	}
@@ -8649,6 +8651,7 @@ static int load_owners(struct owners *ow, const char *top, const char *by)
 				  strerror(saved)) : 0;
 	}
 	read_conf(&ow->o, top);
+	ow->o.lists_anywhere = 1;
 	ow->m = load_maintainers(path.buf, top, &ow->o);
 	sb_release(&path);
 	return ow->m ? 0 : -1;
@@ -10570,17 +10573,19 @@ static int mail_patch_ids(const struct mbox *mb, char ***pid)
 /* Whether a reply to the patch mail pm may give its tags to commit c: a
  * mail with no diff in the mbox tells nothing against it; one with a diff
  * must be c's patch (git patch-id --stable), or the review was of other
- * code (an older version's patch, since changed).  ids: the range's. */
+ * code (an older version's patch, since changed).  ids: the range's;
+ * mpid: each mail's (mail_patch_ids). */
 static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
 		     char *const *mpid, const struct sbuf *ids,
 		     const struct rcommit *c)
 {
 	char pid[72];
+	const char *mine = pm && pm->diff ? mpid[pm - mb->m] : NULL;
 
-	if (!pm || !pm->diff)
+	/* no id on either side (a binary change alone): nothing to compare */
+	if (!mine || patch_of_commit(ids, c->id, pid))
 		return 1;
-	const char *mine = mpid[pm - mb->m];
-	return mine && !patch_of_commit(ids, c->id, pid) && !strcmp(mine, pid);
+	return !strcmp(mine, pid);
 }
 
 /* Whether commit c is of the part scope names: a path under it

@@ -363,8 +363,12 @@ struct maintainers;
 struct cc_opts {
 	int m, r, l, s, moderated, roles, keywords, git_fallback, mailmap,
 	    tree, git, email, fixes;
+	int lists_anywhere;  /* mark a person whose address is an L: line
+			      * elsewhere as a list (struct recipient);
+			      * a cover letter wants it, cc does not pay
+			      * for it */
 };
-#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1 }
+#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0 }
 /* Return the file (free with maintainers_free).  _parse copies buf; _take
  * takes text's bytes (text is left empty); _open maps or reads path, and
  * returns NULL with "path: why" appended to err when it cannot.  What the
