@@ -10654,10 +10654,11 @@ static int same_giver(const char *t, const char *v, int step,
 
 /* Which patches a tag on the cover letter is for, marked in own[] and
  * counted in *mine, and how that was found; NULL where nothing places
- * it.  The reply's own words first ("for the GPIO part": scope_of), then
- * its giver among the people each patch goes to: by address, by the
- * address .mailmap gives, by name (maintainers often answer from another
- * address than MAINTAINERS lists). */
+ * it.  The reply's own words first ("for the GPIO part": scope_of), then,
+ * where they name no patch's files, its giver among the people each patch
+ * goes to: by address, by the address .mailmap gives, by name
+ * (maintainers often answer from another address than MAINTAINERS
+ * lists). */
 static const char *cover_scope(const struct mbox_msg *m, const char *t,
 			       const struct rcommits *rc, char *const *subj,
 			       const struct recipients *people,
@@ -10671,7 +10672,8 @@ static const char *cover_scope(const struct mbox_msg *m, const char *t,
 	if (m->scope) {
 		for (size_t j = 0; j < rc->nr; j++)
 			*mine += own[j] = (char)in_scope(&rc->c[j], subj[j], m->scope);
-		return *mine ? "the reply says it is for them" : NULL;
+		if (*mine)
+			return "the reply says it is for them";
 	}
 	for (int step = 0; step < 3 && people; step++) {
 		for (size_t j = 0; j < rc->nr; j++) {
@@ -10701,8 +10703,9 @@ static void cover_tag(const struct mbox_msg *m, const char *t,
 
 	if (!how && (ack || m->scope))
 		warning("'%s' on the cover letter: %s, so it goes "
-			"to no patch", t, m->scope ? "the patches it "
-			"says it is for touch no file of that name" :
+			"to no patch", t, m->scope ? "the part it says it "
+			"is for names no patch's files, and MAINTAINERS "
+			"does not place its giver" :
 			"an ack from someone MAINTAINERS does not "
 			"place (by address, .mailmap or name) and who "
 			"says not what it is for");

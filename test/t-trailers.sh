@@ -344,3 +344,20 @@ t_trailers_cover_ack_placed() {
 	has "how Ann was placed" "$err" "(its giver maintains their files (by .mailmap))"
 	has "how Bob was placed" "$err" "(its giver maintains their files (by name))"
 }
+
+# A cover-letter ack whose words name a part no patch touches ("for the
+# driver changes") falls back to its giver: a maintainer found by address
+# still gets it on their patches; from someone unplaced it goes nowhere.
+t_trailers_cover_scope_falls_back() {
+	tr_series tr-cover-fallback
+	{
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Bob <bob@example.org>\nSubject: Re: [PATCH 0/3] fix things\nMessage-ID: <b@x>\n\nAll good for the driver changes.\nAcked-by: Bob Maint <bob@example.org>\n\n'
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Nat <nat@example.org>\nSubject: Re: [PATCH 0/3] fix things\nMessage-ID: <n@x>\n\nFine for the driver changes.\nAcked-by: Nat Nobody <nat@example.org>\n\n'
+	} > "$scratch/fallback.mbox"
+	run trailers "$scratch/fallback.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	has "Bob, by address: b/z" "$(git log -1 --format=%b HEAD)" "Acked-by: Bob Maint <bob@example.org>"
+	lacks "Bob: not a/x" "$(git log -1 --format=%b HEAD~2)" "Bob Maint"
+	lacks "Nat: nowhere" "$(git log --format=%b "$TR_BASE..HEAD")" "Nat Nobody"
+	has "Nat: named" "$err" "'Acked-by: Nat Nobody <nat@example.org>' on the cover letter: the part it says it is for names no patch's files"
+}
