@@ -54,16 +54,16 @@ t_cc_cover_letter_siblings() {
 	printf 'Subject: [PATCH v2 0/1] x\n\nv2.\n' > out/v2-0000-cover-letter.patch
 	run cc out/v2-0000-cover-letter.patch
 	has "v2 cover: v2's lists" "$out" "devicetree@vger.kernel.org"
-	hasnt "v2 cover: not v1's" "$out" "linux-i2c"
+	lacks "v2 cover: not v1's" "$out" "linux-i2c"
 	run cc out/0000-cover-letter.patch
 	has "v1 cover: v1's lists" "$out" "linux-i2c@vger.kernel.org"
-	hasnt "v1 cover: not v2's" "$out" "devicetree"
+	lacks "v1 cover: not v2's" "$out" "devicetree"
 	# a cover letter carrying an interdiff is still a cover letter
 	{ printf 'Subject: [PATCH v2 0/1] x\n\nv2.\n\nInterdiff against v1:\n'
 	  printf 'diff --git a/include/dots.h b/include/dots.h\n--- a/include/dots.h\n+++ b/include/dots.h\n@@ -1 +1 @@\n-a\n+b\n'; } > out/v2-0000-cover-letter.patch
 	run cc out/v2-0000-cover-letter.patch
 	has "interdiff cover" "$out" "devicetree@vger.kernel.org"
-	hasnt "interdiff cover: not the diff's files" "$out" "Dotted"
+	lacks "interdiff cover: not the diff's files" "$out" "Dotted"
 	# a directory and a dangling link named *.patch are passed over
 	mkdir out/0005-dir.patch; ln -s nowhere out/0006-gone.patch
 	run cc out/0000-cover-letter.patch

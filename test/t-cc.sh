@@ -109,7 +109,7 @@ linux-kernel@vger.kernel.org"
 	run cc --s -f drivers/i2c/busses/i2c-designware-core.h
 	has "--s adds subscriber lists" "$out" "subs-only@example.org"
 	run cc --no-moderated -f drivers/i2c/busses/i2c-designware-core.h
-	hasnt "--no-moderated" "$out" "mod-list"
+	lacks "--no-moderated" "$out" "mod-list"
 	run cc --no-m -f drivers/i2c/busses/i2c-designware-core.h
 	eq "--no-m" "$out" "Rev Iewer <rev@example.org>
 mod-list@example.org
@@ -124,7 +124,7 @@ Wolfram Sang <wsa@kernel.org>"
 t_cc_patterns() {
 	cctree
 	run cc -f drivers/i2c/busses/i2c-excluded.c
-	hasnt "X: excludes" "$out" "Wolfram"
+	lacks "X: excludes" "$out" "Wolfram"
 	has "other sections still" "$out" "Sub Scriber"
 	run cc -f arch/arm/mach-foo12/board.c
 	has "N: regex on the path" "$out" "Foo Arm <foo@example.org>"
@@ -139,11 +139,11 @@ linux-kernel@vger.kernel.org'
 	run cc -f drivers/i2c/busses/i2c-bpf.c
 	has "K: on a -f file's text" "$out" "Bee Pief"
 	run cc --no-keywords -f drivers/i2c/busses/i2c-bpf.c
-	hasnt "--no-keywords" "$out" "Bee Pief"
+	lacks "--no-keywords" "$out" "Bee Pief"
 	run cc -f Documentation/bindings/thing.yaml
 	has "yaml in-file address ('.' in a name: quoted, as the script does)" "$out" '"Yam L. Person" <yaml@example.org>'
 	has "yaml quoted" "$out" '"Quoted, Guy" <quoted@example.org>'
-	hasnt "not i2c@10054000" "$out" "10054000"
+	lacks "not i2c@10054000" "$out" "10054000"
 	cd drivers/i2c
 	run cc -f busses/i2c-designware-core.h
 	has "paths relative to the current directory" "$out" "Jarkko Nik"
@@ -160,7 +160,7 @@ t_cc_patches_and_cover() {
 	run cc out/0000-cover-letter.patch
 	eq "cover: sorted union of --no-m" "$out" "$( { "$SERIES" cc --no-m out/0001-a.patch; "$SERIES" cc --no-m out/0002-b.patch; } | LC_ALL=C sort -u)"
 	has "cover has the lists" "$out" "linux-i2c@vger.kernel.org"
-	hasnt "cover has no maintainers" "$out" "Jarkko"
+	lacks "cover has no maintainers" "$out" "Jarkko"
 	cp out/0000-cover-letter.patch out/cover.txt
 	run cc out/cover.txt
 	has "a mail with no diff is a cover letter" "$out" "linux-i2c@vger.kernel.org"
@@ -171,7 +171,7 @@ t_cc_patches_and_cover() {
 	mkpatch "$scratch/kw2.patch" "" include/dots.h
 	sed -i 's/^ int x;$/ int bpf;/' "$scratch/kw2.patch"
 	run cc --maintainers "$T_TREE/MAINTAINERS" "$scratch/kw2.patch"
-	hasnt "K: not on context lines" "$out" "Bee Pief"
+	lacks "K: not on context lines" "$out" "Bee Pief"
 	sed -i 's/^+int y;$/+int bpf_y;/' "$scratch/kw2.patch"
 	run cc --maintainers "$T_TREE/MAINTAINERS" "$scratch/kw2.patch"
 	has "K: on added lines" "$out" "Bee Pief"
@@ -185,12 +185,12 @@ t_cc_conf() {
 	run cc -f include/dots.h
 	eq "conf: exit" "$rc" 0
 	has "unknown conf option: a warning" "$err" "option '--frobnicate' is not supported"
-	hasnt "no roles" "$out" "("
+	lacks "no roles" "$out" "("
 	printf -- '--roles\n' > .get_maintainer.conf
 	run cc -f include/dots.h
 	has "conf --roles" "$out" "(maintainer:DOTS)"
 	run cc --no-roles -f include/dots.h
-	hasnt "command line wins" "$out" "(maintainer"
+	lacks "command line wins" "$out" "(maintainer"
 }
 
 # Usage errors exit 2, a missing patch or MAINTAINERS 3; --maintainers

@@ -14,8 +14,8 @@ t_plan_by_dir() {
 	has "type change" "$out" "    T f/link"
 	has "deletion" "$out" "    D c/w"
 	has "added" "$out" "    A e/new"
-	hasnt "untracked off" "$out" "untracked.txt"
-	hasnt "added-then-deleted" "$out" "i/ad"
+	lacks "untracked off" "$out" "untracked.txt"
+	lacks "added-then-deleted" "$out" "i/ad"
 	eq "summary line" "$(tail -n 1 <<<"$out")" "9 groups, 10 files"
 	run plan --untracked
 	has "untracked on" "$out" "    A a/untracked.txt"
@@ -138,8 +138,9 @@ kw_patch() {
 
 # The recipients plan shows are cc's of each group's patch, as format's
 # mails get them: K: lines search the patch, not the whole file.
-t_plan_keywords() {
-	gtree g-kw
+# kw_tree NAME: the groupings' tree with three K: sections added.
+kw_tree() {
+	gtree "$1"
 	cat >> MAINTAINERS <<'M'
 
 CLANG BUILD
@@ -160,6 +161,24 @@ K:	\bq7\b
 K:	[0-9]{4}z
 M
 	git add MAINTAINERS
+}
+
+# kw_same WHAT FILE...: each file's group in plan's $out has the
+# recipients cc gives the file's own patch.
+kw_same() {
+	local what=$1 f want g; shift
+	for f; do
+		want=$(kw_patch "$f" > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
+		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
+		eq "$what: plan of $f is cc's of its patch" "$g" "$want"
+	done
+}
+
+# group_of FILE: the lines of FILE's group in plan's $out.
+group_of() { sed -n "/^${1//\//\\/} /,/^[^ ]/p" <<<"$out"; }
+
+t_plan_keywords() {
+	kw_tree g-kw
 	echo '/* built with CLANG too */' >> drivers/i2c/i2c-core.c
 	echo 'int x_bpf_y;' >> drivers/gpio/gpio-a.c
 	echo 'int q7;' >> drivers/net/phy/phy.c
@@ -167,24 +186,22 @@ M
 	printf 'int a;\nint b; /* Llvm */\n' >> drivers/widget/w.c
 	run plan --by file
 	eq "K: plan: exit" "$rc" 0
-	local f want g n=0
-	for f in drivers/i2c/i2c-core.c drivers/gpio/gpio-a.c drivers/net/phy/phy.c \
-		 fs/one.c drivers/widget/w.c drivers/gadget/g.c MAINTAINERS; do
-		want=$(kw_patch "$f" > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
-		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
-		eq "K: plan of $f is cc's of its patch" "$g" "$want"
-		n=$((n + 1))
-	done
+	kw_same "K:" drivers/i2c/i2c-core.c drivers/gpio/gpio-a.c drivers/net/phy/phy.c \
+		fs/one.c drivers/widget/w.c drivers/gadget/g.c MAINTAINERS
 	has "K: MAINTAINERS' own patch is searched, as format's mail is" \
-		"$(sed -n '/^MAINTAINERS /,/^[^ ]/p' <<<"$out")" "Cee Lang"
-	has "K: icase literal" "$(sed -n '/^drivers\/i2c\/i2c-core.c /,/^[^ ]/p' <<<"$out")" "Cee Lang <clang@example.org>"
-	has "K: mixed case literal" "$(sed -n '/^drivers\/widget\/w.c /,/^[^ ]/p' <<<"$out")" "llvm@example.org"
-	has "K: between underscores" "$(sed -n '/^drivers\/gpio\/gpio-a.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	has "K: a two-byte literal" "$(sed -n '/^drivers\/net\/phy\/phy.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
-	has "K: a one-byte literal" "$(sed -n '/^fs\/one.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
-	hasnt "K: no hit, no recipient" "$(sed -n '/^drivers\/gadget\/g.c /,/^[^ ]/p' <<<"$out")" "Ess Hort"
-	# a literal at every offset of the pass's stride, at a file's start
-	# and end, and as the whole file
+		"$(group_of MAINTAINERS)" "Cee Lang"
+	has "K: icase literal" "$(group_of drivers/i2c/i2c-core.c)" "Cee Lang <clang@example.org>"
+	has "K: mixed case literal" "$(group_of drivers/widget/w.c)" "llvm@example.org"
+	has "K: between underscores" "$(group_of drivers/gpio/gpio-a.c)" "Bee Pief"
+	has "K: a two-byte literal" "$(group_of drivers/net/phy/phy.c)" "Ess Hort"
+	has "K: a one-byte literal" "$(group_of fs/one.c)" "Ess Hort"
+	lacks "K: no hit, no recipient" "$(group_of drivers/gadget/g.c)" "Ess Hort"
+}
+
+# A literal at every offset of the search's stride, at a file's start and
+# end, and as the whole file.
+t_plan_keywords_stride() {
+	kw_tree g-kw-stride
 	local k pad=
 	for k in 0 1 2 3; do
 		printf '%sbpf%s' "$pad" "$( ((k % 2)) && echo ' x')" > fs/bpf$k.c
@@ -194,26 +211,36 @@ M
 	printf -- '-bpf' > fs/bpfoddend.c
 	printf 'int a;\n_Bpf' > fs/bpfcase.c
 	run plan --by file -u
-	for f in fs/bpf0.c fs/bpf1.c fs/bpf2.c fs/bpf3.c fs/bpfonly.c fs/bpfoddend.c fs/bpfcase.c; do
-		want=$(kw_patch "$f" > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
-		g=$(sed -n "/^${f//\//\\/} /,/^[^ ]/p" <<<"$out" | grep -E '^    (to|cc): ' | sed 's/^    [a-z]*: /x /')
-		eq "K: plan of untracked $f is cc's of its patch" "$g" "$want"
-	done
-	has "K: literal at odd offset" "$(sed -n '/^fs\/bpf1.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	has "K: literal at the end" "$(sed -n '/^fs\/bpf2.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	has "K: literal alone" "$(sed -n '/^fs\/bpfonly.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	has "K: literal at odd offset at the end" "$(sed -n '/^fs\/bpfoddend.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	hasnt "K: case matters where the line says so" "$(sed -n '/^fs\/bpfcase.c /,/^[^ ]/p' <<<"$out")" "Bee Pief"
-	rm fs/bpf*.c
-	# one group of all: cc of the whole patch
+	kw_same "K: untracked" fs/bpf0.c fs/bpf1.c fs/bpf2.c fs/bpf3.c fs/bpfonly.c \
+		fs/bpfoddend.c fs/bpfcase.c
+	has "K: literal at odd offset" "$(group_of fs/bpf1.c)" "Bee Pief"
+	has "K: literal at the end" "$(group_of fs/bpf2.c)" "Bee Pief"
+	has "K: literal alone" "$(group_of fs/bpfonly.c)" "Bee Pief"
+	has "K: literal at odd offset at the end" "$(group_of fs/bpfoddend.c)" "Bee Pief"
+	lacks "K: case matters where the line says so" "$(group_of fs/bpfcase.c)" "Bee Pief"
+}
+
+# One group of all: cc of the whole patch.
+t_plan_keywords_one_group() {
+	kw_tree g-kw-tree
+	echo '/* built with CLANG too */' >> drivers/i2c/i2c-core.c
+	echo 'int x_bpf_y;' >> drivers/gpio/gpio-a.c
 	run plan --by tree
+	local want g
 	want=$(git diff HEAD > "$scratch/kw.patch"; "$SERIES" cc "$scratch/kw.patch" | sed 's/^/x /')
 	g=$(grep -E '^    (to|cc): ' <<<"$out" | sed 's/^    [a-z]*: /x /')
 	eq "K: the tree's recipients are cc's of the patch" "$g" "$want"
-	# a K: line that does not compile: an error where its literal is (in
-	# the patch: MAINTAINERS, which holds it, is committed first)
+	has "K: the tree's recipients hold a K: hit" "$g" "Bee Pief"
+}
+
+# A K: line that does not compile: an error where its literal is (in the
+# patch: MAINTAINERS, which holds it, is committed first).
+t_plan_keywords_unrunnable() {
+	kw_tree g-kw-odd
+	git commit -qm 'K: sections'
 	printf '\nODD\nM:\tOdd <odd@example.org>\nK:\tvendorx++\n' >> MAINTAINERS
 	git commit -qm 'odd K:' MAINTAINERS
+	echo 'int x;' >> fs/one.c
 	run plan --compare
 	eq "K: unrunnable, literal absent: exit" "$rc" 0
 	echo 'int vendorx;' >> fs/two.c

@@ -152,7 +152,7 @@ t_split_diff_ruN() {
 	run split -m 'SEDME: x' -o "$scratch/m-abs" "$scratch/abs.diff"
 	eq "absolute: the same groups" "$(sed "s|$scratch/m-abs/||" <<<"$out")" "$(sed "s|$scratch/m-ruN/||" <<<"$(ls -1 "$scratch"/m-ruN/* | sed "s|$scratch/m-ruN/||")")"
 	eq "absolute: git am gives the same tree" "$(tree_of_mails "$scratch/m-abs")" "$want"
-	hasnt "absolute: no tmp path left in a header" "$(grep -h '^+++ ' "$scratch"/m-abs/*)" "$scratch"
+	lacks "absolute: no tmp path left in a header" "$(grep -h '^+++ ' "$scratch"/m-abs/*)" "$scratch"
 	# -p overrides what is found, as patch -pN: too few components is an error
 	run split -p 2 -m 'SEDME: x' -o "$scratch/m-p2" "$scratch/ruN.diff"
 	eq "-p 2: exit 3" "$rc" 3

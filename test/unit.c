@@ -116,7 +116,8 @@ static void test_group_name(void)
 	NAME(tree, "a/b.c", "treewide");
 }
 
-static void test_messages(void)
+/* The template's placeholders: SEDME, %(section), %(prefix). */
+static void test_templates(void)
 {
 	struct sbuf sb = SBUF_INIT;
 
@@ -146,11 +147,26 @@ static void test_messages(void)
 	sb_setlen(&sb, 0);
 	expand_template(&sb, "%(section)", 10, &(struct group){ .name = "." });
 	CHECK_STR(sb.buf, ".");
-	sb_setlen(&sb, 0);
+	sb_release(&sb);
+}
+
+/* A message cleaned as git commit -F cleans it. */
+static void test_cleanup_message(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
 	sb_adds(&sb, "\n\n  subj  \t\n\n\n\nbody \n\n\n");
 	cleanup_message(&sb);
 	CHECK_STR(sb.buf, "  subj\n\nbody\n");
-	sb_setlen(&sb, 0);
+	sb_release(&sb);
+}
+
+/* A trailer goes in the last paragraph, or one of its own; never twice
+ * in a row. */
+static void test_add_trailer(void)
+{
+	struct sbuf sb = SBUF_INIT;
+
 	sb_adds(&sb, "subj: x\n");
 	add_trailer(&sb, "Signed-off-by: A <a@b>");
 	CHECK_STR(sb.buf, "subj: x\n\nSigned-off-by: A <a@b>\n");
@@ -253,7 +269,9 @@ int main(int argc, char **argv)
 	RUN(test_sbuf);
 	RUN(test_status);
 	RUN(test_group_name);
-	RUN(test_messages);
+	RUN(test_templates);
+	RUN(test_cleanup_message);
+	RUN(test_add_trailer);
 	RUN(test_child_pump);
 	RUN(unit_more);
 	printf("%d passed, %d failed\n", unit_pass, unit_fail);
