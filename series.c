@@ -118,20 +118,98 @@
 
 #endif
 
-extern char **environ;
-
 /*
- * The one mutable global besides the parsed options: the signal that asked
- * us to stop.  Handlers only set it; the code that owns a transaction looks
- * at it between steps and unwinds.
+ * The mutable globals, two (options are parsed into each command's own
+ * struct, on its stack): the signal that asked us to stop, and the
+ * temporary paths die() removes (temps, in the kit's first part).
+ * Handlers only set the signal; the code that owns a transaction looks at
+ * it between steps and unwinds.
  */
 static volatile sig_atomic_t stop_signal;
 
 /* ==== 1. kit =============================================================
- * What every part uses: errors, memory, buffers, text, child processes and
- * the git runner, the repository and the run's signals, identities,
- * command-line options.
+ * What every part uses: temporary paths, errors, memory, buffers, text,
+ * child processes and the git runner, the repository and the run's
+ * signals, identities, command-line options.
  */
+
+/* ---- temporary paths -------------------------------------------------------
+ * What a run makes beside the user's files and removes itself (an object
+ * quarantine, an index copy, index.lock, a message file, a folder of
+ * mails being written) is held here while it exists, so that die(), which
+ * can strike anywhere (out of memory), removes it too: a fatal error
+ * leaves nothing behind.  The owners keep the path strings.  Removing
+ * may run because no memory could be had, and listing a folder takes some
+ * (opendir()): while anything is held, a reserve is kept, given back the
+ * first time a folder cannot be opened for want of memory.
+ */
+static struct {
+	const char *path[8];
+	pid_t pid;              /* the process that holds them: a forked job
+				 * that dies must leave its parent's alone */
+	void *reserve;          /* large enough to be mapped on its own */
+} temps;
+
+/* Names path (its owner keeps the string) as one die() must remove. */
+static void temp_hold(const char *path)
+{
+	if (!temps.reserve)
+		temps.reserve = malloc(256 << 10);
+	temps.pid = getpid();
+	for (size_t i = 0; i < sizeof temps.path / sizeof *temps.path; i++)
+		if (!temps.path[i]) {
+			temps.path[i] = path;
+			return;
+		}
+	abort();        /* more than a run ever makes at once: a bug */
+}
+
+/* path is removed, or kept, by its owner from here on. */
+static void temp_drop(const char *path)
+{
+	for (size_t i = 0; i < sizeof temps.path / sizeof *temps.path; i++)
+		if (temps.path[i] == path)
+			temps.path[i] = NULL;
+}
+
+/* Removes path, a file or a folder with what is in it depth levels down
+ * (pack/, xx/), and the lock git may have taken beside it. */
+static void remove_tree(const char *path, int depth)
+{
+	char sub[PATH_MAX];
+	DIR *d;
+
+	if (snprintf(sub, sizeof sub, "%s.lock", path) < (int)sizeof sub)
+		unlink(sub);
+	if (!unlink(path) || depth < 0)
+		return;
+	if (!(d = opendir(path)) && errno == ENOMEM && temps.reserve) {
+		free(temps.reserve);
+		temps.reserve = NULL;
+		d = opendir(path);
+	}
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) <
+		    (int)sizeof sub)
+			remove_tree(sub, depth - 1);
+	closedir(d);
+	rmdir(path);
+}
+
+/* What die() does before it exits. */
+static void temps_remove(void)
+{
+	if (getpid() != temps.pid)
+		return;
+	for (size_t i = 0; i < sizeof temps.path / sizeof *temps.path; i++)
+		if (temps.path[i]) {
+			remove_tree(temps.path[i], 2);
+			temps.path[i] = NULL;
+		}
+}
 
 /* ---- errors --------------------------------------------------------------
  * Every message goes through report(): "series: what: why" on one line.
@@ -178,6 +256,7 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	report("", fmt, ap);
 	va_end(ap);
+	temps_remove();
 	exit(EXIT_FAIL);
 }
 
@@ -462,8 +541,8 @@ static void sbufs_free(struct sbuf *v, size_t n)
 /* ---- text kit --------------------------------------------------------------
  * The small parts every parser here shares.  White space has one
  * definition, Perl's \s (space, \t \n \v \f \r: what MAINTAINERS and git
- * mean by it), never the C library's is_space(), whose answer depends on a
- * locale.  A span is bytes that another buffer owns.
+ * mean by it), never the C library's isspace(), whose answer depends on
+ * the locale.  A span is bytes that another buffer owns.
  */
 
 static int is_space(int c)
@@ -628,7 +707,6 @@ static void free_strings(char **v, size_t n)
 	free(v);
 }
 
-/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
 /* How common a byte is in C source and paths: the printable bytes and
  * white space, most common first, as counted over the kernel's drivers;
  * a byte not listed is rarer than all.  find_bytes() hunts for a needle's
@@ -674,6 +752,7 @@ static const char *find_bytes_at(const char *h, size_t hn, const char *needle,
 	return NULL;
 }
 
+/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
 static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			      size_t nn)
 {
@@ -727,27 +806,6 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* Removes dir and what is in it, depth levels down (pack/, xx/). */
-static void remove_tree(const char *dir, int depth)
-{
-	DIR *d = opendir(dir);
-	struct sbuf path = SBUF_INIT;
-
-	if (d) {
-		for (struct dirent *de; (de = readdir(d));) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			sb_setlen(&path, 0);
-			sb_addf(&path, "%s/%s", dir, de->d_name);
-			if (unlink(path.buf) < 0 && depth > 0)
-				remove_tree(path.buf, depth - 1);
-		}
-		closedir(d);
-	}
-	rmdir(dir);
-	sb_release(&path);
-}
-
 /* The last c in s[0..n), or NULL. */
 static const char *memrchr_bytes(const char *s, size_t n, char c)
 {
@@ -757,47 +815,85 @@ static const char *memrchr_bytes(const char *s, size_t n, char c)
 	return NULL;
 }
 
-/* The mailbox of an address line, "Name <box>" or a bare "box": what two
- * lines must share to reach the same person, compared without case. */
-static struct span mailbox_of(struct span l)
+/* ---- addresses ----------------------------------------------------------------
+ * An address as MAINTAINERS, a trailer, a mail header or the command line
+ * writes it; the one parser of them (git's stricter identity, with its
+ * date, is parsed where identities are):
+ *   address = [name] '<' box '>' [junk] | box
+ * The last '<' that a '>' follows opens the box; white space around each
+ * part is not part of it; name is as written, quotes and all.  Two
+ * addresses reach the same person where their boxes are equal without
+ * case.  A header's addresses are a struct addresses: each box once, in
+ * the order they came, their spans into strings their owners keep.
+ */
+struct address {
+	struct span name;   /* empty for a bare box */
+	struct span box;
+	int angled;         /* the box was in <> */
+};
+
+struct addresses {
+	struct address *v;
+	size_t n, alloc;
+};
+#define ADDRESSES_INIT { NULL, 0, 0 }
+
+static struct address parse_address(struct span l)
 {
-	l = trim_span(l);
+	struct address a = { { l.p, 0 }, trim_span(l), 0 };
 	const char *lt = memrchr_bytes(l.p, l.len, '<');
-	if (lt && l.p[l.len - 1] == '>')
-		return (struct span){ lt + 1, (size_t)(l.p + l.len - 2 - lt) };
-	return l;
+	const char *gt = lt ? memchr(lt, '>', l.len - (size_t)(lt - l.p)) : NULL;
+
+	if (gt) {
+		a.name = trim_span((struct span){ l.p, (size_t)(lt - l.p) });
+		a.box = (struct span){ lt + 1, (size_t)(gt - lt - 1) };
+		a.angled = 1;
+	}
+	return a;
 }
 
-/* Whether a line of list[0..len) reaches the mailbox box. */
-static int has_mailbox(const char *list, size_t len, struct span box)
+static int same_box(struct span a, struct span b)
 {
-	const char *pos = list, *end = list + len;
+	return a.len == b.len && !strncasecmp(a.p, b.p, a.len);
+}
 
-	for (struct span l; next_line(&pos, end, &l);) {
-		struct span b = mailbox_of(l);
-		if (b.len == box.len && !strncasecmp(b.p, box.p, b.len))
+/* Whether l (may be NULL) reaches box. */
+static int addresses_have(const struct addresses *l, struct span box)
+{
+	for (size_t i = 0; l && i < l->n; i++)
+		if (same_box(l->v[i].box, box))
 			return 1;
-	}
 	return 0;
 }
 
-/* Appends to *dst the address lines of add whose mailbox neither *dst
- * nor *other (may be NULL) holds yet: a header never names one twice,
- * and Cc: never names one To: has. */
-static void add_new_lines(struct sbuf *dst, const char *add,
-			  const struct sbuf *other)
+/* Appends a to l unless l or other (may be NULL) reaches its box already:
+ * a header never names one twice, and Cc: never one that To: has. */
+static void addresses_add(struct addresses *l, struct address a,
+			  const struct addresses *other)
 {
-	const char *pos = add, *end = add + strlen(add);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		struct span box = mailbox_of(l);
-		l = trim_span(l);
-		if (l.len && !has_mailbox(dst->buf, dst->len, box) &&
-		    !(other && has_mailbox(other->buf, other->len, box))) {
-			sb_add(dst, l.p, l.len);
-			sb_addc(dst, '\n');
-		}
+	if (!a.box.len || addresses_have(l, a.box) || addresses_have(other, a.box))
+		return;
+	if (l->n == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 8;
+		l->v = xrealloc(l->v, xmul(l->alloc, sizeof *l->v));
 	}
+	l->v[l->n++] = a;
+}
+
+/* addresses_add() of each line of text (a string its caller keeps). */
+static void addresses_add_lines(struct addresses *l, const char *text,
+				const struct addresses *other)
+{
+	const char *pos = text, *end = text + strlen(text);
+
+	for (struct span line; next_line(&pos, end, &line);)
+		addresses_add(l, parse_address(line), other);
+}
+
+static void addresses_release(struct addresses *l)
+{
+	free(l->v);
+	*l = (struct addresses)ADDRESSES_INIT;
 }
 
 /* text as lines of at most width columns, broken at spaces (a longer
@@ -1393,9 +1489,10 @@ static int repo_open(struct repo *r)
 	return read_head(r);
 }
 
-/* Refuses to commit in the middle of an operation whose state a series of
- * new commits would lose (the merge parent, the rest of a rebase). */
-static int check_idle(const struct repo *r)
+/* Refuses to let command `who` commit in the middle of an operation whose
+ * state a series of new commits would lose (the merge parent, the rest of a
+ * rebase). */
+static int check_idle(const struct repo *r, const char *who)
 {
 	static const struct { const char *file, *what; } ops[] = {
 		{ "MERGE_HEAD", "a merge" },
@@ -1412,8 +1509,9 @@ static int check_idle(const struct repo *r)
 		sb_addf(&path, "%s/%s", r->gitdir, ops[i].file);
 		if (!lstat(path.buf, &sb)) {
 			sb_release(&path);
-			return error("commit: %s is in progress (%s exists); finish "
-				     "or abort it first", ops[i].what, ops[i].file);
+			return error("%s: %s is in progress (%s exists); finish "
+				     "or abort it first", who, ops[i].what,
+				     ops[i].file);
 		}
 	}
 	sb_release(&path);
@@ -1555,9 +1653,10 @@ static char *config_value(const char *key)
 /* ---- options, from tables ----------------------------------------------------
  * A row names a switch and where its value goes:
  * an offset into the command's own options struct.  Each command lists its
- * tables beside its synopsis (the command table below main's section
- * opens), one parser reads them, and `series CMD -h` prints the synopsis
- * and every row's help from the same tables, so none can drift.
+ * tables (the command table below main's section opens), one parser reads
+ * them, and its synopsis (`series -h`, `series CMD -h`, a usage error) and
+ * its help are printed from the same rows: a row's syn flags say how it
+ * reads in the synopsis, the command only adds its words (PATCH...).
  * Conventions, git's: "--long=value", "--long value" or "-x value"; "--"
  * ends the options; -h anywhere is help on stdout and exit 0; a usage
  * error is one line naming it, then that command's synopsis, on stderr,
@@ -1580,6 +1679,17 @@ struct opt {
 	const char *help;             /* NULL: an alias, not listed */
 	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
 	int min, max;                 /* OPT_NUMBER */
+	unsigned syn;                 /* SYN_*: how the synopsis shows it */
+};
+
+/* A row's place in the synopsis.  Each row is "[-x ARG]" (its short name
+ * where it has one), "[-x ARG]..." if repeatable; an alias (no help) is
+ * left out like SYN_HIDE. */
+enum {
+	SYN_HIDE = 1,   /* in the help only */
+	SYN_OR = 2,     /* an alternative to the row before: [-F FILE | -m MSG] */
+	SYN_IN = 4,     /* only with the row before: [-v N [--prev RANGE]] */
+	SYN_LONG = 8    /* shown by its long name though it has a short one */
 };
 
 /* A repeated option's values, NULL-terminated (v is NULL when n is 0). */
@@ -1604,10 +1714,56 @@ struct args {
 struct command {
 	const char *name;
 	int (*fn)(struct args *);
-	const char *synopsis;
 	const struct opt *const *tables; /* NULL-terminated; rows end at lng NULL */
-	int words;           /* 1: arguments anywhere; 0: only after "--" */
+	const struct opt *required;  /* a table of which one row must be given:
+				      * "(-F FILE | -m MSG)"; or NULL */
+	const char *words;   /* the synopsis's words after the options */
+	int anywhere;        /* 1: words anywhere; 0: only after "--" */
+	const char *exit1;   /* what exit 1 means */
 };
+
+/* Appends "NAME [OPTION]... WORDS", cmd's synopsis, to sb. */
+static void add_synopsis(struct sbuf *sb, const struct command *cmd)
+{
+	char close[8];          /* the brackets open, innermost last */
+	size_t open = 0;
+
+	sb_adds(sb, cmd->name);
+	for (const struct opt *const *t = cmd->tables; *t; t++) {
+		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
+			if (!o->help || (o->syn & SYN_HIDE))
+				continue;
+			if (!(o->syn & (SYN_OR | SYN_IN)))
+				while (open)
+					sb_addc(sb, close[--open]);
+			if (o->syn & SYN_OR) {
+				sb_adds(sb, " | ");
+			} else {
+				int req = *t == cmd->required && !open;
+				sb_adds(sb, req ? " (" : " [");
+				close[open++] = req ? ')' : ']';
+			}
+			sb_adds(sb, o->shrt && !(o->syn & SYN_LONG) ? o->shrt : o->lng);
+			if (o->kind != OPT_FLAG)
+				sb_addf(sb, " %s", o->arg);
+			if (o->kind == OPT_LIST)
+				sb_addf(sb, "%c...", close[--open]);
+		}
+		while (open)
+			sb_addc(sb, close[--open]);
+	}
+	sb_addf(sb, " %s", cmd->words);
+}
+
+/* Prints "usage: series SYNOPSIS" on f. */
+static void print_synopsis(FILE *f, const char *lead, const struct command *cmd)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	add_synopsis(&sb, cmd);
+	fprintf(f, "%s%s\n", lead, sb.buf);
+	sb_release(&sb);
+}
 
 /* A usage error of cmd: "series: CMD: why", then its synopsis, on stderr.
  * Returns EXIT_USAGE. */
@@ -1620,7 +1776,7 @@ static int cmd_usage(const struct command *cmd, const char *fmt, ...)
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
 	error("%s: %s", cmd->name, why);
-	fprintf(stderr, "usage: series %s\n", cmd->synopsis);
+	print_synopsis(stderr, "usage: series ", cmd);
 	return EXIT_USAGE;
 }
 
@@ -1711,7 +1867,8 @@ static void print_help(const struct command *cmd)
 {
 	struct sbuf line = SBUF_INIT;
 
-	printf("usage: series %s\n\n", cmd->synopsis);
+	print_synopsis(stdout, "usage: series ", cmd);
+	putchar('\n');
 	for (const struct opt *const *t = cmd->tables; t && *t; t++)
 		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
 			if (!o->help)
@@ -1724,8 +1881,7 @@ static void print_help(const struct command *cmd)
 			printf("%-30s %s\n", line.buf, o->help);
 		}
 	printf("\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
-	       "128+N killed by signal N\n", !strcmp(cmd->name, "check") ?
-	       "something needs the hardware" : "nothing to do");
+	       "128+N killed by signal N\n", cmd->exit1);
 	sb_release(&line);
 }
 
@@ -1747,7 +1903,7 @@ static int parse_opts(struct args *a, void *opts)
 	for (a->i = 1; a->i < a->argc; a->i++) {
 		const char *w = a->argv[a->i], *v;
 		if (dashdash || w[0] != '-' || !w[1]) {
-			if (!dashdash && !cmd->words)
+			if (!dashdash && !cmd->anywhere)
 				return cmd_usage(cmd, "unknown argument '%s' (paths "
 						 "go after --)", w);
 			a->word[a->nword++] = w;
@@ -1940,27 +2096,18 @@ static void recipients_copy(struct recipients *out, const struct recipients *r)
 /* The address of a recipient that is a list, as a cover letter names the
  * list: the mailbox alone (a reviewer's "NXP Linux Team <linux-imx@nxp.com>"
  * is the list linux-imx@nxp.com).  The caller frees it. */
-static char *list_address(const struct recipient *v)
+static struct span list_address(const struct recipient *v)
 {
-	struct span box = mailbox_of((struct span){ v->addr, strlen(v->addr) });
-
-	return xstrndup(box.p, box.len);
+	return parse_address((struct span){ v->addr, strlen(v->addr) }).box;
 }
 
-/* Whether r sends to the list addr (in either part: see struct
+/* Whether r sends to the list box (in either part: see struct
  * recipient's list). */
-static int recipients_list(const struct recipients *r, const char *addr)
+static int recipients_list(const struct recipients *r, struct span box)
 {
-	size_t n = strlen(addr);
-
-	for (size_t i = 0; i < r->n; i++) {
-		if (!r->v[i].list)
-			continue;
-		const char *a = r->v[i].addr;
-		struct span box = mailbox_of((struct span){ a, strlen(a) });
-		if (box.len == n && !strncasecmp(box.p, addr, n))
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].list && same_box(list_address(&r->v[i]), box))
 			return 1;
-	}
 	return 0;
 }
 
@@ -8456,26 +8603,30 @@ static char *find_up(const char *start)
  * .get_maintainer.conf alike. */
 #define CCO(f) offsetof(struct cc_opts, f)
 
-#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0 }
+/* SW: a switch the synopsis leaves to the help; SWS: one it shows. */
+#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0, \
+			 SYN_HIDE }
+#define SWS(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0, 0 }
 
 static const struct opt cc_switches[] = {
 	SW("--m", m, 1, "maintainers (M:), the default"),
-	SW("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
+	SWS("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
 	SW("--r", r, 1, "reviewers (R:), the default"),
-	SW("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
+	SWS("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
 	SW("--l", l, 1, "lists (L:), the default"),
-	SW("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
+	SWS("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
 	SW("--s", s, 1, "subscriber lists too"),
 	SW("--no-s", s, 0, NULL), SW("--nos", s, 0, NULL),
 	SW("--moderated", moderated, 1, NULL),
 	SW("--no-moderated", moderated, 0, "no moderated lists"),
-	SW("--roles", roles, 1, "say each address's role"),
+	SWS("--roles", roles, 1, "say each address's role"),
 	SW("--no-roles", roles, 0, NULL),
 	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
 	SW("--norolestats", roles, 0, NULL),
-	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0 },
+	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0,
+	  0 },
 	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
-	SW("--git-fallback", git_fallback, 1,
+	SWS("--git-fallback", git_fallback, 1,
 	   "recent signers where no section maintains a file"),
 	SW("--no-git-fallback", git_fallback, 0, NULL),
 	SW("--nogit-fallback", git_fallback, 0, NULL),
@@ -8485,12 +8636,13 @@ static const struct opt cc_switches[] = {
 	SW("--git", git, 1, "recent signers for every file"),
 	SW("--no-git", git, 0, NULL), SW("--nogit", git, 0, NULL),
 	SW("--fixes", fixes, 1, NULL),
-	SW("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
+	SWS("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
 	SW("--email", email, 1, NULL),
 	{ 0 }
 };
 
 #undef SW
+#undef SWS
 
 #undef CCO
 
@@ -9924,6 +10076,16 @@ static char **subjects_of(const struct sbuf *msgs, size_t n)
 	return v;
 }
 
+/* warn_subjects() of n messages made from template t. */
+static void warn_messages(const struct sbuf *msgs, size_t n,
+			  const struct template *t)
+{
+	char **subject = subjects_of(msgs, n);
+
+	warn_subjects(subject, n, t);
+	free_strings(subject, n);
+}
+
 /* ---- trailers ---------------------------------------------------------------
  * git's trailer block: the last paragraph of a message, not its subject,
  * whose every line is "Token: value".
@@ -10486,13 +10648,10 @@ static size_t reply_target(const struct mbox *mb, const struct mbox_msg *r,
 /* The address of a trailer ("Tested-by: Name <addr>"), lower case. */
 static char *trailer_address(const char *t, size_t n)
 {
-	const char *lt = memrchr_bytes(t, n, '<');
-	const char *gt = lt ? memchr(lt, '>', n - (size_t)(lt - t)) : NULL;
 	const char *colon = memchr(t, ':', n);
-	struct span a = lt && gt ? (struct span){ lt + 1, (size_t)(gt - lt - 1) } :
-			colon ? (struct span){ colon + 1, n - (size_t)(colon + 1 - t) } :
-			(struct span){ t, n };
-	a = trim_span(a);
+	struct span v = colon ? (struct span){ colon + 1, n - (size_t)(colon + 1 - t) } :
+				(struct span){ t, n };
+	struct span a = parse_address(v).box;
 	char *r = xstrndup(a.p, a.len);
 	lower_ascii(r);
 	return r;
@@ -10964,7 +11123,8 @@ static struct org_figures org_figures(const struct recipients *r, size_t n)
 			if (!r[i].v[k].list)
 				continue;
 			GROW(list, nl + 1, al);
-			list[nl] = list_address(&r[i].v[k]);
+			struct span box = list_address(&r[i].v[k]);
+			list[nl] = xstrndup(box.p, box.len);
 			lower_ascii(list[nl]);
 			size_t j = first;  /* a reviewer and a list of one address */
 			while (j < nl && strcmp(list[j], list[nl]))
@@ -11163,8 +11323,10 @@ static void print_groups(const struct plan *p, const struct source *src,
  *   "-- ", the version.
  * With more than one patch, 0000-cover-letter.patch comes first, with git's
  * placeholders, the shortlog and the whole diffstat.  The series is written
- * into a temporary folder and moved into place at the end, so OUTDIR holds
- * the whole series or none of it.
+ * into a temporary folder first, so a failure while writing leaves OUTDIR
+ * as it was; a new OUTDIR is that folder renamed, while into one that
+ * exists the mails are renamed one by one (a failure there can leave some
+ * of the new series beside the old).
  */
 
 struct mail_opts {
@@ -11174,7 +11336,7 @@ struct mail_opts {
 	const char *outdir;
 	int force;
 	const char *id;         /* the From line's commit id, or NULL: zeros */
-	const char *to, *cc;    /* addresses, one a line, or NULL */
+	const struct addresses *to, *cc;   /* or NULL */
 };
 
 /* Date: as RFC 5322 writes it, whatever the locale. */
@@ -11263,27 +11425,23 @@ static void add_header(struct sbuf *sb, const char *name, const char *v)
 	sb_addc(sb, '\n');
 }
 
-/* One address, "Name <addr>" or "addr", as a header holds it: the name
- * unquoted first if it was quoted, then quoted where it has specials, or
- * RFC 2047-encoded where it is not ASCII; col is the column so far. */
-static void add_address(struct sbuf *sb, const char *ident, size_t len,
-			size_t col)
+/* One address as a header holds it: the name unquoted first if it was
+ * quoted, then quoted where it has specials, or RFC 2047-encoded where it
+ * is not ASCII, then "<box>"; col is the column so far. */
+static void add_address(struct sbuf *sb, const struct address *a, size_t col)
 {
-	const char *lt = memrchr_bytes(ident, len, '<');
-	size_t nl = lt ? (size_t)(lt - ident) : 0;
+	const char *v = a->name.p;
+	size_t nl = a->name.len, at = sb->len;
 	struct sbuf name = SBUF_INIT;
 
-	while (nl && is_space(ident[nl - 1]))
-		nl--;
-	if (nl >= 2 && ident[0] == '"' && ident[nl - 1] == '"') {
+	if (nl >= 2 && v[0] == '"' && v[nl - 1] == '"') {
 		for (size_t i = 1; i + 1 < nl; i++) {
-			if (ident[i] == '\\' && i + 2 < nl)
+			if (v[i] == '\\' && i + 2 < nl)
 				i++;
-			sb_addc(&name, ident[i]);
+			sb_addc(&name, v[i]);
 		}
 	} else
-		sb_add(&name, ident, nl);
-	size_t at = sb->len;
+		sb_add(&name, v, nl);
 	if (!is_ascii(name.buf, name.len)) {
 		add_encoded(sb, name.buf, name.len, col);
 		sb_addc(sb, ' ');
@@ -11299,48 +11457,45 @@ static void add_address(struct sbuf *sb, const char *ident, size_t len,
 		sb_add(sb, name.buf, name.len);
 		sb_addc(sb, ' ');
 	}
-	if (lt) {
-		/* a line of 78 at most where a fold can help, as git does */
-		const char *nl = memrchr_bytes(sb->buf + at, sb->len - at, '\n');
-		size_t line = nl ? (size_t)(sb->buf + sb->len - nl - 1) :
-				   col + sb->len - at;
-		if (sb->len > at && line + len - (size_t)(lt - ident) > 78) {
-			sb_setlen(sb, sb->len - 1);     /* the space */
-			sb_adds(sb, "\n ");
-		}
-		sb_add(sb, lt, len - (size_t)(lt - ident));
-	} else
-		sb_add(sb, ident, len);
 	sb_release(&name);
+	if (!a->angled) {
+		sb_add(sb, a->box.p, a->box.len);
+		return;
+	}
+	/* a line of 78 at most where a fold can help, as git does */
+	const char *nlp = memrchr_bytes(sb->buf + at, sb->len - at, '\n');
+	size_t line = nlp ? (size_t)(sb->buf + sb->len - nlp - 1) :
+			    col + sb->len - at;
+	if (sb->len > at && line + a->box.len + 2 > 78) {
+		sb_setlen(sb, sb->len - 1);     /* the space */
+		sb_adds(sb, "\n ");
+	}
+	sb_addf(sb, "<%.*s>", (int)a->box.len, a->box.p);
 }
 
 /* "From: Name <addr>". */
 static void add_from(struct sbuf *sb, const char *ident)
 {
+	struct address a = parse_address((struct span){ ident, strlen(ident) });
+
 	sb_adds(sb, "From: ");
-	add_address(sb, ident, strlen(ident), 6);
+	add_address(sb, &a, 6);
 	sb_addc(sb, '\n');
 }
 
-/* "To: a,\n b" from the addresses of list (one a line; empty: nothing),
- * each on a line of its own after the first. */
+/* "To: a,\n b" from l (NULL or empty: nothing), each address on a line of
+ * its own after the first. */
 static void add_address_header(struct sbuf *sb, const char *name,
-			       const char *list)
+			       const struct addresses *l)
 {
-	const char *pos = list, *end = list + strlen(list);
-	int n = 0;
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		l = trim_span(l);
-		if (!l.len)
-			continue;
-		if (n++)
+	for (size_t i = 0; l && i < l->n; i++) {
+		if (i)
 			sb_adds(sb, ",\n ");
 		else
 			sb_addf(sb, "%s: ", name);
-		add_address(sb, l.p, l.len, n > 1 ? 1 : strlen(name) + 2);
+		add_address(sb, &l->v[i], i ? 1 : strlen(name) + 2);
 	}
-	if (n)
+	if (l && l->n)
 		sb_addc(sb, '\n');
 }
 
@@ -11548,8 +11703,8 @@ static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
 	sb_addc(m, '\n');
 	sb_addf(&subj, "%s %s", tag, subject);
 	add_header(m, "Subject", subj.buf);
-	add_address_header(m, "To", mo->to ? mo->to : "");
-	add_address_header(m, "Cc", mo->cc ? mo->cc : "");
+	add_address_header(m, "To", mo->to);
+	add_address_header(m, "Cc", mo->cc);
 	if (mime)
 		sb_adds(m, "MIME-Version: 1.0\n"
 			   "Content-Type: text/plain; charset=UTF-8\n"
@@ -11720,6 +11875,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		r = error("%s: %s", tmp.buf, strerror(errno));
 		goto out;
 	}
+	temp_hold(tmp.buf);
 	for (size_t i = 0; i < n && !r; i++) {
 		sb_setlen(&from, 0);
 		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
@@ -11737,6 +11893,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		if (rename(from.buf, to.buf) < 0)
 			r = error("%s: %s", to.buf, strerror(errno));
 	}
+	temp_drop(tmp.buf);
 	if (r)
 		remove_tree(tmp.buf, 0);
 	else if (exists)
@@ -11797,17 +11954,17 @@ struct addressing {
 /* To: and Cc: of a patch: its people and lists (all in Cc: with
  * all_cc), then the extra addresses. */
 static void patch_addresses(const struct addressing *ad,
-			    const struct recipients *r, struct sbuf *to,
-			    struct sbuf *cc)
+			    const struct recipients *r, struct addresses *to,
+			    struct addresses *cc)
 {
 	for (size_t k = 0; k < r->people && !ad->all_cc; k++)
-		add_new_lines(to, r->v[k].addr, NULL);
+		addresses_add_lines(to, r->v[k].addr, NULL);
 	for (size_t i = 0; i < ad->nto; i++)
-		add_new_lines(to, ad->to[i], NULL);
+		addresses_add_lines(to, ad->to[i], NULL);
 	for (size_t k = ad->all_cc ? 0 : r->people; k < r->n; k++)
-		add_new_lines(cc, r->v[k].addr, to);
+		addresses_add_lines(cc, r->v[k].addr, to);
 	for (size_t i = 0; i < ad->ncc; i++)
-		add_new_lines(cc, ad->cc[i], to);
+		addresses_add_lines(cc, ad->cc[i], to);
 }
 
 /* What series cc answers for each of the n mail texts: the same scan of
@@ -11883,42 +12040,41 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
-		struct sbuf to = SBUF_INIT, cc = SBUF_INIT;
+		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
 		struct mail_opts mo = it[i].mo;
 		patch_addresses(ad, &sm->rcpt[i], &to, &cc);
-		mo.to = to.buf;
-		mo.cc = cc.buf;
+		mo.to = &to;
+		mo.cc = &cc;
 		sb_setlen(&sm->text[base + i], 0);
 		write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
 				 &it[i].msg, it[i].tag.buf);
-		sb_release(&to);
-		sb_release(&cc);
+		addresses_release(&to);
+		addresses_release(&cc);
 	}
 	return r;
 }
 
 /* The lists of the whole series, each once, in the order they first come. */
-static void series_lists(const struct series_mails *sm, struct sbuf *lists)
+static void series_lists(const struct series_mails *sm,
+			 struct addresses *lists)
 {
 	for (size_t i = 0; i < sm->n; i++) {
 		const struct recipients *r = &sm->rcpt[i];
-		for (size_t k = 0; k < r->n; k++) {
-			if (!r->v[k].list)
-				continue;
-			char *a = list_address(&r->v[k]);
-			add_new_lines(lists, a, NULL);
-			free(a);
-		}
+		for (size_t k = 0; k < r->n; k++)
+			if (r->v[k].list)
+				addresses_add(lists, (struct address){
+					{ NULL, 0 }, list_address(&r->v[k]), 0 },
+					NULL);
 	}
 }
 
-/* How many patches of the series go to the list addr. */
-static size_t patches_to(const struct series_mails *sm, const char *addr)
+/* How many patches of the series go to the list box. */
+static size_t patches_to(const struct series_mails *sm, struct span box)
 {
 	size_t count = 0;
 
 	for (size_t i = 0; i < sm->n; i++)
-		count += recipients_list(&sm->rcpt[i], addr);
+		count += recipients_list(&sm->rcpt[i], box);
 	return count;
 }
 
@@ -11968,11 +12124,9 @@ static void add_shortlog(struct sbuf *m, char *const *author,
 			continue;
 		for (size_t k = i; k < n; k++)
 			count += !strcmp(author[k], author[i]);
-		const char *lt = strrchr(author[i], '<');
-		size_t nl = lt ? (size_t)(lt - author[i]) : 0;
-		while (nl && author[i][nl - 1] == ' ')
-			nl--;
-		sb_addf(m, "%.*s (%zu):\n", (int)nl, author[i], count);
+		struct span name = parse_address((struct span){ author[i],
+						   strlen(author[i]) }).name;
+		sb_addf(m, "%.*s (%zu):\n", (int)name.len, name.p, count);
 		for (size_t k = i; k < n; k++)
 			if (!strcmp(author[k], author[i]))
 				sb_addf(m, "  %s\n", subject[k]);
@@ -11986,22 +12140,20 @@ static void add_shortlog(struct sbuf *m, char *const *author,
  * indented "to:" and "cc:" lines read to checkpatch.pl as bad sign-offs. */
 static void add_list_counts(struct sbuf *body, const struct series_mails *sm)
 {
-	struct sbuf lists = SBUF_INIT;
+	struct addresses lists = ADDRESSES_INIT;
 
 	series_lists(sm, &lists);
-	if (lists.len)
+	if (lists.n)
 		sb_adds(body, "Each patch goes to its own maintainers (To:) and "
 			"lists (Cc:); this\nletter goes to every list.  "
 			"Patches per list:\n");
-	const char *pos = lists.buf, *end = lists.buf + lists.len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		char *addr = xstrndup(l.p, l.len);
-		sb_addf(body, "  %4zu  %s\n", patches_to(sm, addr), addr);
-		free(addr);
+	for (size_t i = 0; i < lists.n; i++) {
+		struct span b = lists.v[i].box;
+		sb_addf(body, "  %4zu  %.*s\n", patches_to(sm, b), (int)b.len, b.p);
 	}
-	if (lists.len)
+	if (lists.n)
 		sb_addc(body, '\n');
-	sb_release(&lists);
+	addresses_release(&lists);
 }
 
 static void write_cover(struct sbuf *m, const struct cover *c)
@@ -12039,7 +12191,8 @@ static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
 			const struct source *src, const struct plan *p,
 			const struct sbuf *msgs)
 {
-	struct sbuf lists = SBUF_INIT, tag = SBUF_INIT;
+	struct addresses lists = ADDRESSES_INIT;
+	struct sbuf tag = SBUF_INIT;
 	char **author = xcalloc(p->nr + 1, sizeof *author);
 	char **subject = xcalloc(p->nr + 1, sizeof *subject);
 	size_t *all = NULL, nall = 0;
@@ -12060,14 +12213,14 @@ static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
 			   .aim = GIT_BLURB "\n\n", .author = author,
 			   .subject_of = subject, .n = p->nr, .src = src,
 			   .member = all, .nmember = nall };
-	c.mo.cc = lists.buf;
+	c.mo.cc = &lists;
 	write_cover(&sm->text[0], &c);
 	for (size_t i = 0; i < p->nr; i++)
 		free(subject[i]);
 	free(subject);
 	free(author);
 	free(all);
-	sb_release(&lists);
+	addresses_release(&lists);
 	sb_release(&tag);
 }
 
@@ -12175,6 +12328,7 @@ static int txn_begin(struct txn *t, struct repo *repo, int authored)
 		return error("%s: %s", repo->gitdir, strerror(saved));
 	}
 	t->quarantine = sb_detach(&dir, NULL);
+	temp_hold(t->quarantine);
 	sb_addf(&dir, "%s/pack", t->quarantine);
 	int r = mkdir(dir.buf, 0777);
 	sb_release(&dir);
@@ -12370,6 +12524,7 @@ static int copy_index(const char *index, const char *dir, char **tmp)
 		return -1;
 	}
 	*tmp = sb_detach(&path, NULL);
+	temp_hold(*tmp);
 	if (stat(index, &sb) < 0) {
 		close(fd);
 		unlink(*tmp);
@@ -12392,16 +12547,14 @@ static int copy_index(const char *index, const char *dir, char **tmp)
 	return r;
 }
 
-/* Removes a temporary index and the lock git may have left beside it. */
-static void remove_index_copy(char **tmp)
+/* Removes a temporary file of the run (an index copy, a message) and the
+ * lock git may have left beside it; frees *tmp and sets it NULL. */
+static void remove_temp(char **tmp)
 {
 	if (!*tmp)
 		return;
-	struct sbuf lock = SBUF_INIT;
-	sb_addf(&lock, "%s.lock", *tmp);
-	unlink(lock.buf);
-	unlink(*tmp);
-	sb_release(&lock);
+	temp_drop(*tmp);
+	remove_tree(*tmp, -1);
 	free(*tmp);
 	*tmp = NULL;
 }
@@ -12410,12 +12563,14 @@ static void remove_index_copy(char **tmp)
 static void txn_abort(struct txn *t)
 {
 	if (t->quarantine) {
+		temp_drop(t->quarantine);
 		remove_tree(t->quarantine, 2);
 		free(t->quarantine);
 		t->quarantine = NULL;
 	}
-	remove_index_copy(&t->tmp_index);
+	remove_temp(&t->tmp_index);
 	if (t->lock) {
+		temp_drop(t->lock);
 		unlink(t->lock);
 		free(t->lock);
 		t->lock = NULL;
@@ -12447,6 +12602,7 @@ static int take_index_lock(struct txn *t)
 	}
 	close(fd);
 	t->lock = sb_detach(&lock, NULL);
+	temp_hold(t->lock);
 	return 0;
 }
 
@@ -13070,7 +13226,7 @@ static int settle_plan(struct plan *p, const struct source *src,
 		cs->c[at[j]] = rest.c[j];
 	if (!r)
 		prune_plan(p, cs, src->nr);
-	remove_index_copy(&tmp);
+	remove_temp(&tmp);
 	free(rest.c);
 	free(at);
 	return r;
@@ -13097,11 +13253,7 @@ struct import {
  * fast-import's crash report. */
 static void import_abort(struct import *im)
 {
-	if (im->msg_file) {
-		unlink(im->msg_file);
-		free(im->msg_file);
-		im->msg_file = NULL;
-	}
+	remove_temp(&im->msg_file);
 	if (im->importer > 0) {
 		struct sbuf crash = SBUF_INIT;
 		sb_addf(&crash, "%s/fast_import_crash_%ld", im->t->repo->gitdir,
@@ -13159,8 +13311,8 @@ static int hook_exists(const char *path)
 	       !access(path, X_OK);
 }
 
-/* Every group's message: the template, then the commit-msg hook on it (it
- * may edit it), then git's clean-up. */
+/* Every group's message: the template's (its subjects checked), then the
+ * commit-msg hook on it (it may edit it), then git's clean-up. */
 static int make_messages(struct import *im)
 {
 	struct txn *t = im->t;
@@ -13168,14 +13320,12 @@ static int make_messages(struct import *im)
 	struct sbuf ienv = SBUF_INIT;
 	int r = 0;
 
-	im->msg = xcalloc(im->plan->nr, sizeof *im->msg);
-	for (size_t i = 0; i < im->plan->nr; i++)
-		sb_init(&im->msg[i]);
+	im->msg = group_messages(im->plan, im->tmpl);
+	warn_messages(im->msg, im->plan->nr, im->tmpl);
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { ienv.buf, "GIT_EDITOR=:", NULL };
 	for (size_t i = 0; i < im->plan->nr && !r; i++) {
 		struct sbuf *m = &im->msg[i];
-		group_message(m, im->tmpl, &im->plan->g[i]);
 		if (!hook)
 			continue;
 		if (!im->msg_file) {
@@ -13189,6 +13339,7 @@ static int make_messages(struct import *im)
 			}
 			close(fd);
 			im->msg_file = sb_detach(&path, NULL);
+			temp_hold(im->msg_file);
 		}
 		int fd = open(im->msg_file, O_WRONLY | O_TRUNC);
 		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
@@ -13206,11 +13357,7 @@ static int make_messages(struct import *im)
 			r = error("commit-msg hook emptied the message of %s; "
 				  "nothing was committed", im->plan->g[i].name);
 	}
-	if (im->msg_file) {
-		unlink(im->msg_file);
-		free(im->msg_file);
-		im->msg_file = NULL;
-	}
+	remove_temp(&im->msg_file);
 	sb_release(&ienv);
 	return r;
 }
@@ -13473,7 +13620,9 @@ static int finish_stage_job(struct import *im, struct child *job)
 	if (st) {
 		if (!read_quarantine_file(t, "stage-err", &text))
 			fwrite(text.buf, 1, text.len, stderr);
-		r = st == 1 && text.len ? -1 : git_failed("staging", st);
+		/* the job's own line (a failing git, or its death for want
+		 * of memory) is the reason; a job killed says nothing */
+		r = text.len ? -1 : git_failed("staging", st);
 	} else if (!(r = read_quarantine_file(t, "listing", &text))) {
 		r = apply_listing(im->cs, &text, 0);
 	}
@@ -13544,6 +13693,7 @@ static int commit_series(struct import *im)
 	    (r = txn_land(t, t->tip, im->plan->nr)) < 0)
 		goto fail;
 	/* Committed.  The index copy is ours and the lock is held. */
+	temp_drop(t->tmp_index);
 	if (rename(t->tmp_index, t->repo->index) < 0) {
 		error("%s: %s; the commits are made, but the index still shows "
 		      "their changes as staged (run `git reset -q`)",
@@ -13852,6 +14002,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 	}
 	close(fd);
 	t->tmp_index = xstrdup(ienv.buf);
+	temp_hold(t->tmp_index);
 	sb_setlen(&ienv, 0);
 	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf, NULL };
@@ -14490,6 +14641,7 @@ out:
 
 static void past_testers(char *const *path, size_t n, struct sbuf *out)
 {
+	struct addresses seen = ADDRESSES_INIT;
 	struct sbuf log = SBUF_INIT, max = SBUF_INIT;
 	size_t w, found = 0;
 
@@ -14505,14 +14657,16 @@ static void past_testers(char *const *path, size_t n, struct sbuf *out)
 			if (t.len <= 10 || strncasecmp(t.p, "Tested-by:", 10))
 				continue;
 			struct span who = trim_span((struct span){ t.p + 10, t.len - 10 });
-			struct sbuf one = SBUF_INIT;
-			sb_add(&one, who.p, who.len);
-			size_t before = out->len;
-			add_new_lines(out, one.buf, NULL);
-			found += out->len > before;
-			sb_release(&one);
+			size_t before = seen.n;
+			addresses_add(&seen, parse_address(who), NULL);
+			if (seen.n > before) {
+				sb_add(out, who.p, who.len);
+				sb_addc(out, '\n');
+				found++;
+			}
 		}
 	}
+	addresses_release(&seen);
 	free(words);
 	sb_release(&log);
 	sb_release(&max);
@@ -14849,79 +15003,79 @@ static const struct opt selection_opts[] = {
 	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "ORG",
 	  "dir (default), file, tree (one group), or from MAINTAINERS: "
 	  "subsystem (owning section), maintainers (same recipients), "
-	  "route (same T: tree)", by_names, 0, 0 },
+	  "route (same T: tree)", by_names, 0, 0, 0 },
 	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
-	  "cut directories to their first N components", NULL, 1, 4096 },
+	  "cut directories to their first N components", NULL, 1, 4096, 0 },
 	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
-	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0 },
+	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt worktree_opts[] = {
 	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
-	  "take untracked files too", NULL, 0, 0 },
+	  "take untracked files too", NULL, 0, 0, SYN_LONG },
 	{ 0 }
 };
 
 static const struct opt signoff_opts[] = {
 	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
-	  "add Signed-off-by: with the committer's identity", NULL, 0, 0 },
+	  "add Signed-off-by: with the committer's identity", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt split_only_opts[] = {
 	{ NULL, "--author", OPT_VALUE, CO(author), 0, "'NAME <ADDR>'",
 	  "the mails' author (default: git's user.name and user.email)",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, "N",
 	  "drop N leading components of the diff's paths (default: found)",
-	  NULL, 0, 4096 },
+	  NULL, 0, 4096, 0 },
 	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, "DIR",
 	  "put DIR/ before every path of the diff, as git apply does",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, "DIR",
-	  "write the mails into DIR (default: .)", NULL, 0, 0 },
+	  "write the mails into DIR (default: .)", NULL, 0, 0, 0 },
 	{ NULL, "--force", OPT_FLAG, CO(force), 1, NULL,
-	  "replace a series already in the output directory", NULL, 0, 0 },
+	  "replace a series already in the output directory", NULL, 0, 0, 0 },
 	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, NULL,
 	  "commit the groups on HEAD instead (index and work tree untouched)",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt template_opts[] = {
 	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
 	  "the message template (- for stdin): SEDME is the group's "
-	  "directory, %(section) its owning section, %(prefix) SEDME and "
-	  "\": \"", NULL, 0, 0 },
+	  "name, %(section) its owning section's title, %(prefix) the "
+	  "subject prefix its history uses (\"i2c: omap: \")", NULL, 0, 0, 0 },
 	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
-	  "the message template itself", NULL, 0, 0 },
+	  "the message template itself", NULL, 0, 0, SYN_OR },
 	{ 0 }
 };
 
 static const struct opt commit_only_opts[] = {
 	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
-	  "show the commits and their messages; write nothing", NULL, 0, 0 },
+	  "show the commits and their messages; write nothing", NULL, 0, 0, 0 },
 	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
-	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0 },
+	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0, 0 },
 	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, NULL,
-	  "sign (refused: series cannot sign)", NULL, 0, 0 },
+	  "sign (refused: series cannot sign)", NULL, 0, 0, SYN_HIDE },
 	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, NULL,
-	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0 },
+	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt plan_only_opts[] = {
 	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, NULL,
 	  "a row of figures per organisation, to choose one with",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt regroup_only_opts[] = {
 	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
 	  "show the new commits and every trailer's fate; write nothing",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -14931,20 +15085,20 @@ static const struct opt *const plan_tables[] = {
 	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
 
 static const struct opt *const commit_tables[] = {
-	signoff_opts, commit_only_opts, selection_opts, worktree_opts,
-	template_opts, NULL };
+	template_opts, signoff_opts, commit_only_opts, selection_opts,
+	worktree_opts, NULL };
 
 static const struct opt *const regroup_tables[] = {
-	selection_opts, template_opts, signoff_opts, regroup_only_opts, NULL };
+	template_opts, signoff_opts, regroup_only_opts, selection_opts, NULL };
 
 static const struct opt *const split_tables[] = {
-	selection_opts, template_opts, signoff_opts, split_only_opts, NULL };
+	template_opts, signoff_opts, selection_opts, split_only_opts, NULL };
 
 
 /* Reads the options of plan, commit, split or regroup, then checks what
- * the tables cannot: -F with -m, and (need_template) that one is there. */
-static int parse_commit_opts(struct args *a, struct commit_opts *o,
-			     int need_template)
+ * the tables cannot: -F with -m, and that one is there where the command
+ * requires a template. */
+static int parse_commit_opts(struct args *a, struct commit_opts *o)
 {
 	int r = parse_opts(a, o);
 
@@ -14956,7 +15110,7 @@ static int parse_commit_opts(struct args *a, struct commit_opts *o,
 	o->pathspec = a->word;
 	if (o->file && o->message)
 		return cmd_usage(a->cmd, "-F and -m cannot be used together");
-	if (need_template && !o->file && !o->message)
+	if (a->cmd->required && !o->file && !o->message)
 		return cmd_usage(a->cmd, "a message template is required "
 				 "(-F FILE or -m MSG)");
 	return 0;
@@ -15037,9 +15191,7 @@ static void messages_step(struct cmd *c)
 {
 	c->msgs = group_messages(&c->p, &c->tm);
 	c->nmsgs = c->p.nr;
-	char **subject = subjects_of(c->msgs, c->nmsgs);
-	warn_subjects(subject, c->nmsgs, &c->tm);
-	free_strings(subject, c->nmsgs);
+	warn_messages(c->msgs, c->nmsgs, &c->tm);
 }
 
 /* ---- plan and commit ------------------------------------------------- */
@@ -15136,7 +15288,7 @@ static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 static int cmd_plan(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o, 0);
+	int r = parse_commit_opts(a, &o);
 
 	if (!r && a->dashdash && (a->dashdash > 1 || !is_range(a->word[0])))
 		r = cmd_usage(a->cmd, "unknown argument '%s' (paths go after --; "
@@ -15194,11 +15346,6 @@ static int commit_step(struct cmd *c, const struct commit_opts *o)
 	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
 			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
 
-	struct sbuf *msgs = group_messages(&c->p, &c->tm);
-	char **subject = subjects_of(msgs, c->p.nr);
-	warn_subjects(subject, c->p.nr, &c->tm);
-	free_strings(subject, c->p.nr);
-	sbufs_free(msgs, c->p.nr);
 	c->t.repo = &c->repo;
 	int done = commit_series(&im);
 	if (!done)
@@ -15214,13 +15361,14 @@ static int commit_refusals(struct cmd *c, const struct commit_opts *o)
 {
 	if (o->dry_run)
 		return 0;
-	return failed(check_idle(&c->repo) < 0 || check_signing(o) < 0 ? -1 : 0);
+	return failed(check_idle(&c->repo, c->a->cmd->name) < 0 ||
+		      check_signing(o) < 0 ? -1 : 0);
 }
 
 static int cmd_commit(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o, 1);
+	int r = parse_commit_opts(a, &o);
 
 	if (r)
 		return args_end(a, r);
@@ -15362,7 +15510,7 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 {
 	struct txn *t = &c->t;
 
-	if (open_repo(c) || check_idle(&c->repo) < 0 ||
+	if (open_repo(c) || check_idle(&c->repo, c->a->cmd->name) < 0 ||
 	    (!t->committer && !(t->committer = ident("GIT_COMMITTER_IDENT"))))
 		return EXIT_FAIL;
 	if (o->author) {
@@ -15399,7 +15547,7 @@ static int split_mails(struct cmd *c, const struct commit_opts *o,
 static int cmd_split(struct args *a)
 {
 	struct commit_opts o = { .strip = -1 };
-	int r = parse_commit_opts(a, &o, 1);
+	int r = parse_commit_opts(a, &o);
 
 	if (!r && a->nword > 1)
 		r = cmd_usage(a->cmd, "one diff at a time ('%s' is a second)",
@@ -15443,7 +15591,7 @@ static int regroup_source(struct cmd *c, const struct commit_opts *o,
 {
 	int r;
 
-	if (!o->dry_run && check_idle(&c->repo) < 0)
+	if (!o->dry_run && check_idle(&c->repo, c->a->cmd->name) < 0)
 		return EXIT_FAIL;
 	if (resolve_range(spec, &c->rg) < 0)
 		return EXIT_FAIL;
@@ -15497,7 +15645,7 @@ static int regroup_commits(struct cmd *c, const struct regroup *rg,
 static int cmd_regroup(struct args *a)
 {
 	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o, 1);
+	int r = parse_commit_opts(a, &o);
 
 	if (!r && (a->nword != 1 || !is_range(a->word[0])))
 		r = cmd_usage(a->cmd, a->nword ? "one range BASE..HEAD, not '%s'" :
@@ -15781,9 +15929,10 @@ struct cc_args {
 
 static const struct opt cc_own_opts[] = {
 	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0,
-	  "FILE", "this MAINTAINERS; its directory is the tree's top", NULL, 0, 0 },
+	  "FILE", "this MAINTAINERS; its directory is the tree's top", NULL, 0, 0, 0 },
 	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1,
-	  NULL, "the arguments are paths in the tree, not patches", NULL, 0, 0 },
+	  NULL, "the arguments are paths in the tree, not patches", NULL, 0, 0,
+	  SYN_HIDE },
 	{ 0 }
 };
 
@@ -15972,35 +16121,35 @@ struct format_opts {
 
 static const struct opt format_table[] = {
 	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, "DIR",
-	  "write the mails into DIR (default: .)", NULL, 0, 0 },
+	  "write the mails into DIR (default: .)", NULL, 0, 0, 0 },
 	{ NULL, "--to", OPT_LIST, FO(to), 0, "ADDR",
-	  "also To: of every mail (repeatable)", NULL, 0, 0 },
+	  "also To: of every mail (repeatable)", NULL, 0, 0, 0 },
 	{ NULL, "--cc", OPT_LIST, FO(cc), 0, "ADDR",
-	  "also Cc: of every mail (repeatable)", NULL, 0, 0 },
+	  "also Cc: of every mail (repeatable)", NULL, 0, 0, 0 },
 	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, NULL,
-	  "everyone in Cc:, only --to in To:", NULL, 0, 0 },
+	  "everyone in Cc:, only --to in To:", NULL, 0, 0, 0 },
 	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, NULL,
-	  "[RFC PATCH] instead of [PATCH]", NULL, 0, 0 },
+	  "[RFC PATCH] instead of [PATCH]", NULL, 0, 0, 0 },
 	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, "N",
-	  "version N: [PATCH vN n/m] and vN- file names", NULL, 1, 9999 },
-	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "RANGE",
+	  "version N: [PATCH vN n/m] and vN- file names", NULL, 1, 9999, 0 },
+	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "OLD-BASE..OLD-TIP",
 	  "the previous version's commits: say in the cover letter what "
 	  "upstream applied, what changed, what is new (default with -v N: "
 	  "version N-1 as format wrote it, from refs/series/BRANCH/)",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, SYN_IN },
 	{ NULL, "--include", OPT_LIST, FO(include), 0, "GLOB",
 	  "only the commits that touch a path matching GLOB (repeatable; * "
-	  "crosses /): an RFC of one subsystem", NULL, 0, 0 },
+	  "crosses /): an RFC of one subsystem", NULL, 0, 0, 0 },
 	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, NULL,
-	  "no cover letter and no n/m: each patch stands alone", NULL, 0, 0 },
+	  "no cover letter and no n/m: each patch stands alone", NULL, 0, 0, 0 },
 	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, "FILE",
 	  "the cover letter's subject (its first line) and aim (the rest)",
-	  NULL, 0, 0 },
+	  NULL, 0, 0, 0 },
 	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, "N",
-	  "warn about a mail to more than N (default 40)", NULL, 1, 1000000 },
+	  "warn about a mail to more than N (default 40)", NULL, 1, 1000000, 0 },
 	{ NULL, "--force", OPT_FLAG, FO(force), 1, NULL,
 	  "replace a series already in DIR (its cover letter's subject and "
-	  "aim are kept)", NULL, 0, 0 },
+	  "aim are kept)", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -16090,15 +16239,16 @@ static void sending_warnings(const struct series_mails *sm,
 			     const struct owners *ow,
 			     const struct format_opts *o)
 {
-	struct sbuf lists = SBUF_INIT, llines = SBUF_INIT;
+	struct addresses lists = ADDRESSES_INIT;
+	struct sbuf llines = SBUF_INIT;
 
 	series_lists(sm, &lists);
 	if (ow->m)
 		l_lines(ow->m, &llines);
-	const char *pos = lists.buf, *end = lists.buf + lists.len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		char *addr = xstrndup(l.p, l.len);
-		size_t count = patches_to(sm, addr);
+	for (size_t i = 0; i < lists.n; i++) {
+		struct span box = lists.v[i].box;
+		char *addr = xstrndup(box.p, box.len);
+		size_t count = patches_to(sm, box);
 		const char *rule = list_rule(addr);
 		if (count > 15)
 			warning("%s gets %zu patches of this series; %s: send it "
@@ -16118,7 +16268,7 @@ static void sending_warnings(const struct series_mails *sm,
 			warning("%s goes to %zu recipients (more than %d)",
 				sm->name[i + (size_t)sm->cover], k, o->max_rcpt);
 	}
-	sb_release(&lists);
+	addresses_release(&lists);
 	sb_release(&llines);
 }
 
@@ -16450,12 +16600,29 @@ static int range_diffstat(const struct source *src, const struct range *rg,
  * organised and why so, the public branch, what changed since the last
  * version, the patches per list, the shortlog, the diffstat of
  * the range, base-commit; to every list of the series. */
+/* The cover letter's To: (--to) and Cc: (every list, then --cc). */
+static void cover_addresses(const struct series_mails *sm,
+			    const struct format_opts *o, struct addresses *to,
+			    struct addresses *cc)
+{
+	struct addresses lists = ADDRESSES_INIT;
+
+	for (size_t i = 0; i < o->to.n; i++)
+		addresses_add_lines(to, o->to.v[i], NULL);
+	series_lists(sm, &lists);
+	for (size_t i = 0; i < lists.n; i++)
+		addresses_add(cc, lists.v[i], to);
+	for (size_t i = 0; i < o->cc.n; i++)
+		addresses_add_lines(cc, o->cc.v[i], to);
+	addresses_release(&lists);
+}
+
 static int write_format_cover(struct series_mails *sm, struct cmd *c,
 			      const struct format_opts *o,
 			      const char *subject, const char *aim)
 {
-	struct sbuf tag = SBUF_INIT, to = SBUF_INIT, cc = SBUF_INIT,
-		    lists = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
+	struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
+	struct sbuf tag = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
 		    base = SBUF_INIT;
 	struct source all = SOURCE_INIT;
 	const struct source *from;
@@ -16465,12 +16632,7 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 	char **subj = xcalloc(n + 1, sizeof *subj);
 	char *branch = public_branch(&c->repo, c->rg.tip);
 
-	for (size_t i = 0; i < o->to.n; i++)
-		add_new_lines(&to, o->to.v[i], NULL);
-	series_lists(sm, &lists);
-	add_new_lines(&cc, lists.buf, &to);
-	for (size_t i = 0; i < o->cc.n; i++)
-		add_new_lines(&cc, o->cc.v[i], &to);
+	cover_addresses(sm, o, &to, &cc);
 	add_tag(&tag, o, 0, sm->n);
 	organisation_paragraph(&para, &c->src, &c->p, &c->ow, sm->n, &shared);
 	for (size_t i = 0; i < n; i++) {
@@ -16485,7 +16647,7 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 	if (!r)
 		r = add_base(&base, &c->rg);
 	struct cover cv = { .mo = { .author = c->rc.c[n - 1].author,
-				    .to = to.buf, .cc = cc.buf },
+				    .to = &to, .cc = &cc },
 			    .tag = tag.buf, .subject = subject, .aim = aim,
 			    .organised = para.buf, .branch = branch,
 			    .changes = changes.len ? changes.buf : NULL, .sm = sm,
@@ -16501,9 +16663,8 @@ static int write_format_cover(struct series_mails *sm, struct cmd *c,
 	free(branch);
 	source_release(&all);
 	sb_release(&tag);
-	sb_release(&to);
-	sb_release(&cc);
-	sb_release(&lists);
+	addresses_release(&to);
+	addresses_release(&cc);
 	sb_release(&para);
 	sb_release(&changes);
 	sb_release(&base);
@@ -16912,10 +17073,10 @@ struct trailers_opts {
 
 static const struct opt trailers_table[] = {
 	{ "-n", "--dry-run", OPT_FLAG, TO(dry_run), 1, NULL,
-	  "show what would be added, and why; write nothing", NULL, 0, 0 },
+	  "show what would be added, and why; write nothing", NULL, 0, 0, 0 },
 	{ NULL, "--from", OPT_VALUE, TO(from), 0, "OLD-BASE..OLD-TIP",
 	  "carry the trailers of the previous version's commits whose patch "
-	  "is the same", NULL, 0, 0 },
+	  "is the same", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -16967,7 +17128,7 @@ static int trailers_range(struct cmd *c, const char *spec, int dry_run)
 
 	if ((r = open_repo(c)))
 		return r;
-	if (!dry_run && check_idle(&c->repo) < 0)
+	if (!dry_run && check_idle(&c->repo, c->a->cmd->name) < 0)
 		return EXIT_FAIL;
 	if (open_range(spec, &c->repo, &c->rg) < 0)
 		return EXIT_FAIL;
@@ -17098,35 +17259,22 @@ static int cmd_trailers(struct args *a)
 /* Not static: the unit-test build has no main(), and this table is what
  * reaches the commands. */
 const struct command commands[] = {
-	{ "plan", cmd_plan,
-	  "plan [--by ORG] [--depth N] [--include GLOB]... "
-	  "[--untracked] [-F FILE | -m MSG] [--compare] "
-	  "[BASE..TIP | -- PATHSPEC...]",
-	  plan_tables, 1 },
-	{ "cc", cmd_cc,
-	  "cc [--no-m] [--no-r] [--no-l] [--roles] [--git-fallback] "
-	  "[--no-fixes] [--maintainers FILE] (PATCH... | -f PATH...)",
-	  cc_tables, 1 },
-	{ "split", cmd_split,
-	  "split (-F FILE | -m MSG) [-s] [--by ORG] [--depth N] "
-	  "[--include GLOB]... [--author 'NAME <ADDR>'] [-p N] [--directory DIR] "
-	  "[-o DIR] [--force] [--commit] [DIFF | -]", split_tables, 1 },
-	{ "regroup", cmd_regroup,
-	  "regroup (-F FILE | -m MSG) [-s] [-n] [--by ORG] [--depth N] "
-	  "[--include GLOB]... BASE..HEAD", regroup_tables, 1 },
-	{ "format", cmd_format,
-	  "format [BASE..TIP] [-o DIR] [--to ADDR]... [--cc ADDR]... "
-	  "[--all-cc] [--rfc] [-v N [--prev OLD-BASE..OLD-TIP]] [--individual] "
-	  "[--cover FILE] [--max-recipients N] [--force]", format_tables, 1 },
-	{ "trailers", cmd_trailers,
-	  "trailers [-n] [--from OLD-BASE..OLD-TIP] [MBOX...] [BASE..HEAD]",
-	  trailers_tables, 1 },
-	{ "check", cmd_check,
-	  "check [PATCH... | BASE..TIP]", check_tables, 1 },
-	{ "commit", cmd_commit,
-	  "commit (-F FILE | -m MSG) [-s] [-n] [--no-verify] [--no-gpg-sign] "
-	  "[--by ORG] [--depth N] [--include GLOB]... [--untracked] "
-	  "[-- PATHSPEC...]", commit_tables, 0 },
+	{ "plan", cmd_plan, plan_tables, NULL,
+	  "[BASE..TIP | -- PATHSPEC...]", 1, "nothing to commit" },
+	{ "commit", cmd_commit, commit_tables, template_opts,
+	  "[-- PATHSPEC...]", 0, "nothing to commit" },
+	{ "check", cmd_check, check_tables, NULL,
+	  "[PATCH... | BASE..TIP]", 1, "something needs the hardware" },
+	{ "format", cmd_format, format_tables, NULL,
+	  "[BASE..TIP]", 1, "no commit to format" },
+	{ "trailers", cmd_trailers, trailers_tables, NULL,
+	  "[MBOX...] [BASE..HEAD]", 1, "no trailer to add" },
+	{ "split", cmd_split, split_tables, template_opts,
+	  "[DIFF | -]", 1, "nothing to commit" },
+	{ "regroup", cmd_regroup, regroup_tables, template_opts,
+	  "BASE..HEAD", 1, "nothing to commit" },
+	{ "cc", cmd_cc, cc_tables, NULL,
+	  "(PATCH... | -f PATH...)", 1, "never (no recipient is 0)" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof *commands)
@@ -17139,7 +17287,7 @@ static int print_usage(FILE *f)
 {
 	fprintf(f, "usage: series [-h | --version] COMMAND [ARGS]\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "       series %s\n", commands[i].synopsis);
+		print_synopsis(f, "       series ", &commands[i]);
 	fprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
 		   "128+N killed by signal N\n");
 	return EXIT_USAGE;

@@ -46,7 +46,9 @@ void die(const char *fmt, ...);
  * passed to string functions even when empty; the bytes may hold NULs (git's
  * -z output does), so len, not strlen(), is the length.  alloc == 0 means
  * buf points at a shared static "" that must not be written.
- * Functions named sb_* and x* never fail: they die on overflow or OOM.
+ * Functions named sb_* and x* die on overflow or OOM and otherwise never
+ * fail, but for the two that read a file: sb_read_fd() and sb_read_file()
+ * return -1 with errno set.
  */
 struct sbuf {
 	char *buf;

@@ -48,6 +48,36 @@ t_cli_conventions() {
 	eq "--depth=1 and a pathspec" "$rc" 0
 }
 
+# The synopses: `series -h`, each `series CMD -h`, a usage error and the
+# README's Commands block say the same, for every command, and each
+# command's help lists what its exit 1 means.
+t_cli_synopses() {
+	local help readme cmd line want
+	help=$("$SERIES" -h | sed -n 's/^ *series \([a-z]\)/\1/p' | tr -s ' ')
+	# the README's block, a continuation line joined to its command's line
+	readme=$(sed -n '/^Commands$/,/^    series -h /p' "$here/../README" |
+		sed '1,2d;$d' | awk '/^    series /{ if (l) print l; l=$0; next } { l = l $0 } END { print l }' |
+		sed 's/^ *series //' | tr -s ' ')
+	eq "series -h and the README's Commands block" "$help" "$readme"
+	eq "every command has a synopsis" "$(cut -d' ' -f1 <<<"$help" | tr '\n' ' ')" \
+		"plan commit check format trailers split regroup cc "
+	while read -r cmd line; do
+		run "$cmd" -h
+		eq "$cmd -h: the synopsis of series -h" "$(head -n 1 <<<"$out" | tr -s ' ')" "usage: series $cmd $line"
+		has "$cmd -h: what exit 1 means" "$out" "exit: 0 done, 1 "
+	done <<<"$help"
+	run check -h
+	has "check -h: exit 1" "$out" "1 something needs the hardware,"
+	run format -h
+	has "format -h: --include" "$out" "    --include GLOB "
+	has "series -h: format --include" "$help" "format [-o DIR] [--to ADDR]... [--cc ADDR]... [--all-cc] [--rfc] [-v N [--prev OLD-BASE..OLD-TIP]] [--include GLOB]..."
+	run plan -h
+	has "plan -h: %(prefix) as it is" "$out" "%(prefix) the subject prefix its history uses"
+	lacks "plan -h: no stale words" "$out" "SEDME and"
+	run regroup -m x
+	eq "regroup: usage error's synopsis" "$(tail -n 1 <<<"$err" | tr -s ' ')" "usage: series $(grep '^regroup ' <<<"$help")"
+}
+
 # make demo's script: the main job end to end on the tree it makes, its
 # every step's output as a newcomer reads it, and nothing left behind.
 t_demo() {

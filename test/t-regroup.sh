@@ -186,9 +186,13 @@ rg_result() {
 	eq "$1: 4 commits" "$(git rev-list --count "$RG_BASE"..HEAD)" 4
 }
 
-t_regroup_split_faults() {
+t_regroup_faults() {
 	rg_series rgf-regroup            # for RG_BASE, before the loop
 	each_fault rg_series rgf-regroup rg_result regroup -m SEDME:x "$RG_BASE"..HEAD
+}
+
+t_split_commit_faults() {
+	rg_series rgf-regroup            # for RG_BASE, before the loop
 	each_fault rg_split_start rgf-split rg_result split --commit -m SEDME:x "$scratch/rgf.diff"
 }
 
