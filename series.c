@@ -3606,17 +3606,18 @@ static void wt_dir_parts(struct wt_patch *wp, const struct source *src,
 	}
 }
 
-/* Starts the diff of src's files (the work tree's, pathspec the one git
- * status was given), each part's output in a file in gitdir.  0, or -1
- * after error(); what started is then waited for by wt_patch_finish(). */
-static int wt_patch_start(struct wt_patch *wp, const struct source *src,
-			  const char *gitdir, const char *top,
-			  const char *const *pathspec)
+/* Starts src->diff, the diff of src's files (the work tree's, pathspec
+ * the one git status was given), each part's output in a file in gitdir.
+ * 0, or -1 after error(); what started is then waited for by
+ * wt_patch_finish(). */
+static int wt_patch_start(struct source *src, const char *gitdir,
+			  const char *top, const char *const *pathspec)
 {
 	static const char *const head[] = { "diff", "--binary", "--full-index",
 		"-M", "--no-ext-diff", "--no-textconv", "--no-color",
 		"--ignore-submodules=none", "HEAD", "--", NULL };
 	size_t nh = sizeof head / sizeof *head - 1, parts = wt_parts(src);
+	struct wt_patch *wp = src->diff = xcalloc(1, sizeof *src->diff);
 
 	if (parts == 1) {       /* here, with git status's pathspec */
 		size_t np = 0;
@@ -3652,43 +3653,61 @@ static int wt_patch_start(struct wt_patch *wp, const struct source *src,
 	return 0;
 }
 
-/* Waits for the diff and, where patch is not NULL, reads it into *patch
- * (its parts one after another: the file order does not matter);
- * (*at)[i] is then src's file i's entry in it, or SIZE_MAX (untracked:
- * the diff has no such file).  The caller frees *at and releases *patch.
- * Nothing where it was not started.  0, or -1 after error(). */
-static int wt_patch_finish(struct wt_patch *wp, const struct source *src,
-			   struct source *patch, size_t **at)
+/* Gives src's file i the diff of patch's file k: its text is src->text. */
+static void adopt_diff(struct sfile *f, const struct sfile *d)
 {
+	f->off = d->off;
+	f->len = d->len;
+	f->body = d->body;
+	f->line = d->line;
+	f->git = d->git;
+	f->strip = d->strip;
+	f->keep_header = d->keep_header;
+	f->added = d->added;
+	f->removed = d->removed;
+	f->binary = d->binary;
+}
+
+/* Waits for src->diff and, with keep, makes it src's text: each file's
+ * diff there (an untracked file has none; the diff's file order does not
+ * matter).  Nothing where none was started.  0, or -1 after error(). */
+static int wt_patch_finish(struct source *src, int keep)
+{
+	struct wt_patch *wp = src->diff;
+	struct source patch = SOURCE_INIT;
 	struct diff_opts o = { 1, NULL };
 	int r = 0;
 
+	if (!wp)
+		return 0;
 	for (size_t k = 0; k < wp->n; k++) {
-		int rk = bg_finish(&wp->part[k], patch && !r ? &patch->text : NULL);
+		int rk = bg_finish(&wp->part[k], keep && !r ? &patch.text : NULL);
 		r = r ? r : rk;
 	}
-	wp->n = 0;
 	free_strings(wp->dir, wp->ndir);
-	wp->dir = NULL;
-	wp->ndir = 0;
+	free(wp);
+	src->diff = NULL;
 	if (r)
 		return r > 0 ? git_failed("git diff HEAD", r) : -1;
-	if (!patch)
-		return 0;
-	if (patch->text.len && parse_diff(patch, "git diff HEAD", &o) < 0)
-		return -1;
-	*at = xcalloc(src->nr + 1, sizeof **at);
-	struct owned *by = xcalloc(patch->nr + 1, sizeof *by);
-	for (size_t i = 0; i < patch->nr; i++)
-		by[i] = (struct owned){ patch->f[i].path, i };
-	sort_n(by, patch->nr, sizeof *by, cmp_owned);
-	for (size_t i = 0; i < src->nr; i++) {
-		struct owned key = { src->f[i].path, 0 }, *hit = patch->nr ?
-			bsearch(&key, by, patch->nr, sizeof *by, cmp_owned) : NULL;
-		(*at)[i] = hit ? hit->k : SIZE_MAX;
+	if (keep && patch.text.len &&
+	    (r = parse_diff(&patch, "git diff HEAD", &o)) == 0) {
+		struct owned *by = xcalloc(patch.nr + 1, sizeof *by);
+		for (size_t k = 0; k < patch.nr; k++)
+			by[k] = (struct owned){ patch.f[k].path, k };
+		sort_n(by, patch.nr, sizeof *by, cmp_owned);
+		for (size_t i = 0; i < src->nr; i++) {
+			struct owned key = { src->f[i].path, 0 }, *hit =
+				bsearch(&key, by, patch.nr, sizeof *by, cmp_owned);
+			if (hit)
+				adopt_diff(&src->f[i], &patch.f[hit->k]);
+		}
+		free(by);
+		struct sbuf t = src->text;
+		src->text = patch.text;
+		patch.text = t;
 	}
-	free(by);
-	return 0;
+	source_release(&patch);
+	return r;
 }
 
 /* The tree of commit, into tree (72 bytes).  0, or -1 after error(). */
@@ -8756,12 +8775,6 @@ struct owners {
 	struct indices *khit;   /* the K: lines each file hits, or NULL */
 	struct recipients *alone; /* with khit: each file's answer alone */
 	size_t n;
-	/* A work tree's change as a patch (wt_patch_start()), which K: lines
-	 * search as they search a range's or a mail's; at: per source file,
-	 * its entry there, or SIZE_MAX.  Both empty for a diff source. */
-	struct source patch;
-	size_t *at;
-	struct wt_patch wp;   /* the diff, while it runs */
 };
 
 static void free_indices(struct indices *v, size_t n)
@@ -8779,9 +8792,6 @@ static void owners_release(struct owners *ow)
 	free_strings(ow->title, ow->n);
 	recipients_free(ow->alone, ow->n);
 	free_indices(ow->khit, ow->n);
-	wt_patch_finish(&ow->wp, NULL, NULL, NULL);
-	source_release(&ow->patch);
-	free(ow->at);
 	if (ow->m)
 		maintainers_free(ow->m);
 	memset(ow, 0, sizeof *ow);
@@ -8818,9 +8828,9 @@ static int cmp_size(const void *a, const void *b)
 
 /* The recipients of each of the ng groups of src's files, as series cc
  * gives them for the group's patch, which is what format's mail of it
- * gets: K: lines search a diff's text, and a work tree's change as git
- * diff HEAD gives it (ow->patch; an untracked file whole, which is its
- * patch's every line).  One pass; out[i] (empty before) gets group i's. */
+ * gets: K: lines search each file's diff (a work tree's is git diff
+ * HEAD's; an untracked file's is the file whole, its patch's every line).
+ * One pass; out[i] (empty before) gets group i's. */
 
 static int recipients_of(struct owners *ow, const struct source *src,
 			 const struct group *g, size_t ng,
@@ -8855,11 +8865,7 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			else if (f->len)
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
 					   &kw[i]);
-			else if (ow->at && ow->at[fi] != SIZE_MAX) {
-				const struct sfile *d = &ow->patch.f[ow->at[fi]];
-				scan_patch(ow->patch.text.buf + d->off, d->len,
-					   &scratch, &kw[i]);
-			} else if (f->new_mode && !failed &&
+			else if (f->new_mode && !failed &&
 				 keyword_searched(f->path)) {
 				sb_setlen(&text, 0);
 				if (!kx)
@@ -14740,32 +14746,17 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what,
 }
 
 
-/* plan of the work tree: the rules read the hunks of its patch (ow->patch,
- * worktree_patch()) with each file as the work tree has it (only those
- * whose hunks could fire one: check_plan_groups()). */
+/* plan of the work tree: the rules read the hunks of each file's diff
+ * with the file as the work tree has it (only those whose hunks could
+ * fire one: check_plan_groups()). */
 static void worktree_hardware_warnings(const struct plan *p, const char *top,
-				       const struct owners *ow)
+				       const struct source *src)
 {
-	struct plan dp = { xcalloc(p->nr + 1, sizeof *dp.g), p->nr };
 	struct findings f = { 0 };
-	int any = 0;
 
-	for (size_t g = 0; ow->at && g < p->nr; g++) {
-		dp.g[g].member = xcalloc(p->g[g].nr + 1, sizeof *dp.g[g].member);
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			size_t at = ow->at[p->g[g].member[j]];
-			if (at != SIZE_MAX) {
-				dp.g[g].member[dp.g[g].nr++] = at;
-				any = 1;
-			}
-		}
-	}
-	if (any && !check_plan_groups(&ow->patch, &dp, NULL, top, &f))
+	if (src->text.len && !check_plan_groups(src, p, NULL, top, &f))
 		for (size_t g = 0; g < p->nr; g++)
 			warn_hardware(&f, g, p->g[g].name, 0);
-	for (size_t g = 0; g < p->nr; g++)
-		free(dp.g[g].member);
-	free(dp.g);
 	free(f.v);
 }
 
@@ -14892,6 +14883,7 @@ static int cmd_end(struct cmd *c, int r)
 	sbufs_free(c->msgs, c->nmsgs);
 	owners_release(&c->ow);
 	plan_release(&c->p);
+	wt_patch_finish(&c->src, 0);
 	source_release(&c->src);
 	status_release(&c->st);
 	rcommits_release(&c->rc);
@@ -15154,8 +15146,7 @@ static int worktree_patch(struct cmd *c, const struct commit_opts *o)
 {
 	int want = (c->ow.m && c->ow.o.keywords) || shows_hardware(o);
 
-	return wt_patch_finish(&c->ow.wp, &c->src, want ? &c->ow.patch : NULL,
-			       &c->ow.at);
+	return wt_patch_finish(&c->src, want);
 }
 
 /* MAINTAINERS at top (an error where the grouping needs it and there is
@@ -15214,8 +15205,8 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 	if (c->repo.old[0] && (shows_hardware(o) ||
 	    ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
 	     !stat(mnt.buf, &st))))
-		r = wt_patch_start(&c->ow.wp, &c->src, c->repo.gitdir,
-				   c->repo.top, o->pathspec);
+		r = wt_patch_start(&c->src, c->repo.gitdir, c->repo.top,
+				   o->pathspec);
 	sb_release(&mnt);
 	if (r)
 		return EXIT_FAIL;
@@ -15250,7 +15241,7 @@ static int show_worktree(struct cmd *c, const struct commit_opts *o,
 				messages_step(c);
 			print_groups(&c->p, &c->src, letter, c->msgs, messages,
 				     &c->ow);
-			worktree_hardware_warnings(&c->p, c->repo.top, &c->ow);
+			worktree_hardware_warnings(&c->p, c->repo.top, &c->src);
 			free(letter);
 		}
 	}

@@ -162,9 +162,14 @@ struct sfile {
 struct source {
 	struct sfile *f;
 	size_t nr, alloc;
-	struct sbuf text;    /* a diff source's input, whole */
+	struct sbuf text;    /* the diff of the files, whole: a diff source's
+			      * input, or the work tree's git diff HEAD once
+			      * it is read (an untracked file has none) */
+	struct wt_patch *diff;  /* the work tree's diff while it runs, or
+				 * NULL; finished before the source is
+				 * released */
 };
-#define SOURCE_INIT { NULL, 0, 0, SBUF_INIT }
+#define SOURCE_INIT { NULL, 0, 0, SBUF_INIT, NULL }
 void source_release(struct source *src);
 
 /* ---- plan ---------------------------------------------------------------
