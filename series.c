@@ -29,17 +29,21 @@
  *   5. groupings   dir, depth, file, tree; subsystem, maintainers, route;
  *                  the organisations
  *   6. messages    templates, prefixes from history, trailers
- *   7. sinks       the plan printer, the mail writer, the transaction core
- *                  (commit, apply, take, reword), the hardware checks
- *   8. commands    a context, then each command as named steps: plan,
+ *   7. sinks       the plan printer, the mail writer and the one pipeline
+ *                  of a series of mails, the transaction core (commit,
+ *                  apply, take, reword), the hardware checks
+ *   8. versions    what format knows of a series beyond its mails: the
+ *                  cover letter's parts, each version recorded, what
+ *                  became of the last one's patches
+ *   9. commands    a context, then each command as named steps: plan,
  *                  commit, split, regroup, cc, format, check, trailers
- *   9. main
+ *  10. main
  * A command is one source, one grouping and one sink: plan = work tree or
  * range + grouping + plan printer; commit = work tree + grouping + commit;
  * split = diff + grouping + mail writer or apply; regroup = range +
- * grouping + take; format = range per commit + mail writer; check =
- * patches or range per commit + hardware checks; trailers = range per
- * commit + replies + reword; cc = patches + the recipients engine.
+ * grouping + take; format = range per commit + versions + mail writer;
+ * check = patches or range per commit + hardware checks; trailers = range
+ * per commit + replies + reword; cc = patches + the recipients engine.
  *
  * TODO:
  *   - cc: a call still reads all of MAINTAINERS (~1.3 ms of CPU on the
@@ -12191,13 +12195,103 @@ static void write_cover(struct sbuf *m, const struct cover *c)
 	sb_release(&body);
 }
 
-/* split's cover letter: what git format-patch --cover-letter writes (its
- * placeholders, the shortlog, the whole diffstat), to every list. */
-static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
-			const struct source *src, const struct plan *p,
-			const struct sbuf *msgs)
+/*
+ * One series of mails, whoever makes it (split: a diff's groups; format:
+ * a range's commits): the patches' items, what every mail adds to its
+ * recipients, and the cover letter's specification (its To: and Cc: and
+ * the patches-per-list paragraph are the pipeline's).  make_series() is
+ * the one pipeline: each patch's mail, its recipients from the engine,
+ * then the letter to their lists.
+ */
+struct series_spec {
+	struct mail_item *it;         /* per patch, n of them */
+	size_t n;
+	int version;                  /* vN- file names where above 1 */
+	int cover;                    /* with a cover letter: cv */
+	int list_counts;              /* the letter says what each list gets */
+	struct addressing ad;
+	struct cover cv;
+};
+
+/* The cover letter's To: (the extra To:) and Cc: (every list of the
+ * series, then the extra Cc:). */
+static void cover_addresses(const struct series_mails *sm,
+			    const struct addressing *ad, struct addresses *to,
+			    struct addresses *cc)
 {
 	struct addresses lists = ADDRESSES_INIT;
+
+	for (size_t i = 0; i < ad->nto; i++)
+		addresses_add_lines(to, ad->to[i], NULL);
+	series_lists(sm, &lists);
+	for (size_t i = 0; i < lists.n; i++)
+		addresses_add(cc, lists.v[i], to);
+	for (size_t i = 0; i < ad->ncc; i++)
+		addresses_add_lines(cc, ad->cc[i], to);
+	addresses_release(&lists);
+}
+
+/* The series s describes, into sm (empty before; the caller releases
+ * it): names, mails and their recipients (m NULL: no MAINTAINERS), the
+ * cover letter.  0, or -1 after error(). */
+static int make_series(struct series_mails *sm, const struct series_spec *s,
+		       const struct source *src, struct maintainers *m,
+		       const struct cc_opts *co)
+{
+	sm->n = s->n;
+	sm->cover = s->cover;
+	size_t nf = sm->n + (size_t)sm->cover;
+	sm->name = xcalloc(nf + 1, sizeof *sm->name);
+	sm->text = xcalloc(nf + 1, sizeof *sm->text);
+	for (size_t i = 0; i < nf; i++) {
+		size_t k = i + !sm->cover;
+		sb_init(&sm->text[i]);
+		sm->name[i] = mail_name(s->version, k, k ? s->it[k - 1].msg.buf : NULL);
+	}
+	if (address_mails(sm, m, co, &s->ad, src, s->it) < 0)
+		return -1;
+	if (sm->cover) {
+		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
+		struct cover cv = s->cv;
+		cover_addresses(sm, &s->ad, &to, &cc);
+		cv.mo.to = &to;
+		cv.mo.cc = &cc;
+		cv.sm = s->list_counts ? sm : NULL;
+		write_cover(&sm->text[0], &cv);
+		addresses_release(&to);
+		addresses_release(&cc);
+	}
+	return 0;
+}
+
+/* split's items: group i with message msgs[i], "[PATCH i/n]". */
+static struct mail_item *group_items(const struct mail_opts *mo,
+				     const struct plan *p,
+				     const struct sbuf *msgs)
+{
+	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
+
+	for (size_t i = 0; i < p->nr; i++) {
+		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
+		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
+		sb_adds(&it[i].tag, "[PATCH");
+		if (p->nr > 1)
+			add_patch_number(&it[i].tag, i + 1, p->nr);
+		sb_addc(&it[i].tag, ']');
+	}
+	return it;
+}
+
+/* The mail sink: the plan's groups as a numbered series in mo->outdir,
+ * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
+ * given, and with more than one, git format-patch's cover letter (its
+ * placeholders, the shortlog, the whole diffstat) to every list.  msgs[i]
+ * is group i's cleaned-up message. */
+static int write_mails(const struct mail_opts *mo, const struct source *src,
+		       const struct plan *p, const struct sbuf *msgs,
+		       struct maintainers *m, const struct cc_opts *co)
+{
+	struct series_mails sm = { 0 };
 	struct sbuf tag = SBUF_INIT;
 	char **author = xcalloc(p->nr + 1, sizeof *author);
 	char **subject = xcalloc(p->nr + 1, sizeof *subject);
@@ -12211,64 +12305,114 @@ static void split_cover(struct series_mails *sm, const struct mail_opts *mo,
 		nall += p->g[i].nr;
 	}
 	sort_members(all, nall, src);
-	series_lists(sm, &lists);
 	sb_adds(&tag, "[PATCH");
 	add_patch_number(&tag, 0, p->nr);
 	sb_addc(&tag, ']');
-	struct cover c = { .mo = *mo, .tag = tag.buf, .subject = COVER_SUBJECT,
-			   .aim = GIT_BLURB "\n\n", .author = author,
-			   .subject_of = subject, .n = p->nr, .src = src,
-			   .member = all, .nmember = nall };
-	c.mo.cc = &lists;
-	write_cover(&sm->text[0], &c);
-	for (size_t i = 0; i < p->nr; i++)
-		free(subject[i]);
-	free(subject);
+	struct series_spec s = { .it = group_items(mo, p, msgs), .n = p->nr,
+		.cover = p->nr > 1,
+		.cv = { .mo = *mo, .tag = tag.buf, .subject = COVER_SUBJECT,
+			.aim = GIT_BLURB "\n\n", .author = author,
+			.subject_of = subject, .n = p->nr, .src = src,
+			.member = all, .nmember = nall } };
+	int r = make_series(&sm, &s, src, m, co);
+	if (!r)
+		r = write_series(mo, sm.name, sm.text, sm.n + (size_t)sm.cover);
+	series_mails_release(&sm);
+	mail_items_release(s.it, p->nr);
+	free_strings(subject, p->nr);
 	free(author);
 	free(all);
-	addresses_release(&lists);
 	sb_release(&tag);
+	return r;
 }
 
-/* The mail sink: the plan's groups as a numbered series in mo->outdir,
- * each patch with its recipients in To: and Cc: where m (MAINTAINERS) is
- * given, the cover letter to every list.  msgs[i] is group i's cleaned-up
- * message. */
-static int write_mails(const struct mail_opts *mo, const struct source *src,
-		       const struct plan *p, const struct sbuf *msgs,
-		       struct maintainers *m, const struct cc_opts *co)
-{
-	struct series_mails sm = { .n = p->nr, .cover = p->nr > 1 };
-	size_t nf = sm.n + (size_t)sm.cover;
-	struct addressing none = { 0 };
-	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
-	int r;
+/* ---- before sending ---------------------------------------------------------
+ * What a series' lists and recipients call for before it goes out.
+ */
 
-	sm.name = xcalloc(nf + 1, sizeof *sm.name);
-	sm.text = xcalloc(nf + 1, sizeof *sm.text);
-	for (size_t i = 0; i < nf; i++)
-		sb_init(&sm.text[i]);
-	if (sm.cover)
-		sm.name[0] = mail_name(0, 0, NULL);
-	for (size_t i = 0; i < p->nr; i++) {
-		sm.name[i + (size_t)sm.cover] = mail_name(0, i + 1, msgs[i].buf);
-		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
-		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
-		if (p->nr > 1) {
-			sb_adds(&it[i].tag, "[PATCH");
-			add_patch_number(&it[i].tag, i + 1, p->nr);
-			sb_addc(&it[i].tag, ']');
-		} else
-			sb_adds(&it[i].tag, "[PATCH]");
+/* How a list's L: line in MAINTAINERS marks it: "moderated",
+ * "subscribers-only", or NULL.  llines: the L: lines, from l_lines(). */
+static const char *list_status(const struct sbuf *llines, const char *addr)
+{
+	const char *pos = llines->buf, *end = llines->buf + llines->len;
+	size_t n = strlen(addr), k = rarest_byte(addr, n);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		if (!find_bytes_at(l.p, l.len, addr, n, k))
+			continue;
+		if (find_bytes(l.p, l.len, "moderated", 9))
+			return "moderated";
+		if (find_bytes(l.p, l.len, "subscribers-only", 16))
+			return "subscribers-only";
 	}
-	r = address_mails(&sm, m, co, &none, src, it);
-	mail_items_release(it, p->nr);
-	if (!r && sm.cover)
-		split_cover(&sm, mo, src, p, msgs);
-	if (!r)
-		r = write_series(mo, sm.name, sm.text, nf);
-	series_mails_release(&sm);
-	return r;
+	return NULL;
+}
+
+/* The rule of the kernel's process documents on how many patches a list
+ * takes at once, for the lists it names (netdev's, then every vger list);
+ * NULL elsewhere. */
+static const char *list_rule(const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	if (!strcasecmp(addr, "netdev@vger.kernel.org"))
+		return "netdev takes no series over 15 patches "
+		       "(maintainer-netdev.rst)";
+	if (at && !strcasecmp(at, "@vger.kernel.org"))
+		return "send no more than 15 at once to a vger list "
+		       "(submitting-patches.rst)";
+	return NULL;
+}
+
+/* Every L: line of MAINTAINERS, one a line. */
+static void l_lines(const struct maintainers *m, struct sbuf *out)
+{
+	const char *pos = m->text, *end = m->text + m->len;
+
+	for (struct span l; next_line(&pos, end, &l);)
+		if (l.len >= 2 && l.p[0] == 'L' && l.p[1] == ':') {
+			sb_add(out, l.p, l.len);
+			sb_addc(out, '\n');
+		}
+}
+
+/* The warnings due before anything is sent: a list given more than 15
+ * patches, a moderated or subscribers-only list, too many recipients. */
+static void sending_warnings(const struct series_mails *sm,
+			     const struct maintainers *m, int max_rcpt,
+			     size_t extra)
+{
+	struct addresses lists = ADDRESSES_INIT;
+	struct sbuf llines = SBUF_INIT;
+
+	series_lists(sm, &lists);
+	if (m)
+		l_lines(m, &llines);
+	for (size_t i = 0; i < lists.n; i++) {
+		struct span box = lists.v[i].box;
+		char *addr = xstrndup(box.p, box.len);
+		size_t count = patches_to(sm, box);
+		const char *rule = list_rule(addr);
+		if (count > 15)
+			warning("%s gets %zu patches of this series; %s: send it "
+				"in batches, or group it otherwise (plan "
+				"--compare)", addr, count, rule ? rule :
+				"its host publishes no limit, but vger's 15 at "
+				"once is what reviewers expect");
+		const char *st = m ? list_status(&llines, addr) : NULL;
+		if (st)
+			warning("%s is %s: a mail from a non-member waits for a "
+				"moderator, or bounces", addr, st);
+		free(addr);
+	}
+	for (size_t i = 0; i < sm->n; i++) {
+		size_t k = sm->rcpt[i].n + extra;
+		if ((int)k > max_rcpt)
+			warning("%s goes to %zu recipients (more than %d)",
+				sm->name[i + (size_t)sm->cover], k, max_rcpt);
+	}
+	addresses_release(&lists);
+	sb_release(&llines);
 }
 
 /* ---- the transaction core -----------------------------------------------
@@ -14828,7 +14972,450 @@ static void report_patch(const struct findings *f, size_t g,
 	sb_release(&testers);
 }
 
-/* ==== 8. commands ======================================================= */
+/* ==== 8. versions ========================================================
+ * What format knows of a series beyond its mails: how it is organised,
+ * its base, where it is published, the cover letter the user wrote last
+ * time, and its versions: each one format wrote is recorded, and the next
+ * says what became of the last one's patches.
+ */
+
+/* ---- the cover letter's parts ------------------------------------------------ */
+
+/* Whether line l of a cover letter (the rest of the text at [pos, end))
+ * starts what series wrote into it: format's COVER_GENERATED paragraph,
+ * or, in a letter split wrote as git does, the shortlog's first head
+ * ("Name (3):" followed by an indented subject). */
+static int generated_starts(struct span l, const char *pos, const char *end)
+{
+	struct span next;
+	size_t n = strlen(COVER_GENERATED);
+
+	if (l.len >= n && !memcmp(l.p, COVER_GENERATED, n))
+		return 1;
+	if (l.len < 5 || memcmp(l.p + l.len - 2, "):", 2) ||
+	    !next_line(&pos, end, &next) || next.len < 3 ||
+	    memcmp(next.p, "  ", 2) || next.p[2] == ' ')
+		return 0;
+	const char *open = memrchr_bytes(l.p, l.len, '(');
+	return open && open > l.p && open[-1] == ' ' &&
+	       strspn(open + 1, "0123456789") == (size_t)(l.p + l.len - open - 3) &&
+	       open + 1 < l.p + l.len - 2;
+}
+
+/* The user's part of an existing cover letter in dir: its subject (less
+ * the tag) and everything above COVER_GENERATED.  1 when found and edited
+ * (not the placeholders), 0 when none or unedited. */
+static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
+{
+	DIR *d = opendir(dir);
+	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
+	int found = 0;
+
+	for (struct dirent *de; d && !found && (de = readdir(d));)
+		if (has_suffix(de->d_name, "0000-cover-letter.patch") &&
+		    is_series_name(de->d_name)) {
+			sb_addf(&path, "%s/%s", dir, de->d_name);
+			found = sb_read_file(&text, path.buf) == 0;
+		}
+	if (d)
+		closedir(d);
+	const char *pos = text.buf, *end = text.buf + text.len;
+	int in_body = 0, done = 0;
+	for (struct span l; found && !done && next_line(&pos, end, &l);) {
+		if (!in_body) {
+			if (!l.len)
+				in_body = 1;
+			else if (l.len >= 9 && !memcmp(l.p, "Subject: ", 9)) {
+				const char *s = l.p + 9, *e = l.p + l.len;
+				if (s < e && *s == '[') {
+					const char *close = memchr(s, ']', (size_t)(e - s));
+					if (close)
+						s = close + 1 + (close + 1 < e && close[1] == ' ');
+				}
+				sb_add(subject, s, (size_t)(e - s));
+			}
+			continue;
+		}
+		if (generated_starts(l, pos, end))
+			done = 1;
+		else {
+			sb_add(aim, l.p, l.len);
+			sb_addc(aim, '\n');
+		}
+	}
+	cleanup_message(aim);
+	sb_release(&path);
+	sb_release(&text);
+	if (!found)
+		return 0;
+	return strcmp(subject->buf, COVER_SUBJECT) ||
+	       (strcmp(aim->buf, COVER_BLURB "\n") &&
+		strcmp(aim->buf, GIT_BLURB "\n"));
+}
+
+/* The cover letter's text: --cover's (its first line the subject), else
+ * what the user wrote into the one in outdir, else the placeholders. */
+static int cover_text(const char *cover, int individual, const char *outdir,
+		      struct sbuf *subject, struct sbuf *aim)
+{
+	if (cover) {
+		struct sbuf t = SBUF_INIT;
+		if (sb_read_file(&t, cover) < 0) {
+			sb_release(&t);
+			return error("%s: %s", cover, strerror(errno));
+		}
+		const char *nl = memchr(t.buf, '\n', t.len);
+		sb_add(subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
+		if (nl)
+			sb_add(aim, nl + 1, t.len - (size_t)(nl + 1 - t.buf));
+		cleanup_message(aim);
+		sb_release(&t);
+	} else if (!individual && !old_cover(outdir, subject, aim)) {
+		sb_setlen(subject, 0);
+		sb_setlen(aim, 0);
+	}
+	if (!subject->len)
+		sb_adds(subject, COVER_SUBJECT);
+	if (!aim->len)
+		sb_adds(aim, COVER_BLURB "\n");
+	return 0;
+}
+
+/* Whether REMOTE's copy of branch br, as last fetched or pushed, holds
+ * tip: a branch line the remote cannot show is a wrong address.  The
+ * reason it is left out goes to stderr. */
+static int remote_has(const char *remote, const char *br, const char *tip)
+{
+	struct sbuf ref = SBUF_INIT;
+	char id[72];
+	int has = 0;
+
+	sb_addf(&ref, "refs/remotes/%s/%s", remote, br);
+	const char *words[] = { "merge-base", "--is-ancestor", tip, id, NULL };
+	if (resolve_commit_quietly(ref.buf, id) < 0)
+		warning("the cover letter names no public branch: there is no "
+			"%s/%s here (push the branch, or fetch it)", remote, br);
+	else if (!(has = !run_git(&(struct git_run){ .words = words,
+						      .quiet = 1 })))
+		warning("the cover letter names no public branch: %s/%s does "
+			"not hold %.12s (push it, then format again)", remote,
+			br, tip);
+	sb_release(&ref);
+	return has;
+}
+
+/* "URL BRANCH" where the branch is published and holds tip:
+ * branch.NAME.pushRemote (or remote.pushDefault), else
+ * branch.NAME.remote; NULL when none is set or it lacks tip. */
+static char *public_branch(const struct repo *repo, const char *tip)
+{
+	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
+			 repo->ref + 11 : NULL;
+	struct sbuf key = SBUF_INIT;
+	char *remote = NULL, *url = NULL, *r = NULL;
+
+	if (!br)
+		return NULL;
+	sb_addf(&key, "branch.%s.pushRemote", br);
+	if (!(remote = config_value(key.buf)))
+		remote = config_value("remote.pushDefault");
+	if (!remote) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "branch.%s.remote", br);
+		remote = config_value(key.buf);
+	}
+	if (remote) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "remote.%s.pushurl", remote);
+		if (!(url = config_value(key.buf))) {
+			sb_setlen(&key, 0);
+			sb_addf(&key, "remote.%s.url", remote);
+			url = config_value(key.buf);
+		}
+	}
+	if (url && remote_has(remote, br, tip)) {
+		sb_setlen(&key, 0);
+		sb_addf(&key, "%s %s", url, br);
+		r = sb_detach(&key, NULL);
+	}
+	sb_release(&key);
+	free(remote);
+	free(url);
+	return r;
+}
+
+/* base-commit: and, where the base is not on the upstream branch, the
+ * patch ids of the commits between the two, as format-patch --base. */
+static int add_base(struct sbuf *m, const struct range *rg)
+{
+	char up[72], mb[72];
+	struct sbuf out = SBUF_INIT, spec = SBUF_INIT;
+	const char *words[] = { "merge-base", rg->base, up, NULL };
+	int r = 0;
+
+	if (resolve_commit_quietly("@{upstream}", up) < 0) {
+		sb_addf(m, "base-commit: %s\n", rg->base);
+		return 0;
+	}
+	if (git_ok("git merge-base", &(struct git_run){ .words = words,
+							 .out = &out }) < 0)
+		return -1;
+	chomp(&out);
+	snprintf(mb, sizeof mb, "%s", out.buf);
+	sb_addf(m, "base-commit: %s\n", mb);
+	if (strcmp(mb, rg->base)) {
+		sb_addf(&spec, "%s..%s", mb, rg->base);
+		sb_setlen(&out, 0);
+		r = patch_ids(spec.buf, &out);
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; !r && next_line(&pos, end, &l);) {
+			const char *sp = memchr(l.p, ' ', l.len);
+			if (sp)
+				sb_addf(m, "prerequisite-patch-id: %.*s\n",
+					(int)(sp - l.p), l.p);
+		}
+	}
+	sb_release(&out);
+	sb_release(&spec);
+	return r;
+}
+
+/* The paragraph on the series' form: the first form that fits, whether
+ * its patches apply on their own (no file in two: each applies to the
+ * base alone), and the article's offer of the forms known not to fit
+ * (one that fits too, per directory where each has one file, is the same
+ * series). */
+static void organisation_paragraph(struct sbuf *para, const struct source *src,
+				   const struct plan *p, struct owners *ow,
+				   size_t n, const char **shared)
+{
+	const char *says = "as it was committed", *offer[NFORMS];
+	size_t k = 0;
+
+	for (size_t i = 0; i < NFORMS; i++) {
+		/* the forms not offered only name a series no other fits: each
+		 * file's recipients are a pass of their own */
+		if (!forms[i].offer && strcmp(says, "as it was committed"))
+			break;
+		int fits = form_fits(src, p, ow, &forms[i]);
+		if (fits == 1 && !strcmp(says, "as it was committed"))
+			says = forms[i].says;
+		if (fits == 0 && forms[i].offer)
+			offer[k++] = forms[i].offer;
+	}
+	sb_addf(para, COVER_GENERATED "%s: %zu patches.  ", says, n);
+	if (shared_file(src, p, shared))
+		sb_addf(para, "Some touch the same files (%s): they apply in "
+			"order.", *shared);
+	else
+		sb_adds(para, "No file is in two of them: each applies to the "
+			"base on its own.");
+	if (!k)
+		return;
+	sb_adds(para, "  If you would rather take the change in another form (");
+	for (size_t i = 0; i < k; i++)
+		sb_addf(para, "%s%s", i ? (i + 1 < k ? ", " : " or ") : "", offer[i]);
+	sb_adds(para, "), please say so: it can come again that way.");
+}
+
+/* The files of the diffstat of the whole range, as git diff BASE TIP:
+ * where no file is in two commits, the commits' own (src); else git's
+ * diff of the range, into all.  *from gets the source, *v its files in
+ * git's order (the caller frees it).  0, or -1 after error(). */
+static int range_diffstat(const struct source *src, const struct range *rg,
+			  int shared, struct source *all,
+			  const struct source **from, size_t **v)
+{
+	*from = src;
+	if (shared && source_from_range(all, rg) < 0)
+		return -1;
+	if (shared)
+		*from = all;
+	*v = xcalloc((*from)->nr + 1, sizeof **v);
+	for (size_t i = 0; i < (*from)->nr; i++)
+		(*v)[i] = i;
+	sort_members(*v, (*from)->nr, *from);
+	return 0;
+}
+
+/* ---- versions -----------------------------------------------------------------
+ * Each version format writes is recorded, as b4 keeps a tag for each
+ * version sent: refs/series/BRANCH/vN is its tip, refs/series/BRANCH/vN-base
+ * its base, BRANCH the one the range's tip names.  -v N without --prev
+ * reads version N-1's from there.  The refs are private (neither pushed
+ * nor fetched) and keep an old version's commits from gc after a rebase.
+ */
+
+/* The branch the range's tip names: "irq" for base..irq, HEAD's for
+ * base.. or base..HEAD; NULL (nothing said) for a commit id or a
+ * detached HEAD.  The caller frees it. */
+static char *range_branch(const struct range *rg)
+{
+	const char *dots = strstr(rg->spec, "..");
+	const char *tip = dots && dots[2] ? dots + 2 : "HEAD";
+	/* (git 2.39's rev-parse prints --end-of-options in this mode) */
+	const char *words[] = { "rev-parse", "--symbolic-full-name", tip, NULL };
+	struct sbuf out = SBUF_INIT;
+	char *br = NULL;
+
+	if (*tip != '-' && !run_git(&(struct git_run){ .words = words,
+						      .out = &out, .quiet = 1 })) {
+		chomp(&out);
+		if (starts_with(out.buf, NULL, "refs/heads/"))
+			br = xstrdup(out.buf + 11);
+	}
+	sb_release(&out);
+	return br;
+}
+
+/* Records rg as version v of its branch's series; 0 where its tip names
+ * no branch (-v N+1 will say so), or -1 after error(). */
+static int record_version(const struct range *rg, int v)
+{
+	char *br = range_branch(rg);
+	struct sbuf in = SBUF_INIT;
+	const char *words[] = { "update-ref", "--stdin", NULL };
+	int r = 0;
+
+	if (br) {
+		sb_addf(&in, "update refs/series/%s/v%d %s\n"
+			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
+			br, v, rg->base);
+		r = git_ok("git update-ref", &(struct git_run){ .words = words,
+			   .input = in.buf, .inlen = in.len });
+	}
+	free(br);
+	sb_release(&in);
+	return r;
+}
+
+/* The range of version v-1 of rg's branch, as format recorded it, into
+ * *prev ("series/BRANCH/vN-base..series/BRANCH/vN": git finds them under
+ * refs/, and the cover letter shows them so); 0 when none is recorded,
+ * after a warning that the cover letter says nothing of it. */
+static int recorded_prev(const struct range *rg, int v, struct sbuf *prev)
+{
+	char *br = range_branch(rg), id[72];
+	struct sbuf tip = SBUF_INIT, base = SBUF_INIT;
+
+	if (br) {
+		sb_addf(&tip, "refs/series/%s/v%d", br, v - 1);
+		sb_addf(&base, "refs/series/%s/v%d-base", br, v - 1);
+	}
+	if (br && !resolve_commit_quietly(tip.buf, id) &&
+	    !resolve_commit_quietly(base.buf, id))
+		sb_addf(prev, "%s..%s", base.buf + 5, tip.buf + 5);
+	else if (br)
+		warning("the cover letter says nothing of v%d: format recorded "
+			"none of %s (no %s); give --prev OLD-BASE..OLD-TIP", v - 1,
+			br, tip.buf);
+	else
+		warning("the cover letter says nothing of v%d: %s ends at no "
+			"branch, under which format records each version; give "
+			"--prev OLD-BASE..OLD-TIP", v - 1, rg->spec);
+	free(br);
+	sb_release(&tip);
+	sb_release(&base);
+	return prev->len > 0;
+}
+
+/* The previous version's commit c: "- applied upstream as X: subject",
+ * "- unchanged: ", "- changed: " (a new commit with its subject, marked
+ * in taken) or "- gone ...". */
+static void respin_fate(struct sbuf *m, const struct rcommit *c,
+			const struct sbuf *oldids, const struct sbuf *up,
+			const struct sbuf *newids, const struct rcommits *rc,
+			char *taken)
+{
+	char pid[72];
+	char *subj = subject_of(c->msg);
+	const char *upc = NULL, *same = NULL;
+	size_t k = rc->nr;
+
+	if (!patch_of_commit(oldids, c->id, pid)) {
+		upc = commit_of_patch(up, pid);
+		same = commit_of_patch(newids, pid);
+	}
+	for (size_t j = 0; j < rc->nr && k == rc->nr; j++) {
+		char *s = subject_of(rc->c[j].msg);
+		if (!taken[j] && (same ? !strncmp(same, rc->c[j].id,
+					 strlen(rc->c[j].id)) : !strcmp(s, subj)))
+			k = j;
+		free(s);
+	}
+	if (upc && !same)
+		sb_addf(m, "- applied upstream as %.12s: %s\n", upc, subj);
+	else if (k < rc->nr) {
+		taken[k] = 1;
+		sb_addf(m, "- %s: %s\n", same ? "unchanged" : "changed", subj);
+	} else
+		sb_addf(m, "- gone (the change no longer touches its files): "
+			"%s\n", subj);
+	free(subj);
+}
+
+/* What became of each commit of the previous version: applied upstream
+ * (its patch id is in the new base's history since the old base),
+ * unchanged, changed (a new commit with its subject), or gone; then the
+ * new commits, and git range-diff of the two, which runs beside the
+ * patch ids (its file in gitdir): each takes as long as the other. */
+static int add_respin(struct sbuf *m, const char *prev_spec, int version,
+		      const struct range *now, const struct rcommits *rc,
+		      const char *gitdir)
+{
+	struct range old = { "", "", NULL };
+	struct rcommits prev = { 0 };
+	struct sbuf up = SBUF_INIT, oldids = SBUF_INIT, newids = SBUF_INIT,
+		    spec = SBUF_INIT, rd = SBUF_INIT, news = SBUF_INIT;
+	struct git_bg rdiff = { 0 };
+	char *taken = xcalloc(rc->nr + 1, 1);
+	const char **rw = xcalloc(5, sizeof *rw);
+	int r = -1;
+
+	sb_addf(&news, "%s..%s", now->base, now->tip);
+	rw[0] = "range-diff", rw[1] = "--no-color", rw[2] = prev_spec;
+	rw[3] = news.buf;
+	if (bg_start(&rdiff, gitdir, rw) < 0 || resolve_range(prev_spec, &old) < 0 ||
+	    read_range_commits(&old, &prev, "formatted") < 0)
+		goto out;
+	sb_addf(&spec, "%s..%s", old.base, now->base);
+	if (patch_ids(spec.buf, &up) < 0 || patch_ids(prev_spec, &oldids) < 0 ||
+	    patch_ids(news.buf, &newids) < 0)
+		goto out;
+	sb_addf(m, "Changes since v%d (%s):\n", version - 1, prev_spec);
+	for (size_t i = 0; i < prev.nr; i++)
+		respin_fate(m, &prev.c[i], &oldids, &up, &newids, rc, taken);
+	for (size_t j = 0; j < rc->nr; j++)
+		if (!taken[j]) {
+			char *s = subject_of(rc->c[j].msg);
+			sb_addf(m, "- new: %s\n", s);
+			free(s);
+		}
+	int st = bg_finish(&rdiff, &rd);
+	if (st) {
+		if (st > 0)
+			git_failed("git range-diff", st);
+		goto out;
+	}
+	sb_addf(m, "\nRange-diff against v%d:\n", version - 1);
+	sb_add(m, rd.buf, rd.len);
+	sb_addc(m, '\n');
+	r = 0;
+out:
+	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
+	sb_release(&news);
+	free(taken);
+	free(old.spec);
+	rcommits_release(&prev);
+	sb_release(&up);
+	sb_release(&oldids);
+	sb_release(&newids);
+	sb_release(&spec);
+	sb_release(&rd);
+	return r;
+}
+
+/* ==== 9. commands ======================================================= */
 
 /* ---- the command context -----------------------------------------------
  * A command is a short composition of the parts above: it checks its
@@ -16178,516 +16765,74 @@ static struct mail_item *commit_items(const struct format_opts *o,
 	return it;
 }
 
-/* How a list's L: line in MAINTAINERS marks it: "moderated",
- * "subscribers-only", or NULL.  llines: the L: lines, from l_lines(). */
-static const char *list_status(const struct sbuf *llines, const char *addr)
-{
-	const char *pos = llines->buf, *end = llines->buf + llines->len;
-	size_t n = strlen(addr), k = rarest_byte(addr, n);
+/* What format's cover letter is made of, and owns. */
+struct format_cover {
+	struct sbuf tag, subject, aim, para, changes, base;
+	struct source all;      /* the range's diff, where commits share files */
+	size_t *member, n;
+	char **author, **subj;
+	char *branch;
+};
+#define FORMAT_COVER_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
+			    SBUF_INIT, SBUF_INIT, SOURCE_INIT, NULL, 0, NULL, \
+			    NULL, NULL }
 
-	for (struct span l; next_line(&pos, end, &l);) {
-		if (!find_bytes_at(l.p, l.len, addr, n, k))
-			continue;
-		if (find_bytes(l.p, l.len, "moderated", 9))
-			return "moderated";
-		if (find_bytes(l.p, l.len, "subscribers-only", 16))
-			return "subscribers-only";
-	}
-	return NULL;
+static void format_cover_release(struct format_cover *f)
+{
+	struct sbuf *sb[] = { &f->tag, &f->subject, &f->aim, &f->para,
+			      &f->changes, &f->base };
+
+	for (size_t i = 0; i < sizeof sb / sizeof *sb; i++)
+		sb_release(sb[i]);
+	source_release(&f->all);
+	free(f->member);
+	free(f->author);
+	free_strings(f->subj, f->n);
+	free(f->branch);
 }
 
-/* The rule of the kernel's process documents on how many patches a list
- * takes at once, for the lists it names (netdev's, then every vger list);
- * NULL elsewhere. */
-static const char *list_rule(const char *addr)
+/* format's cover letter into *cv, its parts in f: the user's subject and
+ * aim, how the series is organised and why so, the public branch, what
+ * changed since the last version, the shortlog, the diffstat of the
+ * range, base-commit (the pipeline adds the addresses and the patches per
+ * list).  The text is read for every series: --cover must be there. */
+static int format_cover(struct cmd *c, const struct format_opts *o,
+			const char *outdir, int cover, struct format_cover *f,
+			struct cover *cv)
 {
-	const char *at = strchr(addr, '@');
-
-	if (!strcasecmp(addr, "netdev@vger.kernel.org"))
-		return "netdev takes no series over 15 patches "
-		       "(maintainer-netdev.rst)";
-	if (at && !strcasecmp(at, "@vger.kernel.org"))
-		return "send no more than 15 at once to a vger list "
-		       "(submitting-patches.rst)";
-	return NULL;
-}
-
-/* Every L: line of MAINTAINERS, one a line. */
-static void l_lines(const struct maintainers *m, struct sbuf *out)
-{
-	const char *pos = m->text, *end = m->text + m->len;
-
-	for (struct span l; next_line(&pos, end, &l);)
-		if (l.len >= 2 && l.p[0] == 'L' && l.p[1] == ':') {
-			sb_add(out, l.p, l.len);
-			sb_addc(out, '\n');
-		}
-}
-
-/* The warnings due before anything is sent: a list given more than 15
- * patches, a moderated or subscribers-only list, too many recipients. */
-static void sending_warnings(const struct series_mails *sm,
-			     const struct owners *ow,
-			     const struct format_opts *o)
-{
-	struct addresses lists = ADDRESSES_INIT;
-	struct sbuf llines = SBUF_INIT;
-
-	series_lists(sm, &lists);
-	if (ow->m)
-		l_lines(ow->m, &llines);
-	for (size_t i = 0; i < lists.n; i++) {
-		struct span box = lists.v[i].box;
-		char *addr = xstrndup(box.p, box.len);
-		size_t count = patches_to(sm, box);
-		const char *rule = list_rule(addr);
-		if (count > 15)
-			warning("%s gets %zu patches of this series; %s: send it "
-				"in batches, or group it otherwise (plan "
-				"--compare)", addr, count, rule ? rule :
-				"its host publishes no limit, but vger's 15 at "
-				"once is what reviewers expect");
-		const char *st = ow->m ? list_status(&llines, addr) : NULL;
-		if (st)
-			warning("%s is %s: a mail from a non-member waits for a "
-				"moderator, or bounces", addr, st);
-		free(addr);
-	}
-	for (size_t i = 0; i < sm->n; i++) {
-		size_t k = sm->rcpt[i].n + o->to.n + o->cc.n;
-		if ((int)k > o->max_rcpt)
-			warning("%s goes to %zu recipients (more than %d)",
-				sm->name[i + (size_t)sm->cover], k, o->max_rcpt);
-	}
-	addresses_release(&lists);
-	sb_release(&llines);
-}
-
-/* Whether line l of a cover letter (the rest of the text at [pos, end))
- * starts what series wrote into it: format's COVER_GENERATED paragraph,
- * or, in a letter split wrote as git does, the shortlog's first head
- * ("Name (3):" followed by an indented subject). */
-static int generated_starts(struct span l, const char *pos, const char *end)
-{
-	struct span next;
-	size_t n = strlen(COVER_GENERATED);
-
-	if (l.len >= n && !memcmp(l.p, COVER_GENERATED, n))
-		return 1;
-	if (l.len < 5 || memcmp(l.p + l.len - 2, "):", 2) ||
-	    !next_line(&pos, end, &next) || next.len < 3 ||
-	    memcmp(next.p, "  ", 2) || next.p[2] == ' ')
-		return 0;
-	const char *open = memrchr_bytes(l.p, l.len, '(');
-	return open && open > l.p && open[-1] == ' ' &&
-	       strspn(open + 1, "0123456789") == (size_t)(l.p + l.len - open - 3) &&
-	       open + 1 < l.p + l.len - 2;
-}
-
-/* The user's part of an existing cover letter in dir: its subject (less
- * the tag) and everything above COVER_GENERATED.  1 when found and edited
- * (not the placeholders), 0 when none or unedited. */
-static int old_cover(const char *dir, struct sbuf *subject, struct sbuf *aim)
-{
-	DIR *d = opendir(dir);
-	struct sbuf path = SBUF_INIT, text = SBUF_INIT;
-	int found = 0;
-
-	for (struct dirent *de; d && !found && (de = readdir(d));)
-		if (has_suffix(de->d_name, "0000-cover-letter.patch") &&
-		    is_series_name(de->d_name)) {
-			sb_addf(&path, "%s/%s", dir, de->d_name);
-			found = sb_read_file(&text, path.buf) == 0;
-		}
-	if (d)
-		closedir(d);
-	const char *pos = text.buf, *end = text.buf + text.len;
-	int in_body = 0, done = 0;
-	for (struct span l; found && !done && next_line(&pos, end, &l);) {
-		if (!in_body) {
-			if (!l.len)
-				in_body = 1;
-			else if (l.len >= 9 && !memcmp(l.p, "Subject: ", 9)) {
-				const char *s = l.p + 9, *e = l.p + l.len;
-				if (s < e && *s == '[') {
-					const char *close = memchr(s, ']', (size_t)(e - s));
-					if (close)
-						s = close + 1 + (close + 1 < e && close[1] == ' ');
-				}
-				sb_add(subject, s, (size_t)(e - s));
-			}
-			continue;
-		}
-		if (generated_starts(l, pos, end))
-			done = 1;
-		else {
-			sb_add(aim, l.p, l.len);
-			sb_addc(aim, '\n');
-		}
-	}
-	cleanup_message(aim);
-	sb_release(&path);
-	sb_release(&text);
-	if (!found)
-		return 0;
-	return strcmp(subject->buf, COVER_SUBJECT) ||
-	       (strcmp(aim->buf, COVER_BLURB "\n") &&
-		strcmp(aim->buf, GIT_BLURB "\n"));
-}
-
-/* Whether REMOTE's copy of branch br, as last fetched or pushed, holds
- * tip: a branch line the remote cannot show is a wrong address.  The
- * reason it is left out goes to stderr. */
-static int remote_has(const char *remote, const char *br, const char *tip)
-{
-	struct sbuf ref = SBUF_INIT;
-	char id[72];
-	int has = 0;
-
-	sb_addf(&ref, "refs/remotes/%s/%s", remote, br);
-	const char *words[] = { "merge-base", "--is-ancestor", tip, id, NULL };
-	if (resolve_commit_quietly(ref.buf, id) < 0)
-		warning("the cover letter names no public branch: there is no "
-			"%s/%s here (push the branch, or fetch it)", remote, br);
-	else if (!(has = !run_git(&(struct git_run){ .words = words,
-						      .quiet = 1 })))
-		warning("the cover letter names no public branch: %s/%s does "
-			"not hold %.12s (push it, then format again)", remote,
-			br, tip);
-	sb_release(&ref);
-	return has;
-}
-
-/* "URL BRANCH" where the branch is published and holds tip:
- * branch.NAME.pushRemote (or remote.pushDefault), else
- * branch.NAME.remote; NULL when none is set or it lacks tip. */
-static char *public_branch(const struct repo *repo, const char *tip)
-{
-	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
-			 repo->ref + 11 : NULL;
-	struct sbuf key = SBUF_INIT;
-	char *remote = NULL, *url = NULL, *r = NULL;
-
-	if (!br)
-		return NULL;
-	sb_addf(&key, "branch.%s.pushRemote", br);
-	if (!(remote = config_value(key.buf)))
-		remote = config_value("remote.pushDefault");
-	if (!remote) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "branch.%s.remote", br);
-		remote = config_value(key.buf);
-	}
-	if (remote) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "remote.%s.pushurl", remote);
-		if (!(url = config_value(key.buf))) {
-			sb_setlen(&key, 0);
-			sb_addf(&key, "remote.%s.url", remote);
-			url = config_value(key.buf);
-		}
-	}
-	if (url && remote_has(remote, br, tip)) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "%s %s", url, br);
-		r = sb_detach(&key, NULL);
-	}
-	sb_release(&key);
-	free(remote);
-	free(url);
-	return r;
-}
-
-/* The previous version's commit c: "- applied upstream as X: subject",
- * "- unchanged: ", "- changed: " (a new commit with its subject, marked
- * in taken) or "- gone ...". */
-static void respin_fate(struct sbuf *m, const struct rcommit *c,
-			const struct sbuf *oldids, const struct sbuf *up,
-			const struct sbuf *newids, const struct rcommits *rc,
-			char *taken)
-{
-	char pid[72];
-	char *subj = subject_of(c->msg);
-	const char *upc = NULL, *same = NULL;
-	size_t k = rc->nr;
-
-	if (!patch_of_commit(oldids, c->id, pid)) {
-		upc = commit_of_patch(up, pid);
-		same = commit_of_patch(newids, pid);
-	}
-	for (size_t j = 0; j < rc->nr && k == rc->nr; j++) {
-		char *s = subject_of(rc->c[j].msg);
-		if (!taken[j] && (same ? !strncmp(same, rc->c[j].id,
-					 strlen(rc->c[j].id)) : !strcmp(s, subj)))
-			k = j;
-		free(s);
-	}
-	if (upc && !same)
-		sb_addf(m, "- applied upstream as %.12s: %s\n", upc, subj);
-	else if (k < rc->nr) {
-		taken[k] = 1;
-		sb_addf(m, "- %s: %s\n", same ? "unchanged" : "changed", subj);
-	} else
-		sb_addf(m, "- gone (the change no longer touches its files): "
-			"%s\n", subj);
-	free(subj);
-}
-
-/* What became of each commit of the previous version: applied upstream
- * (its patch id is in the new base's history since the old base),
- * unchanged, changed (a new commit with its subject), or gone; then the
- * new commits, and git range-diff of the two, which runs beside the
- * patch ids (its file in gitdir): each takes as long as the other. */
-static int add_respin(struct sbuf *m, const struct format_opts *o,
-		      const struct range *now, const struct rcommits *rc,
-		      const char *gitdir)
-{
-	struct range old = { "", "", NULL };
-	struct rcommits prev = { 0 };
-	struct sbuf up = SBUF_INIT, oldids = SBUF_INIT, newids = SBUF_INIT,
-		    spec = SBUF_INIT, rd = SBUF_INIT, news = SBUF_INIT;
-	struct git_bg rdiff = { 0 };
-	char *taken = xcalloc(rc->nr + 1, 1);
-	const char **rw = xcalloc(5, sizeof *rw);
-	int r = -1;
-
-	sb_addf(&news, "%s..%s", now->base, now->tip);
-	rw[0] = "range-diff", rw[1] = "--no-color", rw[2] = o->prev, rw[3] = news.buf;
-	if (bg_start(&rdiff, gitdir, rw) < 0 || resolve_range(o->prev, &old) < 0 ||
-	    read_range_commits(&old, &prev, "formatted") < 0)
-		goto out;
-	sb_addf(&spec, "%s..%s", old.base, now->base);
-	if (patch_ids(spec.buf, &up) < 0 || patch_ids(o->prev, &oldids) < 0 ||
-	    patch_ids(news.buf, &newids) < 0)
-		goto out;
-	sb_addf(m, "Changes since v%d (%s):\n", o->version - 1, o->prev);
-	for (size_t i = 0; i < prev.nr; i++)
-		respin_fate(m, &prev.c[i], &oldids, &up, &newids, rc, taken);
-	for (size_t j = 0; j < rc->nr; j++)
-		if (!taken[j]) {
-			char *s = subject_of(rc->c[j].msg);
-			sb_addf(m, "- new: %s\n", s);
-			free(s);
-		}
-	int st = bg_finish(&rdiff, &rd);
-	if (st) {
-		if (st > 0)
-			git_failed("git range-diff", st);
-		goto out;
-	}
-	sb_addf(m, "\nRange-diff against v%d:\n", o->version - 1);
-	sb_add(m, rd.buf, rd.len);
-	sb_addc(m, '\n');
-	r = 0;
-out:
-	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
-	sb_release(&news);
-	free(taken);
-	free(old.spec);
-	rcommits_release(&prev);
-	sb_release(&up);
-	sb_release(&oldids);
-	sb_release(&newids);
-	sb_release(&spec);
-	sb_release(&rd);
-	return r;
-}
-
-/* base-commit: and, where the base is not on the upstream branch, the
- * patch ids of the commits between the two, as format-patch --base. */
-static int add_base(struct sbuf *m, const struct range *rg)
-{
-	char up[72], mb[72];
-	struct sbuf out = SBUF_INIT, spec = SBUF_INIT;
-	const char *words[] = { "merge-base", rg->base, up, NULL };
-	int r = 0;
-
-	if (resolve_commit_quietly("@{upstream}", up) < 0) {
-		sb_addf(m, "base-commit: %s\n", rg->base);
-		return 0;
-	}
-	if (git_ok("git merge-base", &(struct git_run){ .words = words,
-							 .out = &out }) < 0)
-		return -1;
-	chomp(&out);
-	snprintf(mb, sizeof mb, "%s", out.buf);
-	sb_addf(m, "base-commit: %s\n", mb);
-	if (strcmp(mb, rg->base)) {
-		sb_addf(&spec, "%s..%s", mb, rg->base);
-		sb_setlen(&out, 0);
-		r = patch_ids(spec.buf, &out);
-		const char *pos = out.buf, *end = out.buf + out.len;
-		for (struct span l; !r && next_line(&pos, end, &l);) {
-			const char *sp = memchr(l.p, ' ', l.len);
-			if (sp)
-				sb_addf(m, "prerequisite-patch-id: %.*s\n",
-					(int)(sp - l.p), l.p);
-		}
-	}
-	sb_release(&out);
-	sb_release(&spec);
-	return r;
-}
-
-/* The paragraph on the series' form: the first form that fits, whether
- * its patches apply on their own (no file in two: each applies to the
- * base alone), and the article's offer of the forms known not to fit
- * (one that fits too, per directory where each has one file, is the same
- * series). */
-static void organisation_paragraph(struct sbuf *para, const struct source *src,
-				   const struct plan *p, struct owners *ow,
-				   size_t n, const char **shared)
-{
-	const char *says = "as it was committed", *offer[NFORMS];
-	size_t k = 0;
-
-	for (size_t i = 0; i < NFORMS; i++) {
-		/* the forms not offered only name a series no other fits: each
-		 * file's recipients are a pass of their own */
-		if (!forms[i].offer && strcmp(says, "as it was committed"))
-			break;
-		int fits = form_fits(src, p, ow, &forms[i]);
-		if (fits == 1 && !strcmp(says, "as it was committed"))
-			says = forms[i].says;
-		if (fits == 0 && forms[i].offer)
-			offer[k++] = forms[i].offer;
-	}
-	sb_addf(para, COVER_GENERATED "%s: %zu patches.  ", says, n);
-	if (shared_file(src, p, shared))
-		sb_addf(para, "Some touch the same files (%s): they apply in "
-			"order.", *shared);
-	else
-		sb_adds(para, "No file is in two of them: each applies to the "
-			"base on its own.");
-	if (!k)
-		return;
-	sb_adds(para, "  If you would rather take the change in another form (");
-	for (size_t i = 0; i < k; i++)
-		sb_addf(para, "%s%s", i ? (i + 1 < k ? ", " : " or ") : "", offer[i]);
-	sb_adds(para, "), please say so: it can come again that way.");
-}
-
-/* The files of the diffstat of the whole range, as git diff BASE TIP:
- * where no file is in two commits, the commits' own (src); else git's
- * diff of the range, into all.  *from gets the source, *v its files in
- * git's order (the caller frees it).  0, or -1 after error(). */
-static int range_diffstat(const struct source *src, const struct range *rg,
-			  int shared, struct source *all,
-			  const struct source **from, size_t **v)
-{
-	*from = src;
-	if (shared && source_from_range(all, rg) < 0)
-		return -1;
-	if (shared)
-		*from = all;
-	*v = xcalloc((*from)->nr + 1, sizeof **v);
-	for (size_t i = 0; i < (*from)->nr; i++)
-		(*v)[i] = i;
-	sort_members(*v, (*from)->nr, *from);
-	return 0;
-}
-
-/* format's cover letter: the user's subject and aim, how the series is
- * organised and why so, the public branch, what changed since the last
- * version, the patches per list, the shortlog, the diffstat of
- * the range, base-commit; to every list of the series. */
-/* The cover letter's To: (--to) and Cc: (every list, then --cc). */
-static void cover_addresses(const struct series_mails *sm,
-			    const struct format_opts *o, struct addresses *to,
-			    struct addresses *cc)
-{
-	struct addresses lists = ADDRESSES_INIT;
-
-	for (size_t i = 0; i < o->to.n; i++)
-		addresses_add_lines(to, o->to.v[i], NULL);
-	series_lists(sm, &lists);
-	for (size_t i = 0; i < lists.n; i++)
-		addresses_add(cc, lists.v[i], to);
-	for (size_t i = 0; i < o->cc.n; i++)
-		addresses_add_lines(cc, o->cc.v[i], to);
-	addresses_release(&lists);
-}
-
-static int write_format_cover(struct series_mails *sm, struct cmd *c,
-			      const struct format_opts *o,
-			      const char *subject, const char *aim)
-{
-	struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
-	struct sbuf tag = SBUF_INIT, para = SBUF_INIT, changes = SBUF_INIT,
-		    base = SBUF_INIT;
-	struct source all = SOURCE_INIT;
 	const struct source *from;
 	const char *shared = NULL;
-	size_t n = c->rc.nr, *v = NULL;
-	char **author = xcalloc(n + 1, sizeof *author);
-	char **subj = xcalloc(n + 1, sizeof *subj);
-	char *branch = public_branch(&c->repo, c->rg.tip);
+	size_t n = f->n = c->rc.nr;
+	int r = cover_text(o->cover, o->individual, outdir, &f->subject, &f->aim);
 
-	cover_addresses(sm, o, &to, &cc);
-	add_tag(&tag, o, 0, sm->n);
-	organisation_paragraph(&para, &c->src, &c->p, &c->ow, sm->n, &shared);
+	if (r || !cover)
+		return failed(r);
+	f->branch = public_branch(&c->repo, c->rg.tip);
+	add_tag(&f->tag, o, 0, n);
+	organisation_paragraph(&f->para, &c->src, &c->p, &c->ow, n, &shared);
+	f->author = xcalloc(n + 1, sizeof *f->author);
+	f->subj = xcalloc(n + 1, sizeof *f->subj);
 	for (size_t i = 0; i < n; i++) {
-		author[i] = c->rc.c[i].author;
-		subj[i] = subject_of(c->rc.c[i].msg);
+		f->author[i] = c->rc.c[i].author;
+		f->subj[i] = subject_of(c->rc.c[i].msg);
 	}
 	/* with --include the range's diff holds commits left out: their own */
-	int r = range_diffstat(&c->src, &c->rg, shared && !o->include.n, &all,
-			       &from, &v);
+	r = range_diffstat(&c->src, &c->rg, shared && !o->include.n, &f->all,
+			   &from, &f->member);
 	if (!r && o->prev)
-		r = add_respin(&changes, o, &c->rg, &c->rc, c->repo.gitdir);
+		r = add_respin(&f->changes, o->prev, o->version, &c->rg, &c->rc,
+			       c->repo.gitdir);
 	if (!r)
-		r = add_base(&base, &c->rg);
-	struct cover cv = { .mo = { .author = c->rc.c[n - 1].author,
-				    .to = &to, .cc = &cc },
-			    .tag = tag.buf, .subject = subject, .aim = aim,
-			    .organised = para.buf, .branch = branch,
-			    .changes = changes.len ? changes.buf : NULL, .sm = sm,
-			    .author = author, .subject_of = subj, .n = n,
-			    .src = r ? &c->src : from, .member = v,
-			    .nmember = r ? 0 : from->nr, .base = base.buf };
-	split_date(&cv.mo);     /* now, in git's zone, as format-patch does */
-	if (!r)
-		write_cover(&sm->text[0], &cv);
-	free_strings(subj, n);
-	free(author);
-	free(v);
-	free(branch);
-	source_release(&all);
-	sb_release(&tag);
-	addresses_release(&to);
-	addresses_release(&cc);
-	sb_release(&para);
-	sb_release(&changes);
-	sb_release(&base);
-	return r;
-}
-
-/* The cover letter's text: --cover's (its first line the subject), else
- * what the user wrote into the one in outdir, else the placeholders. */
-static int cover_text(const struct format_opts *o, const char *outdir,
-		      struct sbuf *subject, struct sbuf *aim)
-{
-	if (o->cover) {
-		struct sbuf t = SBUF_INIT;
-		if (sb_read_file(&t, o->cover) < 0) {
-			sb_release(&t);
-			return failed(error("%s: %s", o->cover, strerror(errno)));
-		}
-		const char *nl = memchr(t.buf, '\n', t.len);
-		sb_add(subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
-		if (nl)
-			sb_add(aim, nl + 1, t.len - (size_t)(nl + 1 - t.buf));
-		cleanup_message(aim);
-		sb_release(&t);
-	} else if (!o->individual && !old_cover(outdir, subject, aim)) {
-		sb_setlen(subject, 0);
-		sb_setlen(aim, 0);
-	}
-	if (!subject->len)
-		sb_adds(subject, COVER_SUBJECT);
-	if (!aim->len)
-		sb_adds(aim, COVER_BLURB "\n");
-	return 0;
+		r = add_base(&f->base, &c->rg);
+	*cv = (struct cover){ .mo = { .author = c->rc.c[n - 1].author },
+		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
+		.organised = f->para.buf, .branch = f->branch,
+		.changes = f->changes.len ? f->changes.buf : NULL,
+		.author = f->author, .subject_of = f->subj, .n = n, .src = from,
+		.member = f->member, .nmember = r ? 0 : from->nr,
+		.base = f->base.buf };
+	split_date(&cv->mo);     /* now, in git's zone, as format-patch does */
+	return failed(r);
 }
 
 /* The range's commits as mails with their recipients, and the cover
@@ -16695,33 +16840,17 @@ static int cover_text(const struct format_opts *o, const char *outdir,
 static int format_mails(struct cmd *c, const struct format_opts *o,
 			struct series_mails *sm, const char *outdir)
 {
-	struct sbuf subject = SBUF_INIT, aim = SBUF_INIT;
-	struct addressing ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n };
-	int r = cover_text(o, outdir, &subject, &aim);
+	struct format_cover f = FORMAT_COVER_INIT;
+	struct series_spec s = { .it = commit_items(o, &c->rc, &c->p),
+		.n = c->rc.nr, .version = o->version,
+		.cover = !o->individual && c->rc.nr > 1, .list_counts = 1,
+		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
+	int r = format_cover(c, o, outdir, s.cover, &f, &s.cv);
 
-	if (r) {
-		sb_release(&subject);
-		sb_release(&aim);
-		return r;
-	}
-	sm->n = c->rc.nr;
-	sm->cover = !o->individual && c->rc.nr > 1;
-	size_t nf = sm->n + (size_t)sm->cover;
-	sm->name = xcalloc(nf + 1, sizeof *sm->name);
-	sm->text = xcalloc(nf + 1, sizeof *sm->text);
-	for (size_t i = 0; i < nf; i++) {
-		size_t k = i + !sm->cover;
-		sb_init(&sm->text[i]);
-		sm->name[i] = mail_name(o->version, k, k ? c->rc.c[k - 1].msg : NULL);
-	}
-	struct mail_item *it = commit_items(o, &c->rc, &c->p);
-	if (address_mails(sm, c->ow.m, &c->ow.o, &ad, &c->src, it) < 0)
-		r = EXIT_FAIL;
-	mail_items_release(it, c->rc.nr);
-	if (!r && sm->cover)
-		r = failed(write_format_cover(sm, c, o, subject.buf, aim.buf));
-	sb_release(&subject);
-	sb_release(&aim);
+	if (!r)
+		r = failed(make_series(sm, &s, &c->src, c->ow.m, &c->ow.o));
+	mail_items_release(s.it, s.n);
+	format_cover_release(&f);
 	return r;
 }
 
@@ -16803,87 +16932,6 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 	rc->nr = w;
 }
 
-/*
- * Each version format writes is recorded, as b4 keeps a tag for each
- * version sent: refs/series/BRANCH/vN is its tip, refs/series/BRANCH/vN-base
- * its base, BRANCH the one the range's tip names.  -v N without --prev
- * reads version N-1's from there.  The refs are private (neither pushed
- * nor fetched) and keep an old version's commits from gc after a rebase.
- */
-
-/* The branch the range's tip names: "irq" for base..irq, HEAD's for
- * base.. or base..HEAD; NULL (nothing said) for a commit id or a
- * detached HEAD.  The caller frees it. */
-static char *range_branch(const struct range *rg)
-{
-	const char *dots = strstr(rg->spec, "..");
-	const char *tip = dots && dots[2] ? dots + 2 : "HEAD";
-	/* (git 2.39's rev-parse prints --end-of-options in this mode) */
-	const char *words[] = { "rev-parse", "--symbolic-full-name", tip, NULL };
-	struct sbuf out = SBUF_INIT;
-	char *br = NULL;
-
-	if (*tip != '-' && !run_git(&(struct git_run){ .words = words,
-						      .out = &out, .quiet = 1 })) {
-		chomp(&out);
-		if (starts_with(out.buf, NULL, "refs/heads/"))
-			br = xstrdup(out.buf + 11);
-	}
-	sb_release(&out);
-	return br;
-}
-
-/* Records rg as version v of its branch's series; 0 where its tip names
- * no branch (-v N+1 will say so), or -1 after error(). */
-static int record_version(const struct range *rg, int v)
-{
-	char *br = range_branch(rg);
-	struct sbuf in = SBUF_INIT;
-	const char *words[] = { "update-ref", "--stdin", NULL };
-	int r = 0;
-
-	if (br) {
-		sb_addf(&in, "update refs/series/%s/v%d %s\n"
-			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
-			br, v, rg->base);
-		r = git_ok("git update-ref", &(struct git_run){ .words = words,
-			   .input = in.buf, .inlen = in.len });
-	}
-	free(br);
-	sb_release(&in);
-	return r;
-}
-
-/* The range of version v-1 of rg's branch, as format recorded it, into
- * *prev ("series/BRANCH/vN-base..series/BRANCH/vN": git finds them under
- * refs/, and the cover letter shows them so); 0 when none is recorded,
- * after a warning that the cover letter says nothing of it. */
-static int recorded_prev(const struct range *rg, int v, struct sbuf *prev)
-{
-	char *br = range_branch(rg), id[72];
-	struct sbuf tip = SBUF_INIT, base = SBUF_INIT;
-
-	if (br) {
-		sb_addf(&tip, "refs/series/%s/v%d", br, v - 1);
-		sb_addf(&base, "refs/series/%s/v%d-base", br, v - 1);
-	}
-	if (br && !resolve_commit_quietly(tip.buf, id) &&
-	    !resolve_commit_quietly(base.buf, id))
-		sb_addf(prev, "%s..%s", base.buf + 5, tip.buf + 5);
-	else if (br)
-		warning("the cover letter says nothing of v%d: format recorded "
-			"none of %s (no %s); give --prev OLD-BASE..OLD-TIP", v - 1,
-			br, tip.buf);
-	else
-		warning("the cover letter says nothing of v%d: %s ends at no "
-			"branch, under which format records each version; give "
-			"--prev OLD-BASE..OLD-TIP", v - 1, rg->spec);
-	free(br);
-	sb_release(&tip);
-	sb_release(&base);
-	return prev->len > 0;
-}
-
 /* The range's commits (those touching include, where given), one group
  * each, with their files' owners. */
 static int format_source(struct cmd *c, const char *spec,
@@ -16917,7 +16965,7 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
 	}
 	warn_subjects(subject, c->rc.nr, NULL);
 	free_strings(subject, c->rc.nr);
-	sending_warnings(sm, &c->ow, o);
+	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n);
 	hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
 			  sm->name + sm->cover, o->individual);
 	free(rev);
@@ -17243,7 +17291,7 @@ static int cmd_trailers(struct args *a)
 	return cmd_end(&c, r);
 }
 
-/* ==== 9. main ============================================================
+/* ==== 10. main ============================================================
  * The command table and the dispatch.
  */
 
