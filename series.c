@@ -1625,20 +1625,6 @@ static char *ident(const char *which)
 	return sb_detach(&out, NULL);
 }
 
-/* The zone of the local time at when, in minutes east of UTC. */
-static int local_zone(time_t when)
-{
-	struct tm l, g;
-
-	localtime_r(&when, &l);
-	gmtime_r(&when, &g);
-	long d = (long)(l.tm_hour - g.tm_hour) * 60 + (l.tm_min - g.tm_min);
-	int days = l.tm_yday - g.tm_yday;
-	if (days > 1 || days < -1)     /* across a year's end */
-		days = days > 0 ? -1 : 1;
-	return (int)(d + days * 1440);
-}
-
 /* git config's value of key, or NULL. */
 static char *config_value(const char *key)
 {
@@ -15997,17 +15983,23 @@ static int split_author(const struct commit_opts *o, char **author)
 	return 0;
 }
 
-/* When the mails are dated: git's author date where git answers (so
- * GIT_AUTHOR_DATE works as for format-patch), else now. */
+/* When the mails are dated: git's author date, now in git's zone unless
+ * GIT_AUTHOR_DATE says otherwise, as for format-patch (a name and address
+ * of ours make git answer where the user has none set; the date is what
+ * is asked).  Where git cannot answer, now in UTC. */
 static void split_date(struct mail_opts *mo)
 {
 	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
+	static const char *const env[] = { "GIT_AUTHOR_NAME=series",
+					   "GIT_AUTHOR_EMAIL=series@localhost",
+					   NULL };
 	struct sbuf out = SBUF_INIT;
 	struct ident id;
 
 	mo->when = time(NULL);
-	mo->tz = local_zone(mo->when);
-	if (!run_git(&(struct git_run){ .words = words, .out = &out, .quiet = 1 })) {
+	mo->tz = 0;
+	if (!run_git(&(struct git_run){ .words = words, .env = env, .out = &out,
+					.quiet = 1 })) {
 		chomp(&out);
 		if (!parse_ident(out.buf, &id) && id.dated) {
 			mo->when = id.when;

@@ -265,6 +265,24 @@ j@example.org"
 	eq "CRLF: the path has no CR" "$(grep -c 'w.txt |' "$scratch"/crlf/0001-*)" 1
 }
 
+# Without GIT_AUTHOR_DATE the mails are dated now in git's zone (TZ), as
+# format-patch dates them, whether or not git knows who the user is.
+t_split_dates_in_gits_zone() {
+	split_base split-zone
+	sed -i 's/line 1/LINE 1/' drivers/a/x.c
+	git diff > "$scratch/zone.diff"; git checkout -q .
+	out=$(env -u GIT_AUTHOR_DATE TZ=IST-5:30 "$SERIES" split -m 'SEDME: x' \
+		-o "$scratch/zone" "$scratch/zone.diff" 2>&1); rc=$?
+	eq "zone: exit" "$rc" 0
+	has "zone: git's local zone" "$(grep '^Date: ' "$scratch"/zone/0001-*)" " +0530"
+	git config --global --unset user.email
+	out=$(env -u GIT_AUTHOR_DATE TZ=IST-5:30 "$SERIES" split -m 'SEDME: x' \
+		--author 'A U Thor <a@example.org>' -o "$scratch/zone2" "$scratch/zone.diff" 2>&1); rc=$?
+	git config --global user.email tess@example.org
+	eq "zone, no identity: exit" "$rc" 0
+	has "zone, no identity: git's local zone" "$(grep '^Date: ' "$scratch"/zone2/0001-*)" " +0530"
+}
+
 t_split_bad_input() {
 	split_base split-bad
 	local before; before=$(snapshot)
