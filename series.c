@@ -78,8 +78,6 @@
 
 #include <fcntl.h>
 
-#include <fnmatch.h>
-
 #include <limits.h>
 
 #include <stddef.h>
@@ -1662,14 +1660,14 @@ enum opt_kind {
 
 struct opt {
 	const char *shrt, *lng;
-	enum opt_kind kind;
-	size_t off;
-	int val;
+	unsigned char kind;           /* enum opt_kind */
+	unsigned short off;           /* into an options struct: small */
+	short val;
 	const char *arg;              /* the value's name in help */
 	const char *help;             /* NULL: an alias, not listed */
 	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
 	int min, max;                 /* OPT_NUMBER */
-	unsigned syn;                 /* SYN_*: how the synopsis shows it */
+	unsigned char syn;            /* SYN_*: how the synopsis shows it */
 };
 
 /* A row's place in the synopsis.  Each row is "[-x ARG]" (its short name
@@ -6129,13 +6127,14 @@ struct maintainers *maintainers_open(const char *path, const char *top,
 }
 
 /* The [class] at *gp against c: 1 it holds c, 0 not, -1 it is no class
- * (no closing ']'); on a class *gp moves past it. */
-static int glob_class(const char **gp, unsigned char c)
+ * (no closing ']'); on a class *gp moves past it.  '^' negates it, as in
+ * the regex an F: line becomes; with bang, '!' too, as fnmatch() has it. */
+static int glob_class(const char **gp, unsigned char c, int bang)
 {
 	const char *g = *gp + 1;
 	int neg = 0, hit = 0, first = 1;
 
-	if (*g == '^') {
+	if (*g == '^' || (bang && *g == '!')) {
 		neg = 1;
 		g++;
 	}
@@ -6154,27 +6153,36 @@ static int glob_class(const char **gp, unsigned char c)
 	return hit != neg;
 }
 
-/* Whether glob g (the F:/X: text) matches a prefix of s. */
-static int glob_prefix(const char *g, const char *s)
+/*
+ * Whether glob g matches s (up to its end or a newline): '*' any bytes,
+ * '/' too; '?' one; [class].  An F:/X: line's glob (fn 0) matches where
+ * it matches a prefix of s, as its regex does; a glob of --include (fn 1)
+ * reads as fnmatch() without flags reads it ('!' negates a class, '\'
+ * quotes a byte; no [:class:]) and must match the whole of s.
+ */
+static int glob_match(const char *g, const char *s, int fn)
 {
 	const char *star_g = NULL, *star_s = NULL;
 
 	for (;;) {
-		if (!*g)
+		if (!*g && (!fn || !*s || *s == '\n'))
 			return 1;
 		if (*g == '*') {
 			star_g = ++g;
 			star_s = s;
 			continue;
 		}
-		if (*s && *s != '\n') {
+		if (*g && *s && *s != '\n') {
 			const char *ng = g + 1;
 			int ok;
 			if (*g == '[') {
 				ng = g;
-				ok = glob_class(&ng, (unsigned char)*s);
+				ok = glob_class(&ng, (unsigned char)*s, fn);
 				if (ok < 0)
 					ok = *s == '[', ng = g + 1;
+			} else if (fn && *g == '\\' && g[1]) {
+				ok = g[1] == *s;
+				ng = g + 2;
 			} else {
 				ok = *g == '?' || *g == *s;
 			}
@@ -6220,7 +6228,7 @@ static int pattern_is_dir(const struct maintainers *m, const char *v)
 static int file_match_pattern(const struct maintainers *m, const char *v,
 			      size_t vlen, struct regex *re, const char *file)
 {
-	if (re ? !re_search(re, file, strlen(file), 0) : !glob_prefix(v, file))
+	if (re ? !re_search(re, file, strlen(file), 0) : !glob_match(v, file, 0))
 		return 0;
 	if (vlen && v[vlen - 1] == '/')
 		return 1;
@@ -8997,13 +9005,13 @@ char *group_name(const char *path, const struct selection *sel)
 }
 
 /* Whether path matches one of the --include globs (none given: it does);
- * fnmatch() without FNM_PATHNAME, so '*' crosses '/'. */
+ * '*' crosses '/'. */
 static int included(const char *path, const char *const *include)
 {
 	if (!include || !include[0])
 		return 1;
 	for (const char *const *g = include; *g; g++)
-		if (!fnmatch(*g, path, 0))
+		if (glob_match(*g, path, 1))
 			return 1;
 	return 0;
 }

@@ -251,6 +251,25 @@ t_plan_keywords_unrunnable() {
 	eq "K: unrunnable: nothing changed" "$(snapshot)" "$before"
 }
 
+# --include GLOB selects what bash's [[ PATH == GLOB ]] matches ('*'
+# crossing '/', '?', [class] with '!' or '^', '\' quoting): the fnmatch()
+# series used before, without its [:class:].
+t_plan_include_globs() {
+	newrepo include-globs
+	local f files='a.c b.c ab.c x1.c xb.c dir/y.c dir/sub/y.c dir/z.h a*b [x] q-a'
+	for f in $files; do mkdir -p "$(dirname "$f")"; echo 1 > "$f"; done
+	commit_all
+	for f in $files; do echo 2 >> "$f"; done
+	local g want got
+	for g in '*.c' 'dir/*' '*/y.c' 'x?.c' '[ab]*' '[!a]*' '[^a]*' 'a\*b' '*[*]*' \
+		 'x[a-c].c' '[' '*[' 'q[-]a' 'q[!-]a' '*' 'dir/*/y.c' '\[x]' '?'; do
+		want=$(for f in $files; do [[ $f == $g ]] && echo "$f"; done | LC_ALL=C sort)
+		run plan --by file --include "$g"
+		got=$(grep -v '^ ' <<<"$out" | grep -v ' groups\?, ' | sed 's/ (1 file)$//' | LC_ALL=C sort)
+		eq "--include '$g'" "$got" "$want"
+	done
+}
+
 t_plan_compare() {
 	gtree g-compare
 	run plan --compare
