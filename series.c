@@ -5822,6 +5822,9 @@ struct fhit {
 	size_t file, sec;       /* into scan.file and scan.sec */
 	int depth;
 	int deep;               /* an F: as deep as the file matched */
+	int dir;                /* an F: naming a directory matched: "dir/",
+				 * no glob (the section owns the file's
+				 * directory, not a file or a name in it) */
 };
 
 /* A pattern line that matched a file, while its section is read. */
@@ -5829,6 +5832,7 @@ struct fmatch {
 	size_t file;
 	int depth;
 	char type;
+	int dir;
 };
 
 struct khit {
@@ -6262,7 +6266,7 @@ static void close_section(struct scan *s, size_t end)
 			;
 		if (j < i)
 			continue;       /* this file is done */
-		int excluded = 0, found = 0, deep = 0, depth = 0;
+		int excluded = 0, found = 0, deep = 0, depth = 0, dir = 0;
 		int file_pd = count_slashes(s->file[f]);
 		for (j = i; j < s->nfm; j++) {
 			const struct fmatch *x = &s->fm[j];
@@ -6276,21 +6280,23 @@ static void close_section(struct scan *s, size_t end)
 			depth = x->depth;
 			if (x->type == 'F' && depth >= file_pd)
 				deep = 1;
+			dir |= x->dir;
 		}
 		if (found && !excluded) {
 			GROW(s->fh, s->nfh + 1, s->afh);
-			s->fh[s->nfh++] = (struct fhit){ f, sec, depth, deep };
+			s->fh[s->nfh++] = (struct fhit){ f, sec, depth, deep, dir };
 		}
 	}
 	s->nfm = 0;
 	s->cur_kept = 0;
 }
 
-static void push_match(struct scan *s, size_t file, int depth, char type)
+static void push_match(struct scan *s, size_t file, int depth, char type,
+		       int dir)
 {
 	keep_section(s);
 	GROW(s->fm, s->nfm + 1, s->afm);
-	s->fm[s->nfm++] = (struct fmatch){ file, depth, type };
+	s->fm[s->nfm++] = (struct fmatch){ file, depth, type, dir };
 }
 
 /* The bytes that end an F:/X: literal: 1, a glob's; 2, a regex's (then
@@ -6354,6 +6360,15 @@ static struct regex *compile_line(char type, const char *v, size_t vlen,
 	return re;
 }
 
+/* Whether an F: value names a directory as it is: "dir/", no glob. */
+static int plain_dir(const char *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (glob_byte[(unsigned char)v[i]])
+			return 0;
+	return n && v[n - 1] == '/';
+}
+
 /* An F: or X: line: tried on the files that start with its literal, or on
  * every file when it holds a '|' (the script's regex then alternates). */
 static int scan_glob(struct scan *s, char type, const char *v, size_t vlen,
@@ -6382,7 +6397,7 @@ static int scan_glob(struct scan *s, char type, const char *v, size_t vlen,
 			return -1;
 		if (file_match_pattern(s->m, s->value.buf, vlen, re, s->file[f]))
 			push_match(s, f, type == 'F' ? glob_depth(v, vlen) : 0,
-				   type);
+				   type, type == 'F' && plain_dir(v, vlen));
 	}
 	re_free(re);
 	return 0;
@@ -6402,7 +6417,7 @@ static int scan_name(struct scan *s, const char *v, size_t vlen,
 		if (!re && !(re = compile_line('N', v, vlen, lineno, err)))
 			return -1;
 		if (re_search(re, s->file[f], s->flen[f], 0))
-			push_match(s, f, 0, 'N');
+			push_match(s, f, 0, 'N', 0);
 	}
 	re_free(re);
 	return 0;
@@ -6829,7 +6844,7 @@ static size_t file_index(const struct scan *s, const char *file)
 /* The first of the file's hits (in the script's order), or s->nfh. */
 static size_t first_hit(const struct scan *s, size_t fi)
 {
-	struct fhit key = { fi, 0, INT_MAX, 0 };
+	struct fhit key = { fi, 0, INT_MAX, 0, 0 };
 	size_t h = 0, hi = s->nfh;
 
 	BSEARCH(h, hi, mid, cmp_fhit(&s->fh[mid], &key) < 0);
@@ -8547,11 +8562,24 @@ int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		own[i] = (struct file_owner){ NULL, NULL, 0 };
 	for (size_t i = 0; !r && i < n; i++) {
 		size_t fi = file_index(&s, file[i]);
+		int owns_dir = 0;
 		for (size_t h = first_hit(&s, fi); h < s.nfh && s.fh[h].file == fi; h++) {
 			const struct msec *sec = &s.sec[s.fh[h].sec];
 			if (is_the_rest(m, sec)) {
 				own[i].rest = 1;
 				continue;
+			}
+			/* the route: the tree of the first section that owns
+			 * the file's directory, else of the first with a tree
+			 * (a platform's section lists a driver file by name
+			 * or N:, but the subsystem's tree merges it) */
+			if (!owns_dir && s.fh[h].dir) {
+				char *t = section_tree(m, sec);
+				if (t) {
+					free(own[i].route);
+					own[i].route = t;
+					owns_dir = 1;
+				}
 			}
 			if (!own[i].section) {
 				struct sbuf t = SBUF_INIT;

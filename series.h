@@ -445,8 +445,9 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 
 /* Who owns each of the n files (tree paths): the title of the first
  * section get_maintainer.pl lists for it (deepest F: first, an N: match at
- * depth 0), THE REST skipped, and the first T: of that section or of the
- * next one listed that has one.  NULL where none; rest says whether THE
+ * depth 0), THE REST skipped; its route, the first T: of the sections
+ * listed that owns the file's directory (an F: "dir/" without glob), else
+ * the first T: of them all.  NULL where none; rest says whether THE
  * REST (skipped) covers it.  The caller frees both
  * strings of each own[i].  One pass; returns 0, or -1 with err filled. */
 struct file_owner {

@@ -166,6 +166,53 @@ fs (2 files)"
     M drivers/i2c/i2c-core.c"
 }
 
+# route_tree NAME: three trees: the i2c subsystem's (its directory), a
+# platform's (its own directory, one i2c driver listed by
+# name, and N: foo), and sound's (a codec whose name the platform's N:
+# matches); each file changed.
+route_tree() {
+	newrepo "$1"
+	mkdir -p drivers/i2c/busses arch/arm/mach-foo sound
+	local f
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 arch/arm/mach-foo/board.c sound/foo-codec.c; do echo 1 > "$f"; done
+	cat > MAINTAINERS <<'M'
+I2C SUBSYSTEM HOST DRIVERS
+M:	Wolf Sang <wolf@example.org>
+L:	linux-i2c@example.org
+T:	git git://example.org/i2c.git
+F:	drivers/i2c/
+
+ARM/FOO PLATFORM
+M:	Pla Form <pf@example.org>
+L:	linux-arm@example.org
+T:	git git://example.org/foo.git
+N:	foo
+F:	arch/arm/mach-foo/
+F:	drivers/i2c/busses/i2c-foo.c
+
+SOUND
+M:	Tak Ashi <tak@example.org>
+L:	alsa@example.org
+T:	git git://example.org/sound.git
+F:	sound/
+M
+	commit_all
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 arch/arm/mach-foo/board.c sound/foo-codec.c; do echo 2 >> "$f"; done
+}
+
+# The route of a file is the tree of the section that owns its directory,
+# not of a platform's section that lists the file or matches its name.
+t_by_route_owner_of_directory() {
+	route_tree g-route-dir
+	run plan --by route
+	eq "route: exit" "$rc" 0
+	eq "route: the i2c tree takes both bus drivers" "$(plan_sets "$out")" "arch/arm/mach-foo/board.c 
+drivers/i2c/busses/i2c-bar.c drivers/i2c/busses/i2c-foo.c 
+sound/foo-codec.c "
+}
+
 t_by_needs_maintainers() {
 	newrepo g-missing
 	mkdir d; echo a > d/a; commit_all; echo b >> d/a
