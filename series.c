@@ -12231,18 +12231,24 @@ struct series_spec {
 	int version;                  /* vN- file names where above 1 */
 	int cover;                    /* with a cover letter: cv */
 	int list_counts;              /* the letter says what each list gets */
+	int people_to;                /* the letter goes to the patches'
+				       * people too: one tree's series */
 	struct addressing ad;
 	struct cover cv;
 };
 
-/* The cover letter's To: (the extra To:) and Cc: (every list of the
- * series, then the extra Cc:). */
+/* The cover letter's To: (the extra To:; with people, every person the
+ * patches go to) and Cc: (every list of the series, then the extra Cc:). */
 static void cover_addresses(const struct series_mails *sm,
-			    const struct addressing *ad, struct addresses *to,
-			    struct addresses *cc)
+			    const struct addressing *ad, int people,
+			    struct addresses *to, struct addresses *cc)
 {
 	struct addresses lists = ADDRESSES_INIT;
 
+	for (size_t i = 0; people && i < sm->n; i++)
+		for (size_t k = 0; k < sm->rcpt[i].people; k++)
+			if (!sm->rcpt[i].v[k].list)
+				addresses_add_lines(to, sm->rcpt[i].v[k].addr, NULL);
 	for (size_t i = 0; i < ad->nto; i++)
 		addresses_add_lines(to, ad->to[i], NULL);
 	series_lists(sm, &lists);
@@ -12275,7 +12281,7 @@ static int make_series(struct series_mails *sm, const struct series_spec *s,
 	if (sm->cover) {
 		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
 		struct cover cv = s->cv;
-		cover_addresses(sm, &s->ad, &to, &cc);
+		cover_addresses(sm, &s->ad, s->people_to, &to, &cc);
 		cv.mo.to = &to;
 		cv.mo.cc = &cc;
 		cv.sm = s->list_counts ? sm : NULL;
@@ -12400,9 +12406,15 @@ static void l_lines(const struct maintainers *m, struct sbuf *out)
 
 /* The warnings due before anything is sent: a list given more than 15
  * patches, a moderated or subscribers-only list, too many recipients. */
+/* What a run has warned about already, each once (owned strings). */
+struct said {
+	char **v;
+	size_t n, alloc;
+};
+
 static void sending_warnings(const struct series_mails *sm,
 			     const struct maintainers *m, int max_rcpt,
-			     size_t extra)
+			     size_t extra, struct said *said)
 {
 	struct addresses lists = ADDRESSES_INIT;
 	struct sbuf llines = SBUF_INIT;
@@ -12422,6 +12434,12 @@ static void sending_warnings(const struct series_mails *sm,
 				"its host publishes no limit, but vger's 15 at "
 				"once is what reviewers expect");
 		const char *st = m ? list_status(&llines, addr) : NULL;
+		if (st && said && has_line(said->v, said->n, addr))
+			st = NULL;
+		if (st && said) {
+			GROW(said->v, said->n + 1, said->alloc);
+			said->v[said->n++] = xstrdup(addr);
+		}
 		if (st)
 			warning("%s is %s: a mail from a non-member waits for a "
 				"moderator, or bounces", addr, st);
@@ -15437,6 +15455,212 @@ out:
 	return r;
 }
 
+/* ---- several series ----------------------------------------------------------
+ * A tree-wide change goes out as one series per tree that merges it (or
+ * per subsystem), each the size a list takes.  The commits keep the
+ * range's order; a commit goes with the key all its files share (one
+ * whose files have several is a series of its own), and a series of more
+ * than max commits is cut into parts of even size, in order.  The days
+ * of the send plan give no list more than max patches a day.
+ */
+struct cut {
+	size_t *commit, n;      /* into the range's commits, in order */
+	const char *key;        /* what its files share ("" none), or NULL:
+				 * its one commit's files have several */
+	size_t part, parts;     /* 1-based; parts 1: whole */
+	char *prefix;           /* its subjects' common cut, "i2c: " or "" */
+	char *dir;              /* its folder, "03-i2c-busses" */
+	size_t day;             /* when it goes out, from 1 */
+};
+
+/* The key all of group g's files have in key[] (NULL reads ""), or NULL
+ * where they differ. */
+static const char *group_key(const struct group *g, char *const *key)
+{
+	const char *k = NULL;
+
+	for (size_t j = 0; j < g->nr; j++) {
+		const char *f = key[g->member[j]] ? key[g->member[j]] : "";
+		if (k && strcmp(k, f))
+			return NULL;
+		k = f;
+	}
+	return k ? k : "";
+}
+
+/* The leading "WORD: " run the n subjects share, malloc'd ("" none). */
+static char *common_cut(char *const *subj, size_t n)
+{
+	size_t len = n ? cut_len(subj[0], strlen(subj[0])) : 0;
+
+	for (size_t i = 1; i < n && len; i++) {
+		size_t m = cut_len(subj[i], strlen(subj[i])), j = 0;
+		while (j < len && j < m && subj[i][j] == subj[0][j])
+			j++;
+		while (j && !(j >= 2 && subj[0][j - 2] == ':' &&
+			      subj[0][j - 1] == ' '))
+			j--;
+		len = j;
+	}
+	return xstrndup(n ? subj[0] : "", len);
+}
+
+/* Names cut i of n by its prefix: "03-i2c-busses", "-part2" after it. */
+static void name_cut(struct cut *c, size_t i, size_t n)
+{
+	struct sbuf d = SBUF_INIT;
+
+	sb_addf(&d, "%0*zu-", (int)decimal_width(n), i + 1);
+	size_t start = d.len;
+	for (const char *p = c->prefix; *p; p++)
+		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+			sb_addc(&d, *p);
+		else if (d.len > start && d.buf[d.len - 1] != '-')
+			sb_addc(&d, '-');
+	while (d.len > start && d.buf[d.len - 1] == '-')
+		sb_setlen(&d, d.len - 1);
+	if (d.len == start)
+		sb_adds(&d, c->key ? "series" : "several");
+	if (c->parts > 1)
+		sb_addf(&d, "-part%zu", c->part);
+	c->dir = sb_detach(&d, NULL);
+}
+
+/* The deepest directory that holds every file of c's commits, as a
+ * subject prefix ("sound/soc: "), or "" where that is the top. */
+static char *cut_dir(const struct cut *c, const struct plan *p,
+		     const struct source *src)
+{
+	struct sbuf d = SBUF_INIT;
+
+	for (size_t j = 0; j < c->n; j++)
+		for (size_t x = 0; x < p->g[c->commit[j]].nr; x++) {
+			const char *f = src->f[p->g[c->commit[j]].member[x]].path;
+			if (!j && !x) {
+				char *d0 = dir_of(f);
+				sb_adds(&d, d0);
+				free(d0);
+			}
+			common_dir(&d, f);
+		}
+	if (!strcmp(d.buf, "."))
+		sb_setlen(&d, 0);
+	else
+		sb_adds(&d, ": ");
+	return sb_detach(&d, NULL);
+}
+
+/* The series of p's groups (a range's commits, subjects subj, files in
+ * src) by key, each at most max commits, into *out.  Returns how many. */
+static size_t cut_series(const struct plan *p, const struct source *src,
+			 char *const *key, char *const *subj, size_t max,
+			 struct cut **out)
+{
+	struct cut *b = xcalloc(p->nr + 1, sizeof *b);   /* whole, by key */
+	size_t nb = 0, nc = 0;
+
+	for (size_t k = 0; k < p->nr; k++) {
+		const char *gk = group_key(&p->g[k], key);
+		size_t i = 0;
+		while (i < nb && !(gk && b[i].key && !strcmp(b[i].key, gk)))
+			i++;
+		if (i == nb)
+			b[nb++] = (struct cut){ xcalloc(p->nr + 1, sizeof *b->commit),
+						0, gk, 1, 1, NULL, NULL, 0 };
+		b[i].commit[b[i].n++] = k;
+	}
+	for (size_t i = 0; i < nb; i++)
+		nc += (b[i].n + max - 1) / max;
+	*out = xcalloc(nc + 1, sizeof **out);
+	nc = 0;
+	for (size_t i = 0; i < nb; i++) {
+		size_t parts = (b[i].n + max - 1) / max, at = 0;
+		for (size_t part = 1; part <= parts; part++) {
+			size_t size = (b[i].n - at) / (parts - part + 1);
+			struct cut *c = &(*out)[nc];
+			*c = (struct cut){ xcalloc(size + 1, sizeof *c->commit), size,
+					   b[i].key, part, parts, NULL, NULL, 0 };
+			memcpy(c->commit, b[i].commit + at, size * sizeof *c->commit);
+			at += size;
+			char **cs = xcalloc(size + 1, sizeof *cs);
+			for (size_t j = 0; j < size; j++)
+				cs[j] = subj[c->commit[j]];
+			c->prefix = common_cut(cs, size);
+			free(cs);
+			if (!*c->prefix) {
+				free(c->prefix);
+				c->prefix = cut_dir(c, p, src);
+			}
+			nc++;
+		}
+		free(b[i].commit);
+	}
+	free(b);
+	for (size_t i = 0; i < nc; i++)
+		name_cut(&(*out)[i], i, nc);
+	return nc;
+}
+
+static void cuts_free(struct cut *c, size_t n)
+{
+	for (size_t i = 0; c && i < n; i++) {
+		free(c[i].commit);
+		free(c[i].prefix);
+		free(c[i].dir);
+	}
+	free(c);
+}
+
+/* The send plan's loads: patches a list gets on a day. */
+struct load {
+	char *list;
+	size_t day, n;
+};
+struct loads {
+	struct load *v;
+	size_t n, alloc;
+};
+
+static size_t *load_of(struct loads *l, struct span list, size_t day)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].day == day && same_box((struct span){ l->v[i].list,
+				strlen(l->v[i].list) }, list))
+			return &l->v[i].n;
+	GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n] = (struct load){ xstrndup(list.p, list.len), day, 0 };
+	return &l->v[l->n++].n;
+}
+
+/* The first day on which each list of sm may take its patches without
+ * getting more than max that day; they are counted in. */
+static size_t send_day(struct loads *l, const struct series_mails *sm,
+		       size_t max)
+{
+	struct addresses lists = ADDRESSES_INIT;
+	size_t day = 1;
+
+	series_lists(sm, &lists);
+	for (size_t i = 0; i < lists.n; i++)
+		if (*load_of(l, lists.v[i].box, day) &&
+		    *load_of(l, lists.v[i].box, day) +
+		    patches_to(sm, lists.v[i].box) > max) {
+			day++;
+			i = (size_t)-1;         /* every list again, that day */
+		}
+	for (size_t i = 0; i < lists.n; i++)
+		*load_of(l, lists.v[i].box, day) += patches_to(sm, lists.v[i].box);
+	addresses_release(&lists);
+	return day;
+}
+
+static void loads_release(struct loads *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i].list);
+	free(l->v);
+}
+
 /* ==== 9. commands ======================================================= */
 
 /* ---- the command context -----------------------------------------------
@@ -16721,7 +16945,11 @@ struct format_opts {
 	const char *outdir, *cover, *prev;
 	struct opt_list to, cc, include;
 	int rfc, version, individual, all_cc, force, max_rcpt;
+	int split;              /* -1, or the index of split_names */
+	int max_patches;        /* 0: 15 */
 };
+
+static const char *const split_names[] = { "route", "subsystem", NULL };
 
 #define FO(f) offsetof(struct format_opts, f)
 
@@ -16751,6 +16979,13 @@ static const struct opt format_table[] = {
 	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, "FILE",
 	  "the cover letter's subject (its first line) and aim (the rest)",
 	  NULL, 0, 0, 0 },
+	{ NULL, "--split", OPT_CHOICE, FO(split), 0, "ORG",
+	  "one series per merge route (route) or per owning section "
+	  "(subsystem), each in a folder of its own in DIR", split_names,
+	  0, 0, 0 },
+	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, "N",
+	  "with --split: at most N patches a series, and a list N a day "
+	  "(default 15)", NULL, 1, 100000, SYN_IN },
 	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, "N",
 	  "warn about a mail to more than N (default 40)", NULL, 1, 1000000, 0 },
 	{ NULL, "--force", OPT_FLAG, FO(force), 1, NULL,
@@ -16763,14 +16998,15 @@ static const struct opt format_table[] = {
 
 static const struct opt *const format_tables[] = { format_table, NULL };
 
-/* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover. */
+/* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover.  One
+ * patch is numbered where it has a cover letter (1/1), as git does. */
 static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
-		    size_t n)
+		    size_t n, int cover)
 {
 	sb_addf(sb, "[%sPATCH", o->rfc ? "RFC " : "");
 	if (o->version > 1)
 		sb_addf(sb, " v%d", o->version);
-	if (!o->individual && n > 1)
+	if (!o->individual && (n > 1 || cover))
 		add_patch_number(sb, k, n);
 	sb_addc(sb, ']');
 }
@@ -16778,17 +17014,19 @@ static void add_tag(struct sbuf *sb, const struct format_opts *o, size_t k,
 /* format's mails: commit i of the range is item i. */
 static struct mail_item *commit_items(const struct format_opts *o,
 				      const struct rcommits *rc,
-				      const struct plan *p)
+				      const struct plan *p, const size_t *k,
+				      size_t n, int cover)
 {
-	struct mail_item *it = xcalloc(rc->nr + 1, sizeof *it);
+	struct mail_item *it = xcalloc(n + 1, sizeof *it);
 
-	for (size_t i = 0; i < rc->nr; i++) {
-		const struct rcommit *c = &rc->c[i];
+	for (size_t i = 0; i < n; i++) {
+		size_t j = k ? k[i] : i;
+		const struct rcommit *c = &rc->c[j];
 		it[i] = (struct mail_item){ { .author = c->author, .when = c->when,
 					      .tz = c->tz, .id = c->id },
-					    &p->g[i], SBUF_INIT, SBUF_INIT };
+					    &p->g[j], SBUF_INIT, SBUF_INIT };
 		sb_adds(&it[i].msg, c->msg);
-		add_tag(&it[i].tag, o, i + 1, rc->nr);
+		add_tag(&it[i].tag, o, i + 1, n, cover);
 	}
 	return it;
 }
@@ -16836,7 +17074,7 @@ static int format_cover(struct cmd *c, const struct format_opts *o,
 	if (r || !cover)
 		return failed(r);
 	f->branch = public_branch(&c->repo, c->rg.tip);
-	add_tag(&f->tag, o, 0, n);
+	add_tag(&f->tag, o, 0, n, 1);
 	organisation_paragraph(&f->para, &c->src, &c->p, &c->ow, n, &shared);
 	f->author = xcalloc(n + 1, sizeof *f->author);
 	f->subj = xcalloc(n + 1, sizeof *f->subj);
@@ -16869,7 +17107,8 @@ static int format_mails(struct cmd *c, const struct format_opts *o,
 			struct series_mails *sm, const char *outdir)
 {
 	struct format_cover f = FORMAT_COVER_INIT;
-	struct series_spec s = { .it = commit_items(o, &c->rc, &c->p),
+	struct series_spec s = { .it = commit_items(o, &c->rc, &c->p, NULL,
+						    c->rc.nr, 0),
 		.n = c->rc.nr, .version = o->version,
 		.cover = !o->individual && c->rc.nr > 1, .list_counts = 1,
 		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
@@ -16908,6 +17147,256 @@ static int write_format_series(const struct series_mails *sm,
 	return 0;
 }
 
+/* ---- format --split ------------------------------------------------------------
+ * The range as several series (cut_series()), each written as format
+ * writes one into a folder of its own under DIR, its cover letter to its
+ * people and lists; then the send plan.
+ */
+struct split_run {
+	struct cmd *c;
+	const struct format_opts *o;
+	const char *outdir;
+	struct cut *cut;
+	size_t n, max, *cut_of;         /* cut_of: per commit, its series */
+	struct sbuf ids, subject, aim;  /* the range's patch ids; --cover's */
+	struct said said;               /* the lists warned about */
+	char *branch;
+	char **name, **lists;           /* per commit its mail; per series */
+	struct loads loads;
+};
+
+/* The paragraph that says the series is one of sr->n, and where the
+ * others go. */
+static void add_split_paragraph(struct sbuf *m, const struct split_run *sr,
+				size_t self)
+{
+	sb_addf(m, "This series is one of %zu that together make one tree-wide "
+		"change, one for\neach %s that takes it.  The others:\n", sr->n,
+		sr->o->split ? "subsystem" : "tree");
+	for (size_t i = 0; i < sr->n; i++)
+		if (i != self)
+			sb_addf(m, "  %s (%zu patch%s): %s\n", sr->cut[i].dir,
+				sr->cut[i].n, sr->cut[i].n == 1 ? "" : "es",
+				!sr->cut[i].key ? "files of several" :
+				*sr->cut[i].key ? sr->cut[i].key : "none named");
+	sb_addc(m, '\n');
+}
+
+/* The commits of other series before series i's that touch its files:
+ * "prerequisite-patch-id:" lines for base, and how many. */
+static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
+				size_t i)
+{
+	const struct cut *cut = &sr->cut[i];
+	const struct plan *p = &sr->c->p;
+	const struct source *src = &sr->c->src;
+	char *seen = xcalloc(p->nr + 1, 1), pid[72];
+	size_t n = 0;
+
+	for (size_t a = 0; a < cut->n; a++)
+		for (size_t j = 0, k = cut->commit[a]; j < k; j++) {
+			if (seen[j] || sr->cut_of[j] == i)
+				continue;
+			for (size_t x = 0; x < p->g[j].nr && !seen[j]; x++)
+				for (size_t y = 0; y < p->g[k].nr && !seen[j]; y++)
+					seen[j] = !strcmp(src->f[p->g[j].member[x]].path,
+							  src->f[p->g[k].member[y]].path);
+		}
+	for (size_t j = 0; j < p->nr; j++)
+		if (seen[j] && !patch_of_commit(&sr->ids, sr->c->rc.c[j].id, pid)) {
+			sb_addf(base, "prerequisite-patch-id: %s\n", pid);
+			n++;
+		}
+	free(seen);
+	return n;
+}
+
+/* Series i's cover letter into *cv, its strings in f. */
+static int split_cover(struct split_run *sr, size_t i, struct format_cover *f,
+		       struct cover *cv)
+{
+	const struct cut *cut = &sr->cut[i];
+	struct cmd *c = sr->c;
+	size_t nall = 0;
+
+	add_tag(&f->tag, sr->o, 0, cut->n, 1);
+	sb_addf(&f->subject, "%s%s", cut->prefix, sr->subject.buf);
+	if (cut->parts > 1)
+		sb_addf(&f->subject, " (part %zu of %zu)", cut->part, cut->parts);
+	sb_addf(&f->aim, "%s\n", sr->aim.buf);
+	add_split_paragraph(&f->aim, sr, i);
+	int r = add_base(&f->base, &c->rg);
+	size_t pre = r ? 0 : add_prerequisites(&f->base, sr, i);
+	if (pre)
+		sb_addf(&f->aim, "It applies after %zu patch%s of the others, "
+			"named below by their patch ids.\n\n", pre,
+			pre == 1 ? "" : "es");
+	f->n = cut->n;
+	f->author = xcalloc(cut->n + 1, sizeof *f->author);
+	f->subj = xcalloc(cut->n + 1, sizeof *f->subj);
+	for (size_t j = 0; j < cut->n; j++) {
+		const struct group *g = &c->p.g[cut->commit[j]];
+		f->author[j] = c->rc.c[cut->commit[j]].author;
+		f->subj[j] = subject_of(c->rc.c[cut->commit[j]].msg);
+		f->member = xrealloc(f->member, xmul(nall + g->nr + 1,
+						     sizeof *f->member));
+		memcpy(f->member + nall, g->member, g->nr * sizeof *f->member);
+		nall += g->nr;
+	}
+	sort_members(f->member, nall, &c->src);
+	*cv = (struct cover){ .mo = { .author = f->author[cut->n - 1] },
+		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
+		.branch = sr->branch, .author = f->author, .subject_of = f->subj,
+		.n = cut->n, .src = &c->src, .member = f->member,
+		.nmember = nall, .base = f->base.buf };
+	split_date(&cv->mo);
+	return r;
+}
+
+/* Series i: its mails into OUTDIR/its folder, its day in the plan. */
+static int write_cut(struct split_run *sr, size_t i)
+{
+	struct cut *cut = &sr->cut[i];
+	const struct format_opts *o = sr->o;
+	struct format_cover f = FORMAT_COVER_INIT;
+	struct series_mails sm = { 0 };
+	struct sbuf dir = SBUF_INIT, lists = SBUF_INIT;
+	struct series_spec s = { .n = cut->n, .version = o->version,
+		.list_counts = 1, .people_to = 1,
+		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
+
+	/* one patch goes alone, but for one that needs others' first: its
+	 * letter says which */
+	s.cover = cut->n > 1 || add_prerequisites(&lists, sr, i);
+	sb_setlen(&lists, 0);
+	s.it = commit_items(o, &sr->c->rc, &sr->c->p, cut->commit, cut->n,
+			    s.cover);
+	int r = s.cover ? split_cover(sr, i, &f, &s.cv) : 0;
+
+	sb_addf(&dir, "%s/%s", sr->outdir, cut->dir);
+	if (!r)
+		r = make_series(&sm, &s, &sr->c->src, sr->c->ow.m, &sr->c->ow.o);
+	if (!r) {
+		struct mail_opts mo = { .outdir = dir.buf, .force = o->force };
+		sending_warnings(&sm, sr->c->ow.m, o->max_rcpt, o->to.n + o->cc.n,
+				 &sr->said);
+		r = write_series(&mo, sm.name, sm.text, sm.n + (size_t)sm.cover);
+	}
+	for (size_t j = 0; !r && j < cut->n; j++) {
+		sb_setlen(&lists, 0);
+		sb_addf(&lists, "%s/%s", cut->dir, sm.name[j + (size_t)sm.cover]);
+		sr->name[cut->commit[j]] = sb_detach(&lists, NULL);
+	}
+	if (!r) {
+		struct addresses l = ADDRESSES_INIT;
+		series_lists(&sm, &l);
+		for (size_t k = 0; k < l.n; k++)
+			sb_addf(&lists, "%s%.*s", k ? ", " : "", (int)l.v[k].box.len,
+				l.v[k].box.p);
+		addresses_release(&l);
+		sr->lists[i] = sb_detach(&lists, NULL);
+		cut->day = send_day(&sr->loads, &sm, sr->max);
+	}
+	series_mails_release(&sm);
+	mail_items_release(s.it, s.n);
+	format_cover_release(&f);
+	sb_release(&dir);
+	sb_release(&lists);
+	return r;
+}
+
+/* The send plan, on stderr: each series on its day, with what to run. */
+static void print_send_plan(const struct split_run *sr)
+{
+	size_t mails = 0, days = 0;
+
+	for (size_t i = 0; i < sr->n; i++) {
+		mails += sr->cut[i].n + (sr->cut[i].n > 1);
+		if (sr->cut[i].day > days)
+			days = sr->cut[i].day;
+	}
+	fprintf(stderr, "series: %zu series, %zu mails; check each, then send "
+		"them over %zu day%s (no list gets more than %zu patch%s a "
+		"day):\n", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
+		sr->max == 1 ? "" : "es");
+	for (size_t d = 1; d <= days; d++)
+		for (size_t i = 0; i < sr->n; i++) {
+			if (sr->cut[i].day != d)
+				continue;
+			struct sbuf w = SBUF_INIT;
+			add_shell_word(&w, sr->outdir);
+			fprintf(stderr, "  day %zu: git send-email %s/%s/*.patch\n"
+				"         %zu patch%s to %s\n", d, w.buf,
+				sr->cut[i].dir, sr->cut[i].n,
+				sr->cut[i].n == 1 ? "" : "es",
+				*sr->lists[i] ? sr->lists[i] : "no list");
+			sb_release(&w);
+		}
+}
+
+static void split_run_release(struct split_run *sr)
+{
+	free_strings(sr->name, sr->c->rc.nr);
+	free_strings(sr->lists, sr->n);
+	cuts_free(sr->cut, sr->n);
+	free(sr->cut_of);
+	sb_release(&sr->ids);
+	sb_release(&sr->subject);
+	sb_release(&sr->aim);
+	free_strings(sr->said.v, sr->said.n);
+	free(sr->branch);
+	loads_release(&sr->loads);
+}
+
+/* format --split: the series, then the hardware warnings by mail, then
+ * the send plan. */
+static int format_split(struct cmd *c, const struct format_opts *o,
+			const char *outdir)
+{
+	struct split_run sr = { c, o, outdir, NULL, 0,
+		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
+		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, NULL, NULL, NULL,
+		{ NULL, 0, 0 } };
+	size_t nk = c->rc.nr;
+	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
+	struct stat st;
+	int r = cover_text(o->cover, 0, outdir, &sr.subject, &sr.aim) < 0 ||
+		patch_ids(c->rg.spec, &sr.ids) < 0 ? -1 : 0;
+
+	for (size_t k = 0; k < nk; k++)
+		subj[k] = subject_of(c->rc.c[k].msg);
+	sr.n = cut_series(&c->p, &c->src, o->split ? c->ow.section : c->ow.route,
+			  subj, sr.max, &sr.cut);
+	free_strings(subj, nk);
+	sr.cut_of = xcalloc(nk + 1, sizeof *sr.cut_of);
+	for (size_t i = 0; i < sr.n; i++)
+		for (size_t j = 0; j < sr.cut[i].n; j++)
+			sr.cut_of[sr.cut[i].commit[j]] = i;
+	for (size_t i = 0; i < sr.n; i++)
+		if (!sr.cut[i].key)
+			warning("%s: its files go to several %s: a series of its "
+				"own (%s)", c->rc.c[sr.cut[i].commit[0]].id,
+				o->split ? "subsystems" : "trees", sr.cut[i].dir);
+	sr.name = xcalloc(nk + 1, sizeof *sr.name);
+	sr.lists = xcalloc(sr.n + 1, sizeof *sr.lists);
+	sr.branch = r ? NULL : public_branch(&c->repo, c->rg.tip);
+	if (!r && stat(outdir, &st) < 0 && mkdir(outdir, 0777) < 0)
+		r = error("%s: %s", outdir, strerror(errno));
+	for (size_t i = 0; !r && i < sr.n; i++)
+		r = write_cut(&sr, i);
+	if (!r) {
+		rev = xcalloc(nk + 1, sizeof *rev);
+		for (size_t k = 0; k < nk; k++)
+			rev[k] = c->rc.c[k].id;
+		hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
+				  sr.name, 0);
+		free(rev);
+		print_send_plan(&sr);
+	}
+	split_run_release(&sr);
+	return failed(r);
+}
+
 /* format's arguments beyond the tables. */
 static int format_args(struct args *a, const struct format_opts *o)
 {
@@ -16922,6 +17411,11 @@ static int format_args(struct args *a, const struct format_opts *o)
 	if (o->prev && !is_range(o->prev))
 		return cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)",
 				 o->prev);
+	if (o->max_patches && o->split < 0)
+		return cmd_usage(a->cmd, "--max-patches needs --split");
+	if (o->split >= 0 && o->individual)
+		return cmd_usage(a->cmd, "--split writes series with cover "
+				 "letters: --individual cannot go with it");
 	if (o->individual && (o->cover || o->prev))
 		return cmd_usage(a->cmd, "--individual writes no cover letter: "
 				 "--cover and --prev cannot go with it");
@@ -16993,7 +17487,7 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
 	}
 	warn_subjects(subject, c->rc.nr, NULL);
 	free_strings(subject, c->rc.nr);
-	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n);
+	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n, NULL);
 	hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
 			  sm->name + sm->cover, o->individual);
 	free(rev);
@@ -17001,7 +17495,7 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
 
 static int cmd_format(struct args *a)
 {
-	struct format_opts o = { .max_rcpt = 40 };
+	struct format_opts o = { .max_rcpt = 40, .split = -1 };
 	int r = parse_opts(a, &o);
 
 	if (!r)
@@ -17019,7 +17513,9 @@ static int cmd_format(struct args *a)
 		if (o.version > 1 && !o.prev && !o.individual &&
 		    recorded_prev(&c.rg, o.version, &prev))
 			o.prev = prev.buf;
-		if (!(r = format_mails(&c, &o, &sm, outdir))) {
+		if (o.split >= 0)
+			r = format_split(&c, &o, outdir);
+		else if (!(r = format_mails(&c, &o, &sm, outdir))) {
 			format_warnings(&c, &o, &sm);
 			r = write_format_series(&sm, &o, outdir);
 		}

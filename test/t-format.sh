@@ -517,3 +517,87 @@ team@example.org"
 	eq "compare: cover lists by subsystem" "$by_sub" 2
 	eq "compare: cover lists by file" "$by_file" 2
 }
+
+# format --split route: one series per tree, each in its own folder, each
+# applying to the base on its own (a series whose patch needs another's
+# names it), together the tip's tree; cover letters to the tree's people
+# and lists, naming the others; a commit of two trees alone, said; parts
+# of --max-patches; the send plan.
+split_range() {
+	route_tree "$1"
+	git commit -qm 'i2c: foo: x' drivers/i2c/busses/i2c-foo.c
+	git commit -qm 'arm: foo: x' arch/arm/mach-foo/board.c
+	git commit -qm 'i2c: bar: x' drivers/i2c/busses/i2c-bar.c
+	git commit -qm 'sound: codec: x' sound/foo-codec.c
+	echo 4 >> drivers/i2c/busses/i2c-bar.c; echo 4 >> sound/foo-codec.c
+	git commit -qam 'misc: both'
+	printf 'drop foo()\n\nThe aim of it all.\n' > "$scratch/split.cover"
+}
+
+# am_alone DIR: the tree after git am of DIR's patches on the base alone,
+# or nothing where they do not apply.
+am_alone() {
+	git checkout -q -f -B am-alone base-split
+	git am -q $(ls -d "$1"/* | grep -v cover-letter) >/dev/null 2>&1 &&
+		git rev-parse HEAD^{tree} || { git am --abort >/dev/null 2>&1; true; }
+}
+
+t_format_split_route() {
+	split_range fmt-split
+	git tag base-split HEAD~5
+	local tip; tip=$(git rev-parse HEAD^{tree})
+	run format --split route --cover "$scratch/split.cover" -o "$scratch/sr" base-split..HEAD
+	eq "exit" "$rc" 0
+	eq "a folder a series" "$(ls "$scratch/sr" | tr '\n' ' ')" "1-i2c 2-arm-foo 3-sound-codec 4-misc "
+	has "the commit of two trees, said" "$err" "its files go to several trees: a series of its own (4-misc)"
+	local c; c=$(cat "$scratch/sr/1-i2c/0000-cover-letter.patch")
+	has "the series' subject names its tree" "$c" "Subject: [PATCH 0/2] i2c: drop foo()"
+	has "to the tree's people" "$(sed -n '/^To:/,/^Cc:/p' <<<"$c")" " Wolf Sang <wolf@example.org>"
+	has "cc its lists" "$(sed -n '/^Cc:/,/^$/p' <<<"$c")" " linux-i2c@example.org"
+	has "the user's aim" "$c" "The aim of it all."
+	has "names the others and where they go" "$c" "  2-arm-foo (1 patch): git git://example.org/foo.git"
+	has "each series its base" "$c" "base-commit: $(git rev-parse base-split)"
+	local d
+	for d in 1-i2c 2-arm-foo 3-sound-codec; do
+		[ -n "$(am_alone "$scratch/sr/$d")" ] && ok || bad "$d does not apply to the base alone"
+	done
+	eq "4-misc needs another first" "$(am_alone "$scratch/sr/4-misc")" ""
+	lacks "a lone patch has no cover letter" "$(ls "$scratch/sr/2-arm-foo")" "cover"
+	git checkout -q -f -B all base-split
+	for d in 1-i2c 2-arm-foo 3-sound-codec 4-misc; do
+		git am -q $(ls -d "$scratch/sr/$d"/* | grep -v cover-letter) || bad "all: $d"
+	done
+	eq "together: the tip's tree" "$(git rev-parse HEAD^{tree})" "$tip"
+	git checkout -q -f main
+	has "the send plan" "$err" "  day 1: git send-email $scratch/sr/1-i2c/*.patch"
+	has "the plan's lists" "$err" "2 patches to linux-arm@example.org, linux-i2c@example.org"
+	# parts: a series of at most one patch; a list gets one a day
+	run format --split route --max-patches 1 -o "$scratch/sr1" base-split..HEAD
+	eq "parts: exit" "$rc" 0
+	eq "parts: folders" "$(ls "$scratch/sr1" | tr '\n' ' ')" "1-i2c-foo-part1 2-i2c-bar-part2 3-arm-foo 4-sound-codec 5-misc "
+	has "parts: a list a patch a day" "$err" "  day 2: git send-email $scratch/sr1/2-i2c-bar-part2/*.patch"
+	run format --max-patches 3 base-split..HEAD
+	eq "--max-patches alone: usage" "$rc" 2
+}
+
+# A series that needs another's patch names it in its cover letter.
+t_format_split_prerequisite() {
+	split_range fmt-split-pre
+	git tag base-split HEAD~5
+	echo 5 >> sound/foo-codec.c; echo 5 >> arch/arm/mach-foo/board.c
+	git commit -qam 'misc: again'
+	run format --split route --cover "$scratch/split.cover" -o "$scratch/srp" base-split..HEAD
+	eq "exit" "$rc" 0
+	# misc: again touches board.c (2-arm-foo) and the codec (3-sound-codec,
+	# then 4-misc): all three go first
+	local c; c=$(cat "$scratch/srp/5-misc/0000-cover-letter.patch")
+	has "a lone patch that needs others has a letter" "$c" "Subject: [PATCH 0/1] misc: drop foo()"
+	has "said" "$c" "It applies after 3 patches of the others, named below by their patch ids."
+	local h want
+	want=$(for h in $(git rev-list --reverse base-split..HEAD~1); do
+		case $(git diff-tree --no-commit-id --name-only -r "$h" | tr '\n' ' ') in
+		*board*|*codec*) git show "$h" | git patch-id --stable | cut -d' ' -f1;;
+		esac; done | sed 's/^/prerequisite-patch-id: /')
+	has "their patch ids" "$c" "$want"
+	[ -n "$(am_alone "$scratch/srp/1-i2c")" ] && ok || bad "1-i2c needs none"
+}
