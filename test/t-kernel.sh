@@ -375,3 +375,54 @@ t_kernel_trailers() {
 	want=$(k=0; for i in $(seq 1 $((n / 40)) "$n" | head -n 40); do k=$((k + 1)); printf '%d:%s\tRev %d <rev%d@example.org>\n' "$i" "$(git log -1 --format=%s "${ids[$((i - 1))]}")" $k $k; done)
 	eq "trailers: each tag on its commit, once" "$got" "$want"
 }
+
+# format --split route of the 217 per-directory commits: every series at
+# most 15 patches, applying to the base on its own unless it names what it
+# needs, all together the tip's tree; every cover letter goes through git
+# send-email --dry-run without a question; the i2c bus drivers' commit
+# (i2c-omap.c and i2c-xiic.c among them, each listed by an ARM platform
+# section too) goes to the i2c tree, while a file only a platform's tree
+# maintains (arch/arm/mach-pxa) goes to the platform's.
+t_kernel_format_split() {
+	kernel_fixture || return 0
+	kernel_copy ksplit
+	git checkout -q ofm
+	local out_dir=$scratch/ksplit-out d n bad_size=0 bad_am=0
+	printf 'drop of_match_ptr()\n\nThe match table is built whether or not CONFIG_OF is set.\n' > "$scratch/ksplit.cover"
+	run format --split route --cover "$scratch/ksplit.cover" -o "$out_dir" base..ofm
+	eq "exit" "$rc" 0
+	for d in "$out_dir"/*/; do
+		n=$(ls "$d" | grep -vc cover-letter)
+		[ "$n" -le 15 ] || bad_size=$((bad_size + 1))
+		grep -qs '^prerequisite-patch-id:' "$d/0000-cover-letter.patch" && continue
+		git checkout -q -f -B alone base
+		git am -q $(ls -d "$d"* | grep -v cover-letter) > /dev/null 2>&1 ||
+			{ bad_am=$((bad_am + 1)); git am --abort; }
+	done
+	eq "no series over 15 patches" "$bad_size" 0
+	eq "each series applies to the base alone" "$bad_am" 0
+	git checkout -q -f -B together base
+	for d in "$out_dir"/*/; do
+		git am -q $(ls -d "$d"* | grep -v cover-letter) > /dev/null 2>&1 || { bad "together: $d"; git am --abort; break; }
+	done
+	eq "together: the tip's tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse ofm^{tree})"
+	eq "together: every commit" "$(git rev-list --count base..HEAD)" "$(git rev-list --count base..ofm)"
+	git checkout -q -f ofm
+	local i2c pxa
+	i2c=$(grep -l '^+++ b/drivers/i2c/busses/i2c-xiic.c' "$out_dir"/*/*.patch | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
+	has "i2c-omap.c with i2c-xiic.c" "$(ls -d "$out_dir/$i2c"/* | xargs grep -l '^+++ b/drivers/i2c/busses/i2c-omap.c')" "$i2c"
+	has "the i2c series goes to the i2c tree" "$(cat "$out_dir"/*/0000-cover-letter.patch)" "  $i2c (1 patch): git git://git.kernel.org/pub/scm/linux/kernel/git/wsa/linux.git"
+	pxa=$(grep -l '^+++ b/arch/arm/mach-pxa/' "$out_dir"/*/*.patch | head -n 1 | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
+	lacks "the platform's file is not in the i2c series" "$pxa" "$i2c"
+	lacks "the platform's series goes to no i2c tree" "$(grep -h "^  $pxa (" "$out_dir"/*/0000-cover-letter.patch | head -n 1)" "wsa/linux.git"
+	if [ -e "$(git --exec-path)/git-send-email" ] &&
+	   perl -e 'use lib split(/:/, $ENV{GITPERLLIB} || "/usr/share/perl5"); require Git::LoadCPAN::Mail::Address;' 2>/dev/null; then
+		local sent
+		sent=$(git send-email --dry-run --confirm=never --suppress-cc=all "$out_dir"/*/0000-cover-letter.patch 2>&1 </dev/null); rc=$?
+		eq "send-email --dry-run of every cover letter: exit" "$rc" 0
+		eq "every letter sent" "$(grep -c '^Result: OK' <<<"$sent")" "$(ls "$out_dir"/*/0000-cover-letter.patch | wc -l)"
+		lacks "no question: recipients" "$sent" "Who should the emails be sent to"
+		lacks "no question: reply" "$sent" "Message-ID to be used as In-Reply-To"
+		lacks "no question: sending" "$sent" "Send this email?"
+	fi
+}
