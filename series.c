@@ -17160,6 +17160,8 @@ struct split_run {
 	size_t n, max, *cut_of;         /* cut_of: per commit, its series */
 	struct sbuf ids, subject, aim;  /* the range's patch ids; --cover's */
 	struct said said;               /* the lists warned about */
+	struct sbuf base;               /* base-commit: and what it needs */
+	struct mail_opts date;          /* when the letters are dated */
 	char *branch;
 	char **name, **lists;           /* per commit its mail; per series */
 	struct loads loads;
@@ -17212,8 +17214,8 @@ static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
 }
 
 /* Series i's cover letter into *cv, its strings in f. */
-static int split_cover(struct split_run *sr, size_t i, struct format_cover *f,
-		       struct cover *cv)
+static void split_cover(struct split_run *sr, size_t i, struct format_cover *f,
+			struct cover *cv)
 {
 	const struct cut *cut = &sr->cut[i];
 	struct cmd *c = sr->c;
@@ -17225,8 +17227,8 @@ static int split_cover(struct split_run *sr, size_t i, struct format_cover *f,
 		sb_addf(&f->subject, " (part %zu of %zu)", cut->part, cut->parts);
 	sb_addf(&f->aim, "%s\n", sr->aim.buf);
 	add_split_paragraph(&f->aim, sr, i);
-	int r = add_base(&f->base, &c->rg);
-	size_t pre = r ? 0 : add_prerequisites(&f->base, sr, i);
+	sb_adds(&f->base, sr->base.buf);
+	size_t pre = add_prerequisites(&f->base, sr, i);
 	if (pre)
 		sb_addf(&f->aim, "It applies after %zu patch%s of the others, "
 			"named below by their patch ids.\n\n", pre,
@@ -17244,13 +17246,12 @@ static int split_cover(struct split_run *sr, size_t i, struct format_cover *f,
 		nall += g->nr;
 	}
 	sort_members(f->member, nall, &c->src);
-	*cv = (struct cover){ .mo = { .author = f->author[cut->n - 1] },
+	*cv = (struct cover){ .mo = { .author = f->author[cut->n - 1],
+				      .when = sr->date.when, .tz = sr->date.tz },
 		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
 		.branch = sr->branch, .author = f->author, .subject_of = f->subj,
 		.n = cut->n, .src = &c->src, .member = f->member,
 		.nmember = nall, .base = f->base.buf };
-	split_date(&cv->mo);
-	return r;
 }
 
 /* Series i: its mails into OUTDIR/its folder, its day in the plan. */
@@ -17271,11 +17272,10 @@ static int write_cut(struct split_run *sr, size_t i)
 	sb_setlen(&lists, 0);
 	s.it = commit_items(o, &sr->c->rc, &sr->c->p, cut->commit, cut->n,
 			    s.cover);
-	int r = s.cover ? split_cover(sr, i, &f, &s.cv) : 0;
-
+	if (s.cover)
+		split_cover(sr, i, &f, &s.cv);
 	sb_addf(&dir, "%s/%s", sr->outdir, cut->dir);
-	if (!r)
-		r = make_series(&sm, &s, &sr->c->src, sr->c->ow.m, &sr->c->ow.o);
+	int r = make_series(&sm, &s, &sr->c->src, sr->c->ow.m, &sr->c->ow.o);
 	if (!r) {
 		struct mail_opts mo = { .outdir = dir.buf, .force = o->force };
 		sending_warnings(&sm, sr->c->ow.m, o->max_rcpt, o->to.n + o->cc.n,
@@ -17344,6 +17344,7 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->subject);
 	sb_release(&sr->aim);
 	free_strings(sr->said.v, sr->said.n);
+	sb_release(&sr->base);
 	free(sr->branch);
 	loads_release(&sr->loads);
 }
@@ -17355,13 +17356,16 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 {
 	struct split_run sr = { c, o, outdir, NULL, 0,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
-		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, NULL, NULL, NULL,
-		{ NULL, 0, 0 } };
+		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 }, NULL,
+		NULL, NULL, { NULL, 0, 0 } };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
 	int r = cover_text(o->cover, 0, outdir, &sr.subject, &sr.aim) < 0 ||
-		patch_ids(c->rg.spec, &sr.ids) < 0 ? -1 : 0;
+		patch_ids(c->rg.spec, &sr.ids) < 0 ||
+		add_base(&sr.base, &c->rg) < 0 ? -1 : 0;
+
+	split_date(&sr.date);
 
 	for (size_t k = 0; k < nk; k++)
 		subj[k] = subject_of(c->rc.c[k].msg);
