@@ -63,6 +63,12 @@
  *   - split --commit still applies each group to a whole index (git apply
  *     --cached, write-tree, commit-tree per group): its cost follows the
  *     tree; regroup's take path cannot serve it (no commit has the files).
+ *   - format --split: -v N compares with the whole previous version, not
+ *     each series with its own, and records no series of a patch; no
+ *     --split list; a route is read from MAINTAINERS only, not from who
+ *     committed the file's recent patches.
+ *   - groupings: --by maintainers keys files by their recipients' text
+ *     (owners.rcpt) beside the recipients themselves (owners.alone).
  */
 #define _POSIX_C_SOURCE 200809L
 
