@@ -9925,55 +9925,90 @@ static char *user_address(void)
 	return addr;
 }
 
-/* The last component of a group's name, its extension off for a file
- * ("fusb302" of drivers/usb/typec/fusb302.c, "typec" of drivers/usb/typec),
- * as a span of name; empty for ".". */
-static struct span last_component(const struct group *g, int file)
+/* The last k components of a group's name, the extension off for a file,
+ * as prefix words: "ahb: " (k 1) or "ath9k: ahb: " (k 2) of
+ * drivers/net/wireless/ath/ath9k/ahb.c; fewer where the name has fewer,
+ * none for ".". */
+static void add_components(struct sbuf *sb, const struct group *g, int file,
+			   int k)
 {
-	const char *slash = strrchr(g->name, '/');
-	struct span c = { slash ? slash + 1 : g->name, 0 };
+	const char *name = g->name, *end = name + strlen(name), *at = end;
 
-	c.len = strlen(c.p);
-	const char *dot = file ? strrchr(c.p, '.') : NULL;
-	if (dot && dot > c.p)
-		c.len = (size_t)(dot - c.p);
-	if (span_is(c, ".", 1))
-		c.len = 0;
-	return c;
+	if (!strcmp(name, "."))
+		return;
+	for (int n = 0; n < k && at > name; n++)
+		for (at--; at > name && at[-1] != '/'; at--)
+			;
+	const char *dot = file ? memrchr_bytes(at, (size_t)(end - at), '.') : NULL;
+	if (dot && dot > at && dot[-1] != '/')
+		end = dot;
+	for (const char *p = at; p < end; p++)
+		if (*p == '/')
+			sb_adds(sb, ": ");
+		else
+			sb_addc(sb, *p);
+	sb_adds(sb, ": ");
+}
+
+/* Whether prefix ends in the word c (already names the group). */
+static int ends_in_word(const char *prefix, const char *c, size_t len)
+{
+	size_t n = strlen(prefix);
+
+	return n >= len + 2 && !memcmp(prefix + n - len - 2, c, len) &&
+	       (n == len + 2 || prefix[n - len - 3] == ' ' ||
+		prefix[n - len - 3] == '/');
 }
 
 /* Every group's prefix, learned or not: where history said nothing, the
  * section's name in subject form, else the group's name (fallback).  Two
  * groups with one prefix then each add their name's last component, as
  * kernel subjects name the driver ("usb: " to "usb: fusb302: "), unless
- * the prefix already ends in it. */
+ * the prefix already ends in it; where that is shared still (ath9k/ahb.c
+ * and ath10k/ahb.c), the components above it too, up to four: no two
+ * groups share a subject that their names can tell apart. */
 static void settle_prefixes(struct plan *p, int by_file)
 {
-	for (size_t i = 0; i < p->nr; i++)
+	char **base = xcalloc(p->nr + 1, sizeof *base);
+	char *shared = xcalloc(p->nr + 1, 1);
+
+	for (size_t i = 0; i < p->nr; i++) {
 		if (!p->g[i].prefix) {
 			struct sbuf f = SBUF_INIT;
 			fallback_prefix(&f, &p->g[i]);
 			p->g[i].prefix = sb_detach(&f, NULL);
 		}
-	char *shared = xcalloc(p->nr + 1, 1);
-	for (size_t i = 0; i < p->nr; i++)
-		for (size_t j = i + 1; j < p->nr; j++)
-			if (!strcmp(p->g[i].prefix, p->g[j].prefix))
-				shared[i] = shared[j] = 1;
-	for (size_t i = 0; i < p->nr; i++) {
-		struct group *g = &p->g[i];
-		struct span c = last_component(g, by_file);
-		size_t n = strlen(g->prefix);
-		if (!shared[i] || !c.len || (n >= c.len + 2 &&
-		    !memcmp(g->prefix + n - c.len - 2, c.p, c.len) &&
-		    (n == c.len + 2 || g->prefix[n - c.len - 3] == ' ' ||
-		     g->prefix[n - c.len - 3] == '/')))
-			continue;
-		struct sbuf t = SBUF_INIT;
-		sb_addf(&t, "%s%.*s: ", g->prefix, (int)c.len, c.p);
-		free(g->prefix);
-		g->prefix = sb_detach(&t, NULL);
+		base[i] = xstrdup(p->g[i].prefix);
 	}
+	for (int k = 1, any = 1; any && k <= 4; k++) {
+		any = 0;
+		memset(shared, 0, p->nr);
+		/* 1: shared; 2: shared with one of the same name, which
+		 * no component tells apart (two sections, one directory) */
+		for (size_t i = 0; i < p->nr; i++)
+			for (size_t j = i + 1; j < p->nr; j++)
+				if (!strcmp(p->g[i].prefix, p->g[j].prefix)) {
+					char v = strcmp(p->g[i].name, p->g[j].name) ? 1 : 2;
+					shared[i] = shared[i] > v ? shared[i] : v;
+					shared[j] = shared[j] > v ? shared[j] : v;
+					any = 1;
+				}
+		for (size_t i = 0; i < p->nr; i++) {
+			struct sbuf t = SBUF_INIT;
+			add_components(&t, &p->g[i], by_file, k);
+			if (shared[i] != 1 || t.len < 3 || (k == 1 &&
+			    ends_in_word(base[i], t.buf, t.len - 2))) {
+				sb_release(&t);
+				continue;
+			}
+			free(p->g[i].prefix);
+			struct sbuf v = SBUF_INIT;
+			sb_addf(&v, "%s%s", base[i], t.buf);
+			p->g[i].prefix = sb_detach(&v, NULL);
+			sb_release(&t);
+		}
+	}
+	free_strings(base, p->nr);
 	free(shared);
 }
 

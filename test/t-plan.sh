@@ -476,3 +476,22 @@ t_prefix_one_bounded_log() {
 	PATH=$bin:$PATH run plan
 	eq "bounded log: plan without a template reads none" "$(grep -c -e ' log ' "$scratch/argv")" 0
 }
+
+# Two files that one section owns and history does not name: their
+# %(prefix) adds the file's name ("wifi: ahb: "), and where that is
+# shared too (ath9k/ahb.c, ath10k/ahb.c), the directory above it.
+t_prefix_distinct_names() {
+	newrepo prefix-distinct
+	mkdir -p drivers/ath/ath9k drivers/ath/ath10k drivers/ath/ath11k
+	printf 'WIFI\nM:\tKal Le <kvalo@example.org>\nF:\tdrivers/ath/\n' > MAINTAINERS
+	local f
+	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 1 > "drivers/ath/$f"; done
+	commit_all
+	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 2 >> "drivers/ath/$f"; done
+	run plan --by file -m '%(prefix)x'
+	eq "exit" "$rc" 0
+	eq "no warning" "$err" ""
+	eq "each its own subject" "$(grep subject <<<"$out")" "    subject: wifi: ath10k: ahb: x
+    subject: wifi: pci: x
+    subject: wifi: ath9k: ahb: x"
+}
