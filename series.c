@@ -17390,6 +17390,55 @@ static void split_run_release(struct split_run *sr)
 	loads_release(&sr->loads);
 }
 
+/* The folders of an earlier split in outdir ("NN-name" holding a
+ * series): without remove, refused unless force (before anything is
+ * written, so a refusal writes nothing); with remove, those this split
+ * did not write are emptied of their mails and removed (a stale folder
+ * would be sent with the rest).  0, or -1 after error(). */
+static int stale_cuts(const struct split_run *sr, int remove)
+{
+	DIR *d = opendir(sr->outdir);
+	struct sbuf path = SBUF_INIT;
+	int r = 0;
+
+	for (struct dirent *de; !r && d && (de = readdir(d));) {
+		size_t k = 0, digits = strspn(de->d_name, "0123456789");
+		if (!digits || de->d_name[digits] != '-')
+			continue;
+		while (k < sr->n && strcmp(sr->cut[k].dir, de->d_name))
+			k++;
+		if (remove && k < sr->n)
+			continue;
+		char **old;
+		size_t nold;
+		sb_setlen(&path, 0);
+		sb_addf(&path, "%s/%s", sr->outdir, de->d_name);
+		if (old_series(path.buf, &old, &nold) < 0) {
+			r = -1;
+			break;
+		}
+		if (nold && !sr->o->force)
+			r = error("%s: holds a series already; --force replaces "
+				  "it", path.buf);
+		for (size_t i = 0; i < nold; i++) {
+			if (remove) {
+				struct sbuf f = SBUF_INIT;
+				sb_addf(&f, "%s/%s", path.buf, old[i]);
+				unlink(f.buf);
+				sb_release(&f);
+			}
+			free(old[i]);
+		}
+		free(old);
+		if (remove && nold)
+			rmdir(path.buf);
+	}
+	if (d)
+		closedir(d);
+	sb_release(&path);
+	return r;
+}
+
 /* format --split: the series, then the hardware warnings by mail, then
  * the send plan. */
 static int format_split(struct cmd *c, const struct format_opts *o,
@@ -17427,8 +17476,12 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	sr.branch = r ? NULL : public_branch(&c->repo, c->rg.tip);
 	if (!r && stat(outdir, &st) < 0 && mkdir(outdir, 0777) < 0)
 		r = error("%s: %s", outdir, strerror(errno));
+	if (!r)
+		r = stale_cuts(&sr, 0);
 	for (size_t i = 0; !r && i < sr.n; i++)
 		r = write_cut(&sr, i);
+	if (!r)
+		r = stale_cuts(&sr, 1);
 	if (!r) {
 		rev = xcalloc(nk + 1, sizeof *rev);
 		for (size_t k = 0; k < nk; k++)

@@ -601,3 +601,20 @@ t_format_split_prerequisite() {
 	has "their patch ids" "$c" "$want"
 	[ -n "$(am_alone "$scratch/srp/1-i2c")" ] && ok || bad "1-i2c needs none"
 }
+
+# A second split into the same folder: refused, nothing written; with
+# --force, the folders the new split does not write are gone.
+t_format_split_again() {
+	split_range fmt-split-again
+	git tag base-split HEAD~5
+	run format --split route -o "$scratch/sa" base-split..HEAD
+	eq "first: exit" "$rc" 0
+	local before; before=$(cd "$scratch/sa" && find . -type f | sort | xargs sha1sum)
+	run format --split route --max-patches 1 -o "$scratch/sa" base-split..HEAD
+	eq "again: refused" "$rc" 3
+	has "again: said" "$err" "holds a series already; --force replaces it"
+	eq "again: nothing written" "$(cd "$scratch/sa" && find . -type f | sort | xargs sha1sum)" "$before"
+	run format --split route --max-patches 1 --force -o "$scratch/sa" base-split..HEAD
+	eq "--force: exit" "$rc" 0
+	eq "--force: only the new folders" "$(ls "$scratch/sa" | tr '\n' ' ')" "1-i2c-foo-part1 2-i2c-bar-part2 3-arm-foo 4-sound-codec 5-misc "
+}
