@@ -15349,22 +15349,33 @@ static char *range_branch(const struct range *rg)
 	return br;
 }
 
-/* Records rg as version v of its branch's series; 0 where its tip names
- * no branch (-v N+1 will say so), or -1 after error(). */
-static int record_version(const struct range *rg, int v)
+/* Records rg as version v of its branch's series, and where it was
+ * split, which series each commit went to (map: "ID KEY" lines, as
+ * refs/series/BRANCH/vN-split); 0 where its tip names no branch (-v N+1
+ * will say so), or -1 after error(). */
+static int record_version(const struct range *rg, int v, const char *map)
 {
 	char *br = range_branch(rg);
-	struct sbuf in = SBUF_INIT;
+	struct sbuf in = SBUF_INIT, blob = SBUF_INIT;
 	const char *words[] = { "update-ref", "--stdin", NULL };
+	const char *hash[] = { "hash-object", "-w", "--stdin", NULL };
 	int r = 0;
 
-	if (br) {
+	if (br && map && !(r = git_ok("git hash-object", &(struct git_run){
+			.words = hash, .input = map, .inlen = strlen(map),
+			.out = &blob })))
+		chomp(&blob);
+	if (br && !r) {
 		sb_addf(&in, "update refs/series/%s/v%d %s\n"
 			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
 			br, v, rg->base);
+		if (blob.len)
+			sb_addf(&in, "update refs/series/%s/v%d-split %s\n", br,
+				v, blob.buf);
 		r = git_ok("git update-ref", &(struct git_run){ .words = words,
 			   .input = in.buf, .inlen = in.len });
 	}
+	sb_release(&blob);
 	free(br);
 	sb_release(&in);
 	return r;
@@ -15435,6 +15446,107 @@ static void respin_fate(struct sbuf *m, const struct rcommit *c,
 	free(subj);
 }
 
+/* The previous version against this one: its commits, and the patch ids
+ * of what upstream applied since its base, of its commits and of the new
+ * ones; taken marks the new commits a previous one became. */
+struct respin {
+	struct range old;
+	struct rcommits prev;
+	struct sbuf up, oldids, newids;
+	char *taken;
+};
+
+static void respin_close(struct respin *rs)
+{
+	free(rs->old.spec);
+	rcommits_release(&rs->prev);
+	sb_release(&rs->up);
+	sb_release(&rs->oldids);
+	sb_release(&rs->newids);
+	free(rs->taken);
+}
+
+/* Reads the previous version prev_spec against now (rc its commits).
+ * 0, or -1 after error(); respin_close() either way. */
+static int respin_open(struct respin *rs, const char *prev_spec,
+		       const struct range *now, const struct rcommits *rc)
+{
+	struct sbuf spec = SBUF_INIT;
+	int r;
+
+	*rs = (struct respin){ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT,
+			       SBUF_INIT, xcalloc(rc->nr + 1, 1) };
+	if (resolve_range(prev_spec, &rs->old) < 0 ||
+	    read_range_commits(&rs->old, &rs->prev, "formatted") < 0)
+		return -1;
+	sb_addf(&spec, "%s..%s", rs->old.base, now->base);
+	r = patch_ids(spec.buf, &rs->up) < 0 || patch_ids(prev_spec, &rs->oldids) < 0;
+	sb_setlen(&spec, 0);
+	sb_addf(&spec, "%s..%s", now->base, now->tip);
+	r = r || patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
+	sb_release(&spec);
+	return r;
+}
+
+/* The key map records for commit id ("ID KEY" lines), or NULL. */
+static struct span mapped_key(const char *map, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *l = map; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, id, n) && l[n] == ' ') {
+			const char *e = strchr(l + n + 1, '\n');
+			return (struct span){ l + n + 1, e ? (size_t)(e - l - n - 1) :
+						 strlen(l + n + 1) };
+		}
+	return (struct span){ NULL, 0 };
+}
+
+/* The fates of the previous commits (those map gives key, with map and
+ * key; else all), then the new commits among k[0..n) (NULL: all of rc)
+ * that none became. */
+static void add_fates(struct sbuf *m, struct respin *rs,
+		      const struct rcommits *rc, const char *map,
+		      const char *key, const size_t *k, size_t n)
+{
+	for (size_t i = 0; i < rs->prev.nr; i++) {
+		struct span pk = map ? mapped_key(map, rs->prev.c[i].id) :
+				       (struct span){ NULL, 0 };
+		if (!map || (pk.p && span_is(pk, key, strlen(key))))
+			respin_fate(m, &rs->prev.c[i], &rs->oldids, &rs->up,
+				    &rs->newids, rc, rs->taken);
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t x = k ? k[j] : j;
+		if (!rs->taken[x]) {
+			char *sj = subject_of(rc->c[x].msg);
+			sb_addf(m, "- new: %s\n", sj);
+			free(sj);
+		}
+	}
+}
+
+/* Version v's map of rg's branch, as record_version() wrote it, into
+ * map: 1 read, 0 none (after a warning that the letters say nothing of
+ * it). */
+static int recorded_split(const struct range *rg, int v, struct sbuf *map)
+{
+	char *br = range_branch(rg);
+	struct sbuf ref = SBUF_INIT;
+
+	sb_addf(&ref, "refs/series/%s/v%d-split", br ? br : "", v);
+	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
+	if (!br || run_git(&(struct git_run){ .words = words, .out = map,
+					       .quiet = 1 }) || !map->len) {
+		sb_setlen(map, 0);
+		warning("the letters say nothing of v%d: it was not sent "
+			"split, or not recorded so (no %s)", v, ref.buf);
+	}
+	free(br);
+	sb_release(&ref);
+	return map->len > 0;
+}
+
 /* What became of each commit of the previous version: applied upstream
  * (its patch id is in the new base's history since the old base),
  * unchanged, changed (a new commit with its subject), or gone; then the
@@ -15444,34 +15556,23 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 		      const struct range *now, const struct rcommits *rc,
 		      const char *gitdir)
 {
-	struct range old = { "", "", NULL };
-	struct rcommits prev = { 0 };
-	struct sbuf up = SBUF_INIT, oldids = SBUF_INIT, newids = SBUF_INIT,
-		    spec = SBUF_INIT, rd = SBUF_INIT, news = SBUF_INIT;
+	struct respin rs;
+	struct sbuf rd = SBUF_INIT, news = SBUF_INIT;
 	struct git_bg rdiff = { 0 };
-	char *taken = xcalloc(rc->nr + 1, 1);
 	const char **rw = xcalloc(5, sizeof *rw);
 	int r = -1;
 
 	sb_addf(&news, "%s..%s", now->base, now->tip);
 	rw[0] = "range-diff", rw[1] = "--no-color", rw[2] = prev_spec;
 	rw[3] = news.buf;
-	if (bg_start(&rdiff, gitdir, rw) < 0 || resolve_range(prev_spec, &old) < 0 ||
-	    read_range_commits(&old, &prev, "formatted") < 0)
-		goto out;
-	sb_addf(&spec, "%s..%s", old.base, now->base);
-	if (patch_ids(spec.buf, &up) < 0 || patch_ids(prev_spec, &oldids) < 0 ||
-	    patch_ids(news.buf, &newids) < 0)
+	if (bg_start(&rdiff, gitdir, rw) < 0) {
+		sb_release(&news);
+		return -1;
+	}
+	if (respin_open(&rs, prev_spec, now, rc) < 0)
 		goto out;
 	sb_addf(m, "Changes since v%d (%s):\n", version - 1, prev_spec);
-	for (size_t i = 0; i < prev.nr; i++)
-		respin_fate(m, &prev.c[i], &oldids, &up, &newids, rc, taken);
-	for (size_t j = 0; j < rc->nr; j++)
-		if (!taken[j]) {
-			char *s = subject_of(rc->c[j].msg);
-			sb_addf(m, "- new: %s\n", s);
-			free(s);
-		}
+	add_fates(m, &rs, rc, NULL, NULL, NULL, rc->nr);
 	int st = bg_finish(&rdiff, &rd);
 	if (st) {
 		if (st > 0)
@@ -15484,14 +15585,8 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 	r = 0;
 out:
 	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
+	respin_close(&rs);
 	sb_release(&news);
-	free(taken);
-	free(old.spec);
-	rcommits_release(&prev);
-	sb_release(&up);
-	sb_release(&oldids);
-	sb_release(&newids);
-	sb_release(&spec);
 	sb_release(&rd);
 	return r;
 }
@@ -15640,6 +15735,12 @@ static size_t cut_series(const struct plan *p, const struct source *src,
 	for (size_t i = 0; i < nc; i++)
 		name_cut(&(*out)[i], i, nc);
 	return nc;
+}
+
+/* What the version map records of a series: its key, "(several)". */
+static const char *cut_key(const struct cut *c)
+{
+	return c->key ? c->key : "(several)";
 }
 
 static void cuts_free(struct cut *c, size_t n)
@@ -17203,6 +17304,9 @@ struct split_run {
 	struct said said;               /* the lists warned about */
 	struct sbuf base;               /* base-commit: and what it needs */
 	struct mail_opts date;          /* when the letters are dated */
+	struct respin rs;               /* with -v N: the previous version */
+	int respun;                     /* rs is open, and was split: */
+	struct sbuf prev_map;           /* its map, as record_version() */
 	char *branch;
 	char **name, **lists;           /* per commit its mail; per series */
 	struct loads loads;
@@ -17274,6 +17378,13 @@ static void split_cover(struct split_run *sr, size_t i, struct format_cover *f,
 		sb_addf(&f->aim, "It applies after %zu patch%s of the others, "
 			"named below by their patch ids.\n\n", pre,
 			pre == 1 ? "" : "es");
+	if (sr->respun) {
+		sb_addf(&f->changes, "Changes since v%d (%s) of this series' "
+			"patches:\n", sr->o->version - 1, sr->o->prev);
+		add_fates(&f->changes, &sr->rs, &c->rc, sr->prev_map.buf,
+			  cut_key(cut), cut->commit, cut->n);
+		sb_addc(&f->changes, '\n');
+	}
 	f->n = cut->n;
 	f->author = xcalloc(cut->n + 1, sizeof *f->author);
 	f->subj = xcalloc(cut->n + 1, sizeof *f->subj);
@@ -17290,7 +17401,9 @@ static void split_cover(struct split_run *sr, size_t i, struct format_cover *f,
 	*cv = (struct cover){ .mo = { .author = f->author[cut->n - 1],
 				      .when = sr->date.when, .tz = sr->date.tz },
 		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
-		.branch = sr->branch, .author = f->author, .subject_of = f->subj,
+		.branch = sr->branch,
+		.changes = f->changes.len ? f->changes.buf : NULL,
+		.author = f->author, .subject_of = f->subj,
 		.n = cut->n, .src = &c->src, .member = f->member,
 		.nmember = nall, .base = f->base.buf };
 }
@@ -17386,6 +17499,8 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->aim);
 	free_strings(sr->said.v, sr->said.n);
 	sb_release(&sr->base);
+	respin_close(&sr->rs);
+	sb_release(&sr->prev_map);
 	free(sr->branch);
 	loads_release(&sr->loads);
 }
@@ -17442,12 +17557,13 @@ static int stale_cuts(const struct split_run *sr, int remove)
 /* format --split: the series, then the hardware warnings by mail, then
  * the send plan. */
 static int format_split(struct cmd *c, const struct format_opts *o,
-			const char *outdir)
+			const char *outdir, struct sbuf *map)
 {
 	struct split_run sr = { c, o, outdir, NULL, 0,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
-		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 }, NULL,
-		NULL, NULL, { NULL, 0, 0 } };
+		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 },
+		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL },
+		0, SBUF_INIT, NULL, NULL, NULL, { NULL, 0, 0 } };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
@@ -17464,8 +17580,14 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	free_strings(subj, nk);
 	sr.cut_of = xcalloc(nk + 1, sizeof *sr.cut_of);
 	for (size_t i = 0; i < sr.n; i++)
-		for (size_t j = 0; j < sr.cut[i].n; j++)
+		for (size_t j = 0; j < sr.cut[i].n; j++) {
 			sr.cut_of[sr.cut[i].commit[j]] = i;
+			sb_addf(map, "%s %s\n", c->rc.c[sr.cut[i].commit[j]].id,
+				cut_key(&sr.cut[i]));
+		}
+	if (!r && o->prev && recorded_split(&c->rg, o->version - 1, &sr.prev_map))
+		r = respin_open(&sr.rs, o->prev, &c->rg, &c->rc);
+	sr.respun = !r && sr.prev_map.len;
 	for (size_t i = 0; i < sr.n; i++)
 		if (!sr.cut[i].key)
 			warning("%s: its files go to several %s: a series of its "
@@ -17603,7 +17725,7 @@ static int cmd_format(struct args *a)
 	struct cmd c;
 	cmd_init(&c, a);
 	struct series_mails sm = { 0 };
-	struct sbuf prev = SBUF_INIT;
+	struct sbuf prev = SBUF_INIT, map = SBUF_INIT;
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
 	if (!(r = open_repo(&c)) &&
@@ -17612,7 +17734,7 @@ static int cmd_format(struct args *a)
 		    recorded_prev(&c.rg, o.version, &prev))
 			o.prev = prev.buf;
 		if (o.split >= 0)
-			r = format_split(&c, &o, outdir);
+			r = format_split(&c, &o, outdir, &map);
 		else if (!(r = format_mails(&c, &o, &sm, outdir))) {
 			format_warnings(&c, &o, &sm);
 			r = write_format_series(&sm, &o, outdir);
@@ -17620,9 +17742,11 @@ static int cmd_format(struct args *a)
 	}
 	/* a cut of the series (--include) is no version of it */
 	if (!r && !o.include.n)
-		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1));
+		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1,
+					  map.len ? map.buf : NULL));
 	series_mails_release(&sm);
 	sb_release(&prev);
+	sb_release(&map);
 	return cmd_end(&c, r);
 }
 

@@ -618,3 +618,29 @@ t_format_split_again() {
 	eq "--force: exit" "$rc" 0
 	eq "--force: only the new folders" "$(ls "$scratch/sa" | tr '\n' ' ')" "1-i2c-foo-part1 2-i2c-bar-part2 3-arm-foo 4-sound-codec 5-misc "
 }
+
+# -v 2 of a split set: each series' letter says what became of its own
+# patches of v1, as recorded (refs/series/BRANCH/v1-split).
+t_format_split_v2() {
+	split_range fmt-split-v2
+	git tag base-split HEAD~5
+	run format --split route -o "$scratch/sv1" base-split..HEAD
+	eq "v1: exit" "$rc" 0
+	has "v1: the map recorded" "$(git cat-file blob refs/series/main/v1-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git"
+	# v2: i2c: bar: changed, the rest the same
+	git checkout -q -b v2 base-split
+	git cherry-pick main~4 main~3 main~2 > /dev/null
+	sed -i '1s/.*/one/' drivers/i2c/busses/i2c-bar.c
+	git commit -q --amend -a --no-edit
+	git cherry-pick main~1 main > /dev/null
+	git checkout -q -B main v2; git branch -D -q v2
+	run format --split route -v 2 -o "$scratch/sv2" base-split..HEAD
+	eq "v2: exit" "$rc" 0
+	local c; c=$(cat "$scratch/sv2/1-i2c/v2-0000-cover-letter.patch")
+	has "v2: per series" "$c" "Changes since v1 (series/main/v1-base..series/main/v1) of this series' patches:
+- unchanged: i2c: foo: x
+- changed: i2c: bar: x"
+	lacks "v2: not the others' patches" "$c" "sound: codec: x
+"
+	has "v2: the new map" "$(git cat-file blob refs/series/main/v2-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git"
+}
