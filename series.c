@@ -63,8 +63,7 @@
  *   - split --commit still applies each group to a whole index (git apply
  *     --cached, write-tree, commit-tree per group): its cost follows the
  *     tree; regroup's take path cannot serve it (no commit has the files).
- *   - format --split: no --split list; a route is read from MAINTAINERS
- *     only, not from who committed the file's recent patches; -v N gives
+ *   - format --split: a route is read from MAINTAINERS only, not from who committed the file's recent patches; -v N gives
  *     no range-diff per series, and a lone patch no word of its fate.
  *   - groupings: --by maintainers keys files by their recipients' text
  *     (owners.rcpt) beside the recipients themselves (owners.alone).
@@ -15640,14 +15639,17 @@ static char *common_cut(char *const *subj, size_t n)
 	return xstrndup(n ? subj[0] : "", len);
 }
 
-/* Names cut i of n by its prefix: "03-i2c-busses", "-part2" after it. */
+/* Names cut i of n by its prefix, else by its list's name: "03-i2c-busses",
+ * "04-linux-arm", "-part2" after it. */
 static void name_cut(struct cut *c, size_t i, size_t n)
 {
 	struct sbuf d = SBUF_INIT;
+	const char *by = *c->prefix || !c->key || !strchr(c->key, '@') ?
+			 c->prefix : c->key;
 
 	sb_addf(&d, "%0*zu-", (int)decimal_width(n), i + 1);
 	size_t start = d.len;
-	for (const char *p = c->prefix; *p; p++)
+	for (const char *p = by; *p && *p != '@'; p++)
 		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
 			sb_addc(&d, *p);
 		else if (d.len > start && d.buf[d.len - 1] != '-')
@@ -17090,7 +17092,9 @@ struct format_opts {
 	int max_patches;        /* 0: 15 */
 };
 
-static const char *const split_names[] = { "route", "subsystem", NULL };
+static const char *const split_names[] = { "route", "subsystem", "list",
+					    NULL };
+enum { SPLIT_ROUTE, SPLIT_SUBSYSTEM, SPLIT_LIST };
 
 #define FO(f) offsetof(struct format_opts, f)
 
@@ -17121,9 +17125,9 @@ static const struct opt format_table[] = {
 	  "the cover letter's subject (its first line) and aim (the rest)",
 	  NULL, 0, 0, 0 },
 	{ NULL, "--split", OPT_CHOICE, FO(split), 0, "ORG",
-	  "one series per merge route (route) or per owning section "
-	  "(subsystem), each in a folder of its own in DIR", split_names,
-	  0, 0, 0 },
+	  "one series per merge route (route), owning section (subsystem) "
+	  "or first list (list), each in a folder of its own in DIR",
+	  split_names, 0, 0, 0 },
 	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, "N",
 	  "with --split: at most N patches a series, and a list N a day "
 	  "(default 15)", NULL, 1, 100000, SYN_IN },
@@ -17309,6 +17313,7 @@ struct split_run {
 	char *branch;
 	char **name, **lists;           /* per commit its mail; per series */
 	struct loads loads;
+	char **first_list;              /* --split list: the keys, per file */
 };
 
 /* The paragraph that says the series is one of sr->n, and where the
@@ -17318,7 +17323,8 @@ static void add_split_paragraph(struct sbuf *m, const struct split_run *sr,
 {
 	sb_addf(m, "This series is one of %zu that together make one tree-wide "
 		"change, one for\neach %s that takes it.  The others:\n", sr->n,
-		sr->o->split ? "subsystem" : "tree");
+		sr->o->split == SPLIT_ROUTE ? "tree" :
+		sr->o->split == SPLIT_SUBSYSTEM ? "subsystem" : "list");
 	for (size_t i = 0; i < sr->n; i++)
 		if (i != self)
 			sb_addf(m, "  %s (%zu patch%s): %s\n", sr->cut[i].dir,
@@ -17500,6 +17506,7 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->base);
 	respin_close(&sr->rs);
 	sb_release(&sr->prev_map);
+	free_strings(sr->first_list, sr->c->src.nr);
 	free(sr->branch);
 	loads_release(&sr->loads);
 }
@@ -17553,6 +17560,24 @@ static int stale_cuts(const struct split_run *sr, int remove)
 	return r;
 }
 
+/* Per file of the range, the first list its recipients alone have (its
+ * owning section's), or NULL: the key of --split list.  The caller frees
+ * it with free_strings(..., c->src.nr). */
+static char **first_lists(struct cmd *c)
+{
+	char **v = xcalloc(c->src.nr + 1, sizeof *v);
+
+	if (c->ow.m && !c->ow.alone && file_recipients(&c->ow, &c->src) < 0)
+		return v;
+	for (size_t i = 0; c->ow.alone && i < c->src.nr; i++)
+		for (size_t k = 0; k < c->ow.alone[i].n && !v[i]; k++)
+			if (c->ow.alone[i].v[k].list) {
+				struct span b = list_address(&c->ow.alone[i].v[k]);
+				v[i] = xstrndup(b.p, b.len);
+			}
+	return v;
+}
+
 /* format --split: the series, then the hardware warnings by mail, then
  * the send plan. */
 static int format_split(struct cmd *c, const struct format_opts *o,
@@ -17562,7 +17587,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
 		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 },
 		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL },
-		0, SBUF_INIT, NULL, NULL, NULL, { NULL, 0, 0 } };
+		0, SBUF_INIT, NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
@@ -17574,7 +17599,9 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 
 	for (size_t k = 0; k < nk; k++)
 		subj[k] = subject_of(c->rc.c[k].msg);
-	sr.n = cut_series(&c->p, &c->src, o->split ? c->ow.section : c->ow.route,
+	sr.first_list = o->split == SPLIT_LIST ? first_lists(c) : NULL;
+	sr.n = cut_series(&c->p, &c->src, o->split == SPLIT_ROUTE ? c->ow.route :
+			  o->split == SPLIT_SUBSYSTEM ? c->ow.section : sr.first_list,
 			  subj, sr.max, &sr.cut);
 	free_strings(subj, nk);
 	sr.cut_of = xcalloc(nk + 1, sizeof *sr.cut_of);
@@ -17591,7 +17618,9 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		if (!sr.cut[i].key)
 			warning("%s: its files go to several %s: a series of its "
 				"own (%s)", c->rc.c[sr.cut[i].commit[0]].id,
-				o->split ? "subsystems" : "trees", sr.cut[i].dir);
+				o->split == SPLIT_ROUTE ? "trees" :
+				o->split == SPLIT_SUBSYSTEM ? "subsystems" : "lists",
+				sr.cut[i].dir);
 	sr.name = xcalloc(nk + 1, sizeof *sr.name);
 	sr.lists = xcalloc(sr.n + 1, sizeof *sr.lists);
 	sr.branch = r ? NULL : public_branch(&c->repo, c->rg.tip);

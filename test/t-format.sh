@@ -644,3 +644,16 @@ t_format_split_v2() {
 "
 	has "v2: the new map" "$(git cat-file blob refs/series/main/v2-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git"
 }
+
+# --split list: a series per first list of the patch's files (their
+# owning section's first L:), named by it where the subjects share no
+# prefix.
+t_format_split_list() {
+	split_range fmt-split-list
+	git tag base-split HEAD~5
+	run format --split list -o "$scratch/sl" base-split..HEAD
+	eq "exit" "$rc" 0
+	eq "a folder a list" "$(ls "$scratch/sl" | tr '\n' ' ')" "1-linux-arm 2-i2c-bar 3-sound-codec 4-misc "
+	has "the others by list" "$(cat "$scratch/sl/1-linux-arm/0000-cover-letter.patch")" "  2-i2c-bar (1 patch): linux-i2c@example.org"
+	has "a commit of two lists: said" "$err" "its files go to several lists: a series of its own (4-misc)"
+}
