@@ -63,8 +63,9 @@
  *   - split --commit still applies each group to a whole index (git apply
  *     --cached, write-tree, commit-tree per group): its cost follows the
  *     tree; regroup's take path cannot serve it (no commit has the files).
- *   - format --split: a route is read from MAINTAINERS only, not from who committed the file's recent patches; -v N gives
- *     no range-diff per series, and a lone patch no word of its fate.
+ *   - format --split: a route is read from MAINTAINERS only, not from
+ *     who committed the file's recent patches; -v N gives no range-diff
+ *     per series, and a lone patch no word of its fate.
  *   - groupings: --by maintainers keys files by their recipients' text
  *     (owners.rcpt) beside the recipients themselves (owners.alone).
  */
