@@ -11068,8 +11068,9 @@ static void additions_release(struct additions *ad)
 }
 
 /* ==== 7. sinks ==========================================================
- * What consumes a plan's groups: the plan printer; the mail writer (one
- * cover-letter writer for split and format); the transaction core, with
+ * What consumes a plan's groups: the plan printer; the mail writer and
+ * the one pipeline of a series of mails (make_series(), for split, format
+ * and each series of format --split); the transaction core, with
  * its four users: commit (the work tree through fast-import), apply (diff
  * text per group: split --commit), take (each file as a commit has it,
  * through fast-import: regroup) and reword (trailers); and the hardware
