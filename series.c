@@ -15502,20 +15502,18 @@ static struct span mapped_key(const char *map, const char *id)
 	return (struct span){ NULL, 0 };
 }
 
-/* The fates of the previous commits (those map gives key, with map and
- * key; else all), then the new commits among k[0..n) (NULL: all of rc)
- * that none became. */
+/* The fates of the previous commits (those whose key_of[] is key, with
+ * key_of; else all), then the new commits among k[0..n) (NULL: all of
+ * rc) that none became. */
 static void add_fates(struct sbuf *m, struct respin *rs,
-		      const struct rcommits *rc, const char *map,
+		      const struct rcommits *rc, const struct span *key_of,
 		      const char *key, const size_t *k, size_t n)
 {
-	for (size_t i = 0; i < rs->prev.nr; i++) {
-		struct span pk = map ? mapped_key(map, rs->prev.c[i].id) :
-				       (struct span){ NULL, 0 };
-		if (!map || (pk.p && span_is(pk, key, strlen(key))))
+	for (size_t i = 0; i < rs->prev.nr; i++)
+		if (!key_of || (key_of[i].p &&
+				span_is(key_of[i], key, strlen(key))))
 			respin_fate(m, &rs->prev.c[i], &rs->oldids, &rs->up,
 				    &rs->newids, rc, rs->taken);
-	}
 	for (size_t j = 0; j < n; j++) {
 		size_t x = k ? k[j] : j;
 		if (!rs->taken[x]) {
@@ -15786,13 +15784,13 @@ static size_t send_day(struct loads *l, const struct series_mails *sm,
 	size_t day = 1;
 
 	series_lists(sm, &lists);
-	for (size_t i = 0; i < lists.n; i++)
-		if (*load_of(l, lists.v[i].box, day) &&
-		    *load_of(l, lists.v[i].box, day) +
-		    patches_to(sm, lists.v[i].box) > max) {
+	for (size_t i = 0; i < lists.n; i++) {
+		size_t had = *load_of(l, lists.v[i].box, day);
+		if (had && had + patches_to(sm, lists.v[i].box) > max) {
 			day++;
 			i = (size_t)-1;         /* every list again, that day */
 		}
+	}
 	for (size_t i = 0; i < lists.n; i++)
 		*load_of(l, lists.v[i].box, day) += patches_to(sm, lists.v[i].box);
 	addresses_release(&lists);
@@ -17204,6 +17202,20 @@ static void format_cover_release(struct format_cover *f)
 	free(f->branch);
 }
 
+/* The shortlog's authors and subjects of the n commits k[] of rc (k
+ * NULL: the first n), into f. */
+static void cover_commits(struct format_cover *f, const struct rcommits *rc,
+			  const size_t *k, size_t n)
+{
+	f->n = n;
+	f->author = xcalloc(n + 1, sizeof *f->author);
+	f->subj = xcalloc(n + 1, sizeof *f->subj);
+	for (size_t j = 0; j < n; j++) {
+		f->author[j] = rc->c[k ? k[j] : j].author;
+		f->subj[j] = subject_of(rc->c[k ? k[j] : j].msg);
+	}
+}
+
 /* format's cover letter into *cv, its parts in f: the user's subject and
  * aim, how the series is organised and why so, the public branch, what
  * changed since the last version, the shortlog, the diffstat of the
@@ -17223,12 +17235,7 @@ static int format_cover(struct cmd *c, const struct format_opts *o,
 	f->branch = public_branch(&c->repo, c->rg.tip);
 	add_tag(&f->tag, o, 0, n, 1);
 	organisation_paragraph(&f->para, &c->src, &c->p, &c->ow, n, &shared);
-	f->author = xcalloc(n + 1, sizeof *f->author);
-	f->subj = xcalloc(n + 1, sizeof *f->subj);
-	for (size_t i = 0; i < n; i++) {
-		f->author[i] = c->rc.c[i].author;
-		f->subj[i] = subject_of(c->rc.c[i].msg);
-	}
+	cover_commits(f, &c->rc, NULL, n);
 	/* with --include the range's diff holds commits left out: their own */
 	r = range_diffstat(&c->src, &c->rg, shared && !o->include.n, &f->all,
 			   &from, &f->member);
@@ -17312,6 +17319,7 @@ struct split_run {
 	struct respin rs;               /* with -v N: the previous version */
 	int respun;                     /* rs is open, and was split: */
 	struct sbuf prev_map;           /* its map, as record_version() */
+	struct span *prev_key;          /* per previous commit, its key there */
 	char *branch;
 	char **name, **lists;           /* per commit its mail; per series */
 	struct loads loads;
@@ -17366,8 +17374,8 @@ static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
 }
 
 /* Series i's cover letter into *cv, its strings in f. */
-static void split_cover(struct split_run *sr, size_t i, struct format_cover *f,
-			struct cover *cv)
+static void split_cover(struct split_run *sr, size_t i, const struct sbuf *pre,
+			size_t npre, struct format_cover *f, struct cover *cv)
 {
 	const struct cut *cut = &sr->cut[i];
 	struct cmd *c = sr->c;
@@ -17380,25 +17388,21 @@ static void split_cover(struct split_run *sr, size_t i, struct format_cover *f,
 	sb_addf(&f->aim, "%s\n", sr->aim.buf);
 	add_split_paragraph(&f->aim, sr, i);
 	sb_adds(&f->base, sr->base.buf);
-	size_t pre = add_prerequisites(&f->base, sr, i);
-	if (pre)
+	sb_adds(&f->base, pre->buf);
+	if (npre)
 		sb_addf(&f->aim, "It applies after %zu patch%s of the others, "
-			"named below by their patch ids.\n\n", pre,
-			pre == 1 ? "" : "es");
+			"named below by their patch ids.\n\n", npre,
+			npre == 1 ? "" : "es");
 	if (sr->respun) {
 		sb_addf(&f->changes, "Changes since v%d (%s) of this series' "
 			"patches:\n", sr->o->version - 1, sr->o->prev);
-		add_fates(&f->changes, &sr->rs, &c->rc, sr->prev_map.buf,
+		add_fates(&f->changes, &sr->rs, &c->rc, sr->prev_key,
 			  cut_key(cut), cut->commit, cut->n);
 		sb_addc(&f->changes, '\n');
 	}
-	f->n = cut->n;
-	f->author = xcalloc(cut->n + 1, sizeof *f->author);
-	f->subj = xcalloc(cut->n + 1, sizeof *f->subj);
+	cover_commits(f, &c->rc, cut->commit, cut->n);
 	for (size_t j = 0; j < cut->n; j++) {
 		const struct group *g = &c->p.g[cut->commit[j]];
-		f->author[j] = c->rc.c[cut->commit[j]].author;
-		f->subj[j] = subject_of(c->rc.c[cut->commit[j]].msg);
 		f->member = xrealloc(f->member, xmul(nall + g->nr + 1,
 						     sizeof *f->member));
 		memcpy(f->member + nall, g->member, g->nr * sizeof *f->member);
@@ -17429,12 +17433,14 @@ static int write_cut(struct split_run *sr, size_t i)
 
 	/* one patch goes alone, but for one that needs others' first: its
 	 * letter says which */
-	s.cover = cut->n > 1 || add_prerequisites(&lists, sr, i);
-	sb_setlen(&lists, 0);
+	struct sbuf pre = SBUF_INIT;
+	size_t npre = add_prerequisites(&pre, sr, i);
+	s.cover = cut->n > 1 || npre;
 	s.it = commit_items(o, &sr->c->rc, &sr->c->p, cut->commit, cut->n,
 			    s.cover);
 	if (s.cover)
-		split_cover(sr, i, &f, &s.cv);
+		split_cover(sr, i, &pre, npre, &f, &s.cv);
+	sb_release(&pre);
 	sb_addf(&dir, "%s/%s", sr->outdir, cut->dir);
 	int r = make_series(&sm, &s, &sr->c->src, sr->c->ow.m, &sr->c->ow.o);
 	if (!r) {
@@ -17508,6 +17514,7 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->base);
 	respin_close(&sr->rs);
 	sb_release(&sr->prev_map);
+	free(sr->prev_key);
 	free_strings(sr->first_list, sr->c->src.nr);
 	free(sr->branch);
 	loads_release(&sr->loads);
@@ -17589,7 +17596,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
 		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 },
 		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL },
-		0, SBUF_INIT, NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
+		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
@@ -17616,6 +17623,12 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	if (!r && o->prev && recorded_split(&c->rg, o->version - 1, &sr.prev_map))
 		r = respin_open(&sr.rs, o->prev, &c->rg, &c->rc);
 	sr.respun = !r && sr.prev_map.len;
+	if (sr.respun) {
+		sr.prev_key = xcalloc(sr.rs.prev.nr + 1, sizeof *sr.prev_key);
+		for (size_t i = 0; i < sr.rs.prev.nr; i++)
+			sr.prev_key[i] = mapped_key(sr.prev_map.buf,
+						    sr.rs.prev.c[i].id);
+	}
 	for (size_t i = 0; i < sr.n; i++)
 		if (!sr.cut[i].key)
 			warning("%s: its files go to several %s: a series of its "
