@@ -437,21 +437,27 @@ void sb_addc(struct sbuf *sb, int c)
 	sb_add(sb, &ch, 1);
 }
 
-void sb_addf(struct sbuf *sb, const char *fmt, ...)
+static void sb_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 {
-	va_list ap;
-	int n;
+	va_list again;
 
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	if (n < 0)
 		die("bad format string");
 	sb_grow(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, again);
+	va_end(again);
 	sb_setlen(sb, sb->len + (size_t)n);
+}
+
+void sb_addf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
 }
 
 char *sb_detach(struct sbuf *sb, size_t *len)
@@ -463,6 +469,18 @@ char *sb_detach(struct sbuf *sb, size_t *len)
 	p = sb->alloc ? sb->buf : xcalloc(1, 1);
 	sb_init(sb);
 	return p;
+}
+
+/* A new string, as sb_addf() writes it; the caller frees it. */
+static char *xstrfmt(const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_detach(&sb, NULL);
 }
 
 int sb_read_fd(struct sbuf *sb, int fd)
@@ -11410,6 +11428,9 @@ struct mail_opts {
 	int force;
 	const char *id;         /* the From line's commit id, or NULL: zeros */
 	const struct addresses *to, *cc;   /* or NULL */
+	const char *msgid;      /* Message-Id, without <>, or NULL: none */
+	const char *reply_to;   /* the cover letter's, for In-Reply-To and
+				 * References (git's shallow thread), or NULL */
 };
 
 /* Date: as RFC 5322 writes it, whatever the locale. */
@@ -11770,6 +11791,11 @@ static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
 
 	sb_addf(m, "From %s Mon Sep 17 00:00:00 2001\n",
 		mo->id ? mo->id : "0000000000000000000000000000000000000000");
+	if (mo->msgid)
+		sb_addf(m, "Message-Id: <%s>\n", mo->msgid);
+	if (mo->reply_to)
+		sb_addf(m, "In-Reply-To: <%s>\nReferences: <%s>\n", mo->reply_to,
+			mo->reply_to);
 	add_from(m, mo->author);
 	sb_adds(m, "Date: ");
 	add_mail_date(m, mo->when, mo->tz);
@@ -12000,6 +12026,7 @@ struct series_mails {
 	char **name;
 	struct sbuf *text;
 	struct recipients *rcpt;   /* per patch, as series cc gives them */
+	char **msgid;           /* per mail as name, or NULL: none written */
 };
 
 static void series_mails_release(struct series_mails *sm)
@@ -12012,6 +12039,7 @@ static void series_mails_release(struct series_mails *sm)
 	}
 	free(sm->name);
 	free(sm->text);
+	free_strings(sm->msgid, nf);
 	recipients_free(sm->rcpt, sm->n);
 	memset(sm, 0, sizeof *sm);
 }
@@ -12274,9 +12302,30 @@ struct series_spec {
 	int list_counts;              /* the letter says what each list gets */
 	int people_to;                /* the letter goes to the patches'
 				       * people too: one tree's series */
+	const char *thread;           /* "SECONDS.git.ADDR": each mail's
+				       * Message-Id ends so, the patches
+				       * answer the letter (format-patch
+				       * --thread); NULL: no ids */
+	const char *cover_id;         /* the letter's id's start ("cover") */
 	struct addressing ad;
 	struct cover cv;
 };
+
+/* Message-Ids as git format-patch --thread makes them: "cover.THREAD" for
+ * the letter, "COMMIT.THREAD" for a patch, each answering the letter. */
+static void thread_mails(struct series_mails *sm, const struct series_spec *s)
+{
+	size_t base = (size_t)sm->cover;
+
+	sm->msgid = xcalloc(sm->n + base + 1, sizeof *sm->msgid);
+	if (base)
+		sm->msgid[0] = xstrfmt("%s.%s", s->cover_id, s->thread);
+	for (size_t i = 0; i < sm->n; i++) {
+		sm->msgid[base + i] = xstrfmt("%s.%s", s->it[i].mo.id, s->thread);
+		s->it[i].mo.msgid = sm->msgid[base + i];
+		s->it[i].mo.reply_to = base ? sm->msgid[0] : NULL;
+	}
+}
 
 /* The cover letter's To: (the extra To:; with people, every person the
  * patches go to) and Cc: (every list of the series, then the extra Cc:). */
@@ -12317,11 +12366,14 @@ static int make_series(struct series_mails *sm, const struct series_spec *s,
 		sb_init(&sm->text[i]);
 		sm->name[i] = mail_name(s->version, k, k ? s->it[k - 1].msg.buf : NULL);
 	}
+	if (s->thread)
+		thread_mails(sm, s);
 	if (address_mails(sm, m, co, &s->ad, src, s->it) < 0)
 		return -1;
 	if (sm->cover) {
 		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
 		struct cover cv = s->cv;
+		cv.mo.msgid = sm->msgid ? sm->msgid[0] : NULL;
 		cover_addresses(sm, &s->ad, s->people_to, &to, &cc);
 		cv.mo.to = &to;
 		cv.mo.cc = &cc;
@@ -15349,33 +15401,53 @@ static char *range_branch(const struct range *rg)
 	return br;
 }
 
-/* Records rg as version v of its branch's series, and where it was
- * split, which series each commit went to (map: "ID KEY" lines, as
- * refs/series/BRANCH/vN-split); 0 where its tip names no branch (-v N+1
- * will say so), or -1 after error(). */
-static int record_version(const struct range *rg, int v, const char *map)
+/* The id of a blob holding text, written into the object store, into
+ * id (72 bytes).  0, or -1 after error(). */
+static int write_blob(const char *text, char *id)
 {
-	char *br = range_branch(rg);
-	struct sbuf in = SBUF_INIT, blob = SBUF_INIT;
-	const char *words[] = { "update-ref", "--stdin", NULL };
 	const char *hash[] = { "hash-object", "-w", "--stdin", NULL };
+	struct sbuf out = SBUF_INIT;
+	int r = git_ok("git hash-object", &(struct git_run){ .words = hash,
+			.input = text, .inlen = strlen(text), .out = &out });
+
+	chomp(&out);
+	if (!r && !is_oid(out.buf, out.len))
+		r = error("git hash-object: unexpected answer");
+	if (!r)
+		memcpy(id, out.buf, out.len + 1);
+	sb_release(&out);
+	return r;
+}
+
+/* Records rg as version v of its branch's series, under
+ * refs/series/BRANCH/: vN and vN-base; where it was split, which series
+ * each commit went to (map: "ID KEY" lines) as vN-split; what was sent to
+ * whom (rec, from record_mails) as vN-mails.  0 where its tip names no
+ * branch (-v N+1 will say so), or -1 after error(). */
+static int record_version(const struct range *rg, int v, const char *map,
+			  const char *rec)
+{
+	char *br = range_branch(rg), split[72] = "", mails[72] = "";
+	struct sbuf in = SBUF_INIT;
+	const char *words[] = { "update-ref", "--stdin", NULL };
 	int r = 0;
 
-	if (br && map && !(r = git_ok("git hash-object", &(struct git_run){
-			.words = hash, .input = map, .inlen = strlen(map),
-			.out = &blob })))
-		chomp(&blob);
+	if (br && ((map && write_blob(map, split) < 0) ||
+		   (rec && write_blob(rec, mails) < 0)))
+		r = -1;
 	if (br && !r) {
 		sb_addf(&in, "update refs/series/%s/v%d %s\n"
 			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
 			br, v, rg->base);
-		if (blob.len)
+		if (*split)
 			sb_addf(&in, "update refs/series/%s/v%d-split %s\n", br,
-				v, blob.buf);
+				v, split);
+		if (*mails)
+			sb_addf(&in, "update refs/series/%s/v%d-mails %s\n", br,
+				v, mails);
 		r = git_ok("git update-ref", &(struct git_run){ .words = words,
 			   .input = in.buf, .inlen = in.len });
 	}
-	sb_release(&blob);
 	free(br);
 	sb_release(&in);
 	return r;
@@ -17222,7 +17294,8 @@ static void cover_commits(struct format_cover *f, const struct rcommits *rc,
  * range, base-commit (the pipeline adds the addresses and the patches per
  * list).  The text is read for every series: --cover must be there. */
 static int format_cover(struct cmd *c, const struct format_opts *o,
-			const char *outdir, int cover, struct format_cover *f,
+			const char *outdir, int cover,
+			const struct mail_opts *now, struct format_cover *f,
 			struct cover *cv)
 {
 	const struct source *from;
@@ -17244,34 +17317,73 @@ static int format_cover(struct cmd *c, const struct format_opts *o,
 			       c->repo.gitdir);
 	if (!r)
 		r = add_base(&f->base, &c->rg);
-	*cv = (struct cover){ .mo = { .author = c->rc.c[n - 1].author },
+	*cv = (struct cover){ .mo = { .author = c->rc.c[n - 1].author,
+				      .when = now->when, .tz = now->tz },
 		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
 		.organised = f->para.buf, .branch = f->branch,
 		.changes = f->changes.len ? f->changes.buf : NULL,
 		.author = f->author, .subject_of = f->subj, .n = n, .src = from,
 		.member = f->member, .nmember = r ? 0 : from->nr,
 		.base = f->base.buf };
-	split_date(&cv->mo);     /* now, in git's zone, as format-patch does */
 	return failed(r);
 }
 
+/* What every Message-Id of a series formatted now ends in, as git
+ * format-patch --thread writes it: "SECONDS.git.ADDR", ADDR the last
+ * commit's author's (who signs the cover letter).  The caller frees it. */
+static char *thread_of(const struct mail_opts *now, const char *author)
+{
+	struct span box = parse_address((struct span){ author,
+						       strlen(author) }).box;
+
+	return xstrfmt("%lld.git.%.*s", (long long)now->when, (int)box.len,
+		       box.p);
+}
+
+/* Into rec, for status: per patch of sm "COMMIT MSGID COVER-ID|- TO...",
+ * its To: boxes as written. */
+static void record_mails(struct sbuf *rec, const struct series_mails *sm,
+			 const struct series_spec *s)
+{
+	for (size_t i = 0; sm->msgid && i < sm->n; i++) {
+		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
+		patch_addresses(&s->ad, &sm->rcpt[i], &to, &cc);
+		sb_addf(rec, "%s %s %s", s->it[i].mo.id, s->it[i].mo.msgid,
+			s->it[i].mo.reply_to ? s->it[i].mo.reply_to : "-");
+		for (size_t k = 0; k < to.n; k++)
+			sb_addf(rec, " %.*s", (int)to.v[k].box.len, to.v[k].box.p);
+		sb_addc(rec, '\n');
+		addresses_release(&to);
+		addresses_release(&cc);
+	}
+}
+
 /* The range's commits as mails with their recipients, and the cover
- * letter, into sm. */
+ * letter, into sm; what was sent to whom into rec. */
 static int format_mails(struct cmd *c, const struct format_opts *o,
-			struct series_mails *sm, const char *outdir)
+			struct series_mails *sm, const char *outdir,
+			struct sbuf *rec)
 {
 	struct format_cover f = FORMAT_COVER_INIT;
+	struct mail_opts now;
+	split_date(&now);       /* in git's zone, as format-patch does */
+	char *thread = thread_of(&now, c->rc.c[c->rc.nr - 1].author);
 	struct series_spec s = { .it = commit_items(o, &c->rc, &c->p, NULL,
 						    c->rc.nr, 0),
 		.n = c->rc.nr, .version = o->version,
 		.cover = !o->individual && c->rc.nr > 1, .list_counts = 1,
+		.thread = thread, .cover_id = "cover",
 		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
-	int r = format_cover(c, o, outdir, s.cover, &f, &s.cv);
+	int r = format_cover(c, o, outdir, s.cover, &now, &f, &s.cv);
 
 	if (!r)
 		r = failed(make_series(sm, &s, &c->src, c->ow.m, &c->ow.o));
+	sb_addf(rec, "date %lld\n", (long long)now.when);
+	if (!r)
+		record_mails(rec, sm, &s);
 	mail_items_release(s.it, s.n);
 	format_cover_release(&f);
+	free(thread);
 	return r;
 }
 
@@ -17324,6 +17436,8 @@ struct split_run {
 	char **name, **lists;           /* per commit its mail; per series */
 	struct loads loads;
 	char **first_list;              /* --split list: the keys, per file */
+	char *thread;                   /* the mails' ids' end (thread_of) */
+	struct sbuf *rec;               /* what was sent to whom */
 };
 
 /* The paragraph that says the series is one of sr->n, and where the
@@ -17427,8 +17541,11 @@ static int write_cut(struct split_run *sr, size_t i)
 	struct format_cover f = FORMAT_COVER_INIT;
 	struct series_mails sm = { 0 };
 	struct sbuf dir = SBUF_INIT, lists = SBUF_INIT;
+	char cover_id[32];
+	snprintf(cover_id, sizeof cover_id, "cover.%zu", i + 1);
 	struct series_spec s = { .n = cut->n, .version = o->version,
-		.list_counts = 1, .people_to = 1,
+		.list_counts = 1, .people_to = 1, .thread = sr->thread,
+		.cover_id = cover_id,
 		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
 
 	/* one patch goes alone, but for one that needs others' first: its
@@ -17449,6 +17566,8 @@ static int write_cut(struct split_run *sr, size_t i)
 				 &sr->said);
 		r = write_series(&mo, sm.name, sm.text, sm.n + (size_t)sm.cover);
 	}
+	if (!r)
+		record_mails(sr->rec, &sm, &s);
 	for (size_t j = 0; !r && j < cut->n; j++) {
 		sb_setlen(&lists, 0);
 		sb_addf(&lists, "%s/%s", cut->dir, sm.name[j + (size_t)sm.cover]);
@@ -17517,6 +17636,7 @@ static void split_run_release(struct split_run *sr)
 	free(sr->prev_key);
 	free_strings(sr->first_list, sr->c->src.nr);
 	free(sr->branch);
+	free(sr->thread);
 	loads_release(&sr->loads);
 }
 
@@ -17590,13 +17710,14 @@ static char **first_lists(struct cmd *c)
 /* format --split: the series, then the hardware warnings by mail, then
  * the send plan. */
 static int format_split(struct cmd *c, const struct format_opts *o,
-			const char *outdir, struct sbuf *map)
+			const char *outdir, struct sbuf *map, struct sbuf *rec)
 {
 	struct split_run sr = { c, o, outdir, NULL, 0,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
 		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 },
 		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL },
-		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
+		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL, NULL,
+		rec };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
@@ -17605,6 +17726,8 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		add_base(&sr.base, &c->rg) < 0 ? -1 : 0;
 
 	split_date(&sr.date);
+	sr.thread = thread_of(&sr.date, c->rc.c[nk - 1].author);
+	sb_addf(rec, "date %lld\n", (long long)sr.date.when);
 
 	for (size_t k = 0; k < nk; k++)
 		subj[k] = subject_of(c->rc.c[k].msg);
@@ -17768,7 +17891,7 @@ static int cmd_format(struct args *a)
 	struct cmd c;
 	cmd_init(&c, a);
 	struct series_mails sm = { 0 };
-	struct sbuf prev = SBUF_INIT, map = SBUF_INIT;
+	struct sbuf prev = SBUF_INIT, map = SBUF_INIT, rec = SBUF_INIT;
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
 	if (!(r = open_repo(&c)) &&
@@ -17777,8 +17900,8 @@ static int cmd_format(struct args *a)
 		    recorded_prev(&c.rg, o.version, &prev))
 			o.prev = prev.buf;
 		if (o.split >= 0)
-			r = format_split(&c, &o, outdir, &map);
-		else if (!(r = format_mails(&c, &o, &sm, outdir))) {
+			r = format_split(&c, &o, outdir, &map, &rec);
+		else if (!(r = format_mails(&c, &o, &sm, outdir, &rec))) {
 			format_warnings(&c, &o, &sm);
 			r = write_format_series(&sm, &o, outdir);
 		}
@@ -17786,10 +17909,11 @@ static int cmd_format(struct args *a)
 	/* a cut of the series (--include) is no version of it */
 	if (!r && !o.include.n)
 		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1,
-					  map.len ? map.buf : NULL));
+					  map.len ? map.buf : NULL, rec.buf));
 	series_mails_release(&sm);
 	sb_release(&prev);
 	sb_release(&map);
+	sb_release(&rec);
 	return cmd_end(&c, r);
 }
 

@@ -358,7 +358,8 @@ t_format_hostile_names() {
 	local m=$scratch/fmt-n/0006-drivers-i2c-busses-do-it.patch
 	has "names: UTF-8 encoded" "$(cat "$m")" "To: =?UTF-8?q?B=C3=A9a_=C3=87em-=C3=9Cn=C3=AFcode?= <bea@example.org>,"
 	has "names: specials quoted" "$(cat "$m")" " \"Quoted, Name (the) Reviewer\" <qr@example.org>,"
-	eq "names: no header line over 78" "$(sed '/^$/q' "$m" | awk 'length > 78' | wc -l)" 0
+	# (a message id is one word, never folded: git's are as long)
+	eq "names: no header line over 78" "$(sed '/^$/q' "$m" | grep -Ev '^(Message-Id|In-Reply-To|References): <[^ ]*>$' | awk 'length > 78' | wc -l)" 0
 	eq "names: 8-bit only in the body" "$(sed '/^$/q' "$m" | LC_ALL=C grep -c '[^ -~]')" 0
 	if [ -e "$(git --exec-path)/git-send-email" ] && perl -MMail::Address -e 1 2>/dev/null; then
 		local got want
