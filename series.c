@@ -3741,22 +3741,37 @@ static int tree_of(const char *commit, char *tree)
 }
 
 /* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
- * spec (a range), oldest first, into out. */
-static int patch_ids(const char *spec, struct sbuf *out)
+ * spec (a range), oldest first, into out: the diffs made with algo
+ * ("histogram"; NULL: git's default), of the commits touching one of the
+ * npath paths (none: all). */
+static int patch_ids_of(const char *spec, const char *algo, char *const *path,
+			size_t npath, struct sbuf *out)
 {
-	struct sbuf log = SBUF_INIT;
-	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
-			     "--full-index", "--no-renames", "--no-ext-diff",
-			     "--no-textconv", "--no-color", "--format=commit %H",
-			     spec, "--", NULL };
+	struct sbuf log = SBUF_INIT, a = SBUF_INIT;
+	sb_addf(&a, "--diff-algorithm=%s", algo ? algo : "");
+	const char *head[] = { "log", "--reverse", "--no-merges", "-p",
+			       "--full-index", "--no-renames", "--no-ext-diff",
+			       "--no-textconv", "--no-color", "--format=commit %H",
+			       algo ? a.buf : spec, algo ? spec : NULL, NULL };
+	size_t w;
+	const char **lw = pathspec_words(head, npath, &w);
 	const char *pw[] = { "patch-id", "--stable", NULL };
-	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
 
+	for (size_t i = 0; i < npath; i++)
+		lw[w++] = path[i];
+	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
 	if (!r && log.len)
 		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
 			.input = log.buf, .inlen = log.len, .out = out });
+	free(lw);
 	sb_release(&log);
+	sb_release(&a);
 	return r;
+}
+
+static int patch_ids(const char *spec, struct sbuf *out)
+{
+	return patch_ids_of(spec, NULL, NULL, 0, out);
 }
 
 /* The commit of out's lines with patch id pid, or NULL. */
@@ -3790,52 +3805,29 @@ static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
 }
 
 /*
- * The range's commits, oldest first, from one git log.  Grammar of
- * `git log -z --name-only --date=raw --format=%x01%H%n%an <%ae>%n%ad%n%B%x02`:
- * per commit "\1" ID LF AUTHOR LF SECONDS SP ZONE LF MESSAGE "\2", then
- * NUL, then (after an LF) its paths, each ending in NUL; -z means no
- * quoting, and git keeps LF out of names.  A message holding \1 or \2 is
- * refused, as it would make the stream ambiguous.  A merge in the range is
- * an error.
+ * Commits, oldest first, from one git log (words: its options and
+ * range, then "--" and any paths).  Grammar of `git log -z --name-only
+ * --date=raw --format=%x01%H%n%an <%ae>%n%ad%n%B%x02`: per commit "\1"
+ * ID LF AUTHOR LF SECONDS SP ZONE LF MESSAGE "\2", then NUL, then (after
+ * an LF) its paths, each ending in NUL; -z means no quoting, and git
+ * keeps LF out of names.  A message holding \1 or \2 is refused, as it
+ * would make the stream ambiguous.
  */
-static int read_range_commits(const struct range *r, struct rcommits *rc,
-			      const char *verb)
-{
-	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
-	int ret = 0;
+#define COMMITS_FORMAT "--format=%x01%H%n%an <%ae>%n%ad%n%B%x02"
 
-	sb_addf(&arg, "%s..%s", r->base, r->tip);
-	const char *merges[] = { "rev-list", "--merges", "--max-count=1",
-				 arg.buf, "--", NULL };
-	const char *log[] = { "log", "--reverse", "--no-renames", "--name-only",
-			      "-z", "--no-show-signature", "--date=raw",
-			      "--format=%x01%H%n%an <%ae>%n%ad%n%B%x02", arg.buf,
-			      "--", NULL };
-	if ((ret = git_ok("git rev-list", &(struct git_run){
-			.words = merges, .out = &out })) < 0)
-		goto out;
-	chomp(&out);
-	if (out.len) {
-		ret = error("%s: %.12s is a merge; only a linear range can be "
-			    "%s", r->spec, out.buf, verb);
-		goto out;
-	}
-	sb_setlen(&out, 0);
-	if ((ret = git_ok("git log", &(struct git_run){ .words = log,
-							.out = &out })) < 0)
-		goto out;
+static int log_commits(const char *const *words, struct rcommits *rc)
+{
+	struct sbuf out = SBUF_INIT;
+	int ret = git_ok("git log", &(struct git_run){ .words = words,
+						       .out = &out });
+
 	for (const char *p = out.buf, *end = p + out.len; p < end && !ret;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *stx = nl ? memchr(nl, '\2', (size_t)(end - nl)) : NULL;
-		if (*p != '\1' || !nl || !stx || !is_oid(p + 1, (size_t)(nl - p - 1)) ||
-		    memchr(nl, '\1', (size_t)(stx - nl))) {
-			ret = error("git log: unexpected output at byte %zu",
-				    (size_t)(p - out.buf));
-			break;
-		}
-		const char *nl2 = memchr(nl + 1, '\n', (size_t)(stx - nl - 1));
+		const char *nl2 = stx ? memchr(nl + 1, '\n', (size_t)(stx - nl - 1)) : NULL;
 		const char *nl3 = nl2 ? memchr(nl2 + 1, '\n', (size_t)(stx - nl2 - 1)) : NULL;
-		if (!nl3) {
+		if (*p != '\1' || !nl3 || !is_oid(p + 1, (size_t)(nl - p - 1)) ||
+		    memchr(nl, '\1', (size_t)(stx - nl))) {
 			ret = error("git log: unexpected output at byte %zu",
 				    (size_t)(p - out.buf));
 			break;
@@ -3870,6 +3862,33 @@ static int read_range_commits(const struct range *r, struct rcommits *rc,
 			p = nul + 1;
 		}
 	}
+	sb_release(&out);
+	return ret;
+}
+
+/* The range's commits, oldest first (log_commits); a merge in the range
+ * is an error, what names the command (verb) in it. */
+static int read_range_commits(const struct range *r, struct rcommits *rc,
+			      const char *verb)
+{
+	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+	int ret;
+
+	sb_addf(&arg, "%s..%s", r->base, r->tip);
+	const char *merges[] = { "rev-list", "--merges", "--max-count=1",
+				 arg.buf, "--", NULL };
+	const char *log[] = { "log", "--reverse", "--no-renames", "--name-only",
+			      "-z", "--no-show-signature", "--date=raw",
+			      COMMITS_FORMAT, arg.buf, "--", NULL };
+	if ((ret = git_ok("git rev-list", &(struct git_run){
+			.words = merges, .out = &out })) < 0)
+		goto out;
+	chomp(&out);
+	if (out.len)
+		ret = error("%s: %.12s is a merge; only a linear range can be "
+			    "%s", r->spec, out.buf, verb);
+	else
+		ret = log_commits(log, rc);
 out:
 	sb_release(&arg);
 	sb_release(&out);
@@ -4146,7 +4165,9 @@ static int read_mail(const char *path, struct sbuf *text)
  * text/plain part (MIME parts: their headers, an empty line, the body,
  * between "--BOUNDARY" lines).  Of that text, the trailer lines: "Tag:
  * value" at a line's start with Tag one of trailer_tags (any case); a
- * quoted line ("> Tested-by: ...") never counts.
+ * line that says the patches were applied (says_applied), and the
+ * subjects listed below it; a quoted line ("> Tested-by: ...") never
+ * counts.
  */
 
 static const char *const trailer_tags[] = { "Reported-by", "Suggested-by",
@@ -4164,6 +4185,8 @@ void mbox_release(struct mbox *mb)
 		free_strings(m->trailer, m->ntrailer);
 		free(m->diff);
 		free(m->scope);
+		free(m->applied);
+		free_strings(m->listed, m->nlisted);
 	}
 	free(mb->m);
 	memset(mb, 0, sizeof *mb);
@@ -4278,6 +4301,48 @@ static char *scope_of(struct span l)
 	return r;
 }
 
+/* Whether a line of a reply says that what it answers was applied.
+ * Grammar, in any case, after white space:
+ *   ("applied" | "queued" | ("thanks" | "thank you") ["," | "!"] " applied")
+ *   followed by no letter; or "was applied to" or "were applied to"
+ *   anywhere (a patchwork bot's "This series was applied to ...").
+ * "Not applied", "can't be applied" and "applies" do not say it. */
+static int says_applied(struct span l)
+{
+	static const char *const starts[] = { "applied", "queued",
+		"thanks, applied", "thanks! applied", "thanks applied",
+		"thank you, applied", "thank you! applied", NULL };
+	struct span t = trim_span(l);
+
+	for (size_t k = 0; starts[k]; k++) {
+		size_t n = strlen(starts[k]);
+		if (t.len >= n && !strncasecmp(t.p, starts[k], n) &&
+		    (t.len == n || !isalpha((unsigned char)t.p[n])))
+			return 1;
+	}
+	char *low = xstrndup(t.p, t.len);
+	lower_ascii(low);
+	int r = strstr(low, "was applied to") || strstr(low, "were applied to");
+	free(low);
+	return r;
+}
+
+/* The subject of a line listing an applied patch: "[1/3] subject" (b4
+ * ty), "- [net-next,1/3] subject" (a patchwork bot), or NULL. */
+static char *listed_subject(struct span l)
+{
+	struct span t = trim_span(l);
+
+	if (t.len > 2 && (*t.p == '-' || *t.p == '*') && t.p[1] == ' ')
+		t = trim_span((struct span){ t.p + 2, t.len - 2 });
+	const char *close = t.len && *t.p == '[' ? memchr(t.p, ']', t.len) : NULL;
+	const char *slash = close ? memchr(t.p, '/', (size_t)(close - t.p)) : NULL;
+	if (!slash || !isdigit((unsigned char)slash[-1]) ||
+	    !isdigit((unsigned char)slash[1]) || (size_t)(close + 2 - t.p) >= t.len)
+		return NULL;
+	return xstrndup(close + 2, t.len - (size_t)(close + 2 - t.p));
+}
+
 static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
@@ -4287,6 +4352,16 @@ static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 			l.len--;
 		if (l.len && l.p[0] != '>' && !m->scope)
 			m->scope = scope_of(l);
+		char *ls = l.len && l.p[0] != '>' && m->applied ?
+			   listed_subject(l) : NULL;
+		if (ls) {
+			GROW(m->listed, m->nlisted + 1, m->alisted);
+			m->listed[m->nlisted++] = ls;
+		}
+		if (l.len && l.p[0] != '>' && !m->applied && says_applied(l)) {
+			struct span a = trim_span(l);
+			m->applied = xstrndup(a.p, a.len);
+		}
 		if (!l.len || l.p[0] == '>' || !trailer_tag(l.p, l.len))
 			continue;
 		char *v = decode_header(l.p, trim_span(l).len);
@@ -15661,6 +15736,665 @@ out:
 	return r;
 }
 
+/* ---- what became of each patch ------------------------------------------------
+ * status follows the last version format recorded until every patch is
+ * in: against the upstream refs the user fetched (offline: what git has)
+ * and the replies of mboxes.  A patch is applied in a ref when one commit
+ * of BASE..REF that touches its files, and is no revert and no stable
+ * backport, is it, found uniquely by, in turn: a Link: or Message-Id:
+ * naming its Message-Id (b4 am, git am --message-id); its patch id (git
+ * patch-id --stable, then again with the histogram diff); its subject,
+ * author and files together ("modified").  A later revert of that commit
+ * undoes it.  Else a reply saying it was applied answers it; else it is
+ * pending, with the tags of its replies and the To: maintainers who have
+ * not replied.  Invariant: sent, fate and the version's commits are
+ * parallel arrays.
+ */
+struct sent {
+	char *msgid, *cover;    /* its Message-Id, its letter's; or NULL */
+	char **to;              /* its To: boxes, lower case */
+	size_t nto;
+};
+
+enum { PENDING, BY_LINK, BY_PATCH_ID, MODIFIED, REVERTED, ANSWERED };
+
+struct fate {
+	int state;
+	const char *ref;        /* applied or reverted in it */
+	char commit[72], revert[72];
+	char *edited;           /* the files whose change differs, or NULL */
+	char *answer;           /* ANSWERED: who, and their line */
+	char *replied;          /* per To: box, 1: they replied */
+};
+
+/* BASE..REF's commits that touch the series' files, and their patch
+ * ids; skip marks reverts and backports, taken those matched. */
+struct upstream {
+	const char *ref;
+	struct rcommits rc;
+	struct sbuf ids;
+	char *skip, *taken;
+	char **path;            /* the series' (rc's strings) */
+	size_t npath;
+};
+
+static void sent_release(struct sent *s, struct fate *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].msgid);
+		free(s[i].cover);
+		free_strings(s[i].to, s[i].nto);
+		free(f[i].edited);
+		free(f[i].answer);
+		free(f[i].replied);
+	}
+	free(s);
+	free(f);
+}
+
+/* What format recorded of version tag's mails (refs/series/BRANCH/vN-
+ * mails, record_mails' lines after "date SECONDS") into s[], parallel to
+ * rc; *date gets when it was formatted.  0 when none is recorded (after
+ * a warning), 1 when read. */
+static int read_sent(const char *tag, const struct rcommits *rc,
+		     struct sent *s, time_t *date)
+{
+	struct sbuf ref = SBUF_INIT, text = SBUF_INIT;
+	sb_addf(&ref, "%s-mails", tag);
+	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
+	int r = !run_git(&(struct git_run){ .words = words, .out = &text,
+					    .quiet = 1 });
+
+	if (!r)
+		warning("format recorded no mails of %s (no %s): no Link: "
+			"and no reply is matched by its Message-Id", tag, ref.buf);
+	const char *pos = text.buf, *end = text.buf + text.len;
+	for (struct span l; r && next_line(&pos, end, &l);) {
+		char *line = xstrndup(l.p, l.len), *w[3], *save = NULL;
+		if (!strncmp(line, "date ", 5))
+			*date = (time_t)strtoll(line + 5, NULL, 10);
+		w[0] = strtok_r(line, " ", &save);
+		w[1] = strtok_r(NULL, " ", &save);
+		w[2] = strtok_r(NULL, " ", &save);
+		size_t i = 0;
+		while (w[2] && i < rc->nr && strcmp(rc->c[i].id, w[0]))
+			i++;
+		if (w[2] && i < rc->nr && !s[i].msgid) {
+			s[i].msgid = xstrdup(w[1]);
+			s[i].cover = strcmp(w[2], "-") ? xstrdup(w[2]) : NULL;
+			size_t a = 0;
+			for (char *b; (b = strtok_r(NULL, " ", &save));) {
+				GROW(s[i].to, s[i].nto + 1, a);
+				lower_ascii(b);
+				s[i].to[s[i].nto++] = xstrdup(b);
+			}
+		}
+		free(line);
+	}
+	sb_release(&ref);
+	sb_release(&text);
+	return r;
+}
+
+/* The Message-Ids a commit message names: on a "Message-Id: <ID>" line
+ * (git am --message-id) or a "Link: URL" line whose last part is ID
+ * (b4 am's https://lore.kernel.org/r/ID, %XX escapes undone), each
+ * followed by LF, into out. */
+static void linked_ids(const char *msg, struct sbuf *out)
+{
+	const char *pos = msg, *end = msg + strlen(msg);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct span v = { NULL, 0 };
+		if (l.len > 11 && !strncasecmp(l.p, "Message-Id:", 11))
+			v = trim_span((struct span){ l.p + 11, l.len - 11 });
+		else if (l.len > 5 && !strncasecmp(l.p, "Link:", 5))
+			v = trim_span((struct span){ l.p + 5, l.len - 5 });
+		if (v.len && *v.p == '<' && v.p[v.len - 1] == '>')
+			v = (struct span){ v.p + 1, v.len - 2 };
+		else if (v.len) {
+			while (v.len && v.p[v.len - 1] == '/')
+				v.len--;
+			const char *slash = memrchr_bytes(v.p, v.len, '/');
+			if (slash)
+				v = (struct span){ slash + 1, v.len - (size_t)(slash + 1 - v.p) };
+		}
+		for (size_t k = 0; k < v.len; k++) {
+			unsigned hex;
+			if (v.p[k] == '%' && k + 2 < v.len &&
+			    sscanf(v.p + k + 1, "%2x", &hex) == 1 &&
+			    isxdigit((unsigned char)v.p[k + 2])) {
+				sb_addc(out, (int)hex);
+				k += 2;
+			} else
+				sb_addc(out, v.p[k]);
+		}
+		if (v.len)
+			sb_addc(out, '\n');
+	}
+}
+
+/* Whether commit message msg reverts or backports another: "This reverts
+ * commit X", "commit X upstream.", "[ Upstream commit X ]". */
+static int not_a_patch(const char *msg)
+{
+	char *low = xstrdup(msg);
+
+	lower_ascii(low);
+	int r = !strncmp(low, "revert \"", 8) || strstr(low, "this reverts commit ") ||
+		strstr(low, "upstream commit ");
+	for (const char *p = low; !r && (p = strstr(p, "commit ")); p += 7) {
+		size_t n = strspn(p + 7, "0123456789abcdef");
+		r = n >= 12 && !strncmp(p + 7 + n, " upstream", 9);
+	}
+	free(low);
+	return r;
+}
+
+/* Reads BASE..u->ref (base: the version's) over the series' paths. */
+static int read_upstream(struct upstream *u, const char *base,
+			 const struct rcommits *rc)
+{
+	char id[72];
+	struct sbuf spec = SBUF_INIT;
+	size_t a = 0;
+
+	if (resolve_commit_quietly(u->ref, id) < 0)
+		return error("status: '%s' is no commit here (fetch it)", u->ref);
+	for (size_t i = 0; i < rc->nr; i++)
+		for (size_t k = 0; k < rc->c[i].npath; k++) {
+			GROW(u->path, u->npath + 1, a);
+			u->path[u->npath++] = rc->c[i].path[k];
+		}
+	sb_addf(&spec, "%s..%s", base, id);
+	const char *head[] = { "log", "--reverse", "--no-merges", "--no-renames",
+			       "--name-only", "-z", "--no-show-signature",
+			       "--date=raw", COMMITS_FORMAT, spec.buf, NULL };
+	size_t w;
+	const char **words = pathspec_words(head, u->npath, &w);
+	for (size_t i = 0; i < u->npath; i++)
+		words[w++] = u->path[i];
+	int r = log_commits(words, &u->rc);
+	if (!r)
+		r = patch_ids_of(spec.buf, NULL, u->path, u->npath, &u->ids);
+	u->skip = xcalloc(u->rc.nr + 1, 1);
+	u->taken = xcalloc(u->rc.nr + 1, 1);
+	for (size_t j = 0; j < u->rc.nr; j++)
+		u->skip[j] = (char)not_a_patch(u->rc.c[j].msg);
+	free(words);
+	sb_release(&spec);
+	return r;
+}
+
+static void upstream_release(struct upstream *u)
+{
+	rcommits_release(&u->rc);
+	sb_release(&u->ids);
+	free(u->skip);
+	free(u->taken);
+	free(u->path);
+}
+
+/* The one commit of u, not skipped nor taken, that is(c, j) holds for;
+ * u->rc.nr where none or several. */
+static size_t only_commit(const struct upstream *u, int (*is)(const void *, size_t),
+			  const void *c)
+{
+	size_t hit = u->rc.nr;
+
+	for (size_t j = 0; j < u->rc.nr; j++)
+		if (!u->skip[j] && !u->taken[j] && is(c, j)) {
+			if (hit < u->rc.nr)
+				return u->rc.nr;
+			hit = j;
+		}
+	return hit;
+}
+
+/* What the predicates of only_commit() compare: patch i's facts. */
+struct wanted {
+	const struct upstream *u;
+	const char *msgid, *pid;
+	const struct sbuf *ids;     /* u's patch ids to compare pid with */
+	const struct sbuf *links;   /* per upstream commit, linked_ids() */
+	const struct rcommit *c;
+	const char *subject;
+};
+
+static int names_msgid(const void *w, size_t j)
+{
+	const struct wanted *x = w;
+	const char *pos = x->links[j].buf, *end = pos + x->links[j].len;
+
+	for (struct span l; x->msgid && next_line(&pos, end, &l);)
+		if (span_is(l, x->msgid, strlen(x->msgid)))
+			return 1;
+	return 0;
+}
+
+static int same_patch_id(const void *w, size_t j)
+{
+	const struct wanted *x = w;
+	char pid[72];
+
+	return x->pid && !patch_of_commit(x->ids, x->u->rc.c[j].id, pid) &&
+	       !strcmp(pid, x->pid);
+}
+
+/* A subject less its "[PATCH ...]" tags and case, for comparing. */
+static char *plain_subject(const char *msg)
+{
+	size_t n, m;
+	const char *text;
+	int reply;
+	char *s = subject_of(msg), *r;
+
+	patch_subject(s, &n, &m, &text, &reply);
+	r = xstrdup(text);
+	lower_ascii(r);
+	free(s);
+	return r;
+}
+
+static int same_commit_facts(const void *w, size_t j)
+{
+	const struct wanted *x = w;
+	const struct rcommit *t = &x->u->rc.c[j];
+
+	struct span a = parse_address((struct span){ t->author,
+						     strlen(t->author) }).box;
+	struct span b = parse_address((struct span){ x->c->author,
+						     strlen(x->c->author) }).box;
+	if (t->npath != x->c->npath || a.len != b.len ||
+	    strncasecmp(a.p, b.p, a.len))
+		return 0;
+	for (size_t k = 0; k < t->npath; k++)
+		if (strcmp(t->path[k], x->c->path[k]))
+			return 0;
+	char *s = plain_subject(t->msg);
+	int r = !strcmp(s, x->subject);
+	free(s);
+	return r;
+}
+
+/* The commit of u that reverts commit id, or NULL. */
+static const char *reverted_by(const struct upstream *u, const char *id)
+{
+	char needle[40];
+
+	snprintf(needle, sizeof needle, "reverts commit %.12s", id);
+	for (size_t j = 0; j < u->rc.nr; j++)
+		if (u->skip[j] && strstr(u->rc.c[j].msg, needle))
+			return u->rc.c[j].id;
+	return NULL;
+}
+
+/* Patch i of rc found as commit j of u, by how. */
+static void applied_as(struct fate *f, struct upstream *u, size_t j, int how)
+{
+	const char *rev = reverted_by(u, u->rc.c[j].id);
+
+	u->taken[j] = 1;
+	f->state = rev ? REVERTED : how;
+	f->ref = u->ref;
+	memcpy(f->commit, u->rc.c[j].id, sizeof f->commit);
+	if (rev)
+		memcpy(f->revert, rev, strlen(rev) + 1);
+}
+
+/* Which patches of rc (ours: their patch ids, default and histogram)
+ * upstream u holds, into f: by link, by patch id (git's diff, then the
+ * histogram one), by subject, author and files. */
+static int match_upstream(struct upstream *u, const char *base,
+			  const struct rcommits *rc, const struct sent *s,
+			  const struct sbuf *ours, struct fate *f)
+{
+	struct sbuf *links = xcalloc(u->rc.nr + 1, sizeof *links);
+	struct sbuf hist = SBUF_INIT, ourhist = SBUF_INIT;
+	int r = 0;
+
+	for (size_t j = 0; j < u->rc.nr; j++)
+		linked_ids(u->rc.c[j].msg, &links[j]);
+	for (int pass = 0; pass < 4 && !r; pass++) {
+		const struct sbuf *theirs = pass == 2 ? &hist : &u->ids;
+		const struct sbuf *mine = pass == 2 ? &ourhist : ours;
+		if (pass == 2) {
+			size_t left = 0;
+			for (size_t i = 0; i < rc->nr; i++)
+				left += f[i].state == PENDING;
+			if (!left)
+				break;
+			struct sbuf spec = SBUF_INIT;
+			sb_addf(&spec, "%s..%s", base, u->ref);
+			r = patch_ids_of(spec.buf, "histogram", u->path, u->npath,
+					 &hist);
+			sb_setlen(&spec, 0);
+			sb_addf(&spec, "%s..%s", base, rc->nr ? rc->c[rc->nr - 1].id : base);
+			if (!r)
+				r = patch_ids_of(spec.buf, "histogram", NULL, 0, &ourhist);
+			sb_release(&spec);
+		}
+		for (size_t i = 0; i < rc->nr && !r; i++) {
+			char pid[72];
+			if (f[i].state != PENDING)
+				continue;
+			char *subj = pass == 3 ? plain_subject(rc->c[i].msg) : NULL;
+			struct wanted w = { u, s[i].msgid, NULL, theirs, links,
+					    &rc->c[i], subj };
+			if (!patch_of_commit(mine, rc->c[i].id, pid))
+				w.pid = pid;
+			size_t j = only_commit(u, pass == 0 ? names_msgid : pass < 3 ?
+					       same_patch_id : same_commit_facts, &w);
+			if (j < u->rc.nr)
+				applied_as(&f[i], u, j, pass == 0 ? BY_LINK : pass < 3 ?
+					   BY_PATCH_ID : MODIFIED);
+			free(subj);
+		}
+	}
+	for (size_t j = 0; j < u->rc.nr; j++)
+		sb_release(&links[j]);
+	free(links);
+	sb_release(&hist);
+	sb_release(&ourhist);
+	return r;
+}
+
+/* A file's change in one commit: the lines it adds and removes (not its
+ * context, whose lines move as the tree does). */
+struct fchange {
+	char id[41];
+	char *path;
+	struct sbuf lines;
+};
+
+/* The changes of the commits of ids ("ID\n" each) from one git diff-tree
+ * --stdin, whose output is, per commit, its id alone on a line and its
+ * diff.  *v gets n of them; the caller frees them (fchanges_free). */
+static int read_fchanges(const char *ids, struct fchange **v, size_t *n)
+{
+	const char *words[] = { "diff-tree", "-p", "--no-renames", "--no-color",
+				"--no-ext-diff", "--no-textconv", "--stdin", NULL };
+	struct sbuf out = SBUF_INIT;
+	char id[41] = "";
+	size_t a = 0;
+	int r = git_ok("git diff-tree", &(struct git_run){ .words = words,
+			.input = ids, .inlen = strlen(ids), .out = &out });
+	const char *pos = out.buf, *end = out.buf + out.len;
+
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		if (l.len == 40 && is_oid(l.p, 40))
+			memcpy(id, l.p, 41), id[40] = '\0';
+		else if (l.len > 11 && !memcmp(l.p, "diff --git ", 11)) {
+			const char *b = find_bytes(l.p, l.len, " b/", 3);
+			GROW(*v, *n + 1, a);
+			struct fchange *c = &(*v)[(*n)++];
+			memcpy(c->id, id, sizeof c->id);
+			c->path = b ? xstrndup(b + 3, l.len - (size_t)(b + 3 - l.p)) :
+				      xstrdup("");
+			sb_init(&c->lines);
+		} else if (*n && l.len && (*l.p == '+' || *l.p == '-') &&
+			   !(l.len >= 4 && (!memcmp(l.p, "+++ ", 4) ||
+					    !memcmp(l.p, "--- ", 4)))) {
+			sb_add(&(*v)[*n - 1].lines, l.p, l.len);
+			sb_addc(&(*v)[*n - 1].lines, '\n');
+		}
+	}
+	sb_release(&out);
+	return r;
+}
+
+static void fchanges_free(struct fchange *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].path);
+		sb_release(&v[i].lines);
+	}
+	free(v);
+}
+
+/* The files whose change differs between commits a and b, ", "-joined,
+ * or NULL: none. */
+static char *differing_files(const struct fchange *v, size_t n, const char *a,
+			     const char *b)
+{
+	struct sbuf out = SBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		int mine = !strcmp(v[i].id, a);
+		if (!mine && strcmp(v[i].id, b))
+			continue;
+		size_t k = 0;
+		while (k < n && (strcmp(v[k].id, mine ? b : a) ||
+				 strcmp(v[k].path, v[i].path)))
+			k++;
+		int same = k < n && v[k].lines.len == v[i].lines.len &&
+			   !memcmp(v[k].lines.buf, v[i].lines.buf, v[i].lines.len);
+		if (!same && (mine || k == n))
+			sb_addf(&out, "%s%s", out.len ? ", " : "", v[i].path);
+	}
+	return out.len ? sb_detach(&out, NULL) : NULL;
+}
+
+/* For each patch applied by link or as modified whose patch id is not
+ * its commit's there: the files whose change differs. */
+static int edited_files(const struct rcommits *rc, struct fate *f)
+{
+	struct sbuf ids = SBUF_INIT;
+	struct fchange *v = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < rc->nr; i++)
+		if (f[i].state == BY_LINK || f[i].state == MODIFIED)
+			sb_addf(&ids, "%s\n%s\n", rc->c[i].id, f[i].commit);
+	if (ids.len)
+		r = read_fchanges(ids.buf, &v, &n);
+	for (size_t i = 0; !r && i < rc->nr; i++)
+		if (f[i].state == BY_LINK || f[i].state == MODIFIED)
+			f[i].edited = differing_files(v, n, rc->c[i].id, f[i].commit);
+	fchanges_free(v, n);
+	sb_release(&ids);
+	return r;
+}
+
+/* Whether id ("<x>" as the mbox parser keeps it) is x. */
+static int is_msgid(const char *id, const char *x)
+{
+	size_t n = strlen(id);
+
+	return x && n > 2 && *id == '<' && strlen(x) == n - 2 &&
+	       !strncmp(id + 1, x, n - 2);
+}
+
+/* Which patches reply m answers, marked in hit[]: the patch, or all of
+ * the letter, its In-Reply-To or References name (nearest first) by the
+ * Message-Ids format recorded; else the one trailers finds for it. */
+static void answered_patches(const struct mbox *mb, const struct mbox_msg *m,
+			     const struct rcommits *rc, char *const *subj,
+			     const struct sent *s, char *hit)
+{
+	const char *chain[65];
+	const struct mbox_msg *pm;
+	size_t nc = 0;
+
+	if (m->in_reply_to)
+		chain[nc++] = m->in_reply_to;
+	for (size_t i = m->nrefs; i-- > 0 && nc < 65;)
+		chain[nc++] = m->refs[i];
+	for (size_t k = 0; k < nc; k++) {
+		int any = 0;
+		for (size_t i = 0; i < rc->nr && !any; i++)
+			any = hit[i] = (char)is_msgid(chain[k], s[i].msgid);
+		for (size_t i = 0; i < rc->nr && !any; i++)
+			hit[i] = (char)is_msgid(chain[k], s[i].cover);
+		for (size_t i = 0; i < rc->nr; i++)
+			any |= hit[i];
+		if (any)
+			return;
+	}
+	size_t c = reply_target(mb, m, rc, subj, &pm);
+	if (c == COVER)
+		memset(hit, 1, rc->nr);
+	else if (c < rc->nr)
+		hit[c] = 1;
+}
+
+/* Whether thank-you mail m, answering patch subject subj among others,
+ * says that one was applied: its list names it, or it lists none and is
+ * not a "(subset)". */
+static int thanks_for(const struct mbox_msg *m, const char *subj)
+{
+	for (size_t k = 0; k < m->nlisted; k++)
+		if (!strcasecmp(m->listed[k], subj))
+			return 1;
+	return !m->nlisted && !(m->subject && strstr(m->subject, "(subset)"));
+}
+
+/* The replies of mb onto f: who of each patch's To: replied, and which
+ * pending patches a reply says were applied. */
+static void read_answers(const struct mbox *mb, const struct rcommits *rc,
+			 char *const *subj, const struct sent *s,
+			 struct fate *f)
+{
+	char *hit = xcalloc(rc->nr + 1, 1);
+
+	for (size_t i = 0; i < rc->nr; i++)
+		f[i].replied = xcalloc(s[i].nto + 1, 1);
+	for (size_t r = 0; r < mb->n; r++) {
+		const struct mbox_msg *m = &mb->m[r];
+		struct span from = parse_address((struct span){ m->from ? m->from : "",
+				m->from ? strlen(m->from) : 0 }).box;
+		memset(hit, 0, rc->nr);
+		answered_patches(mb, m, rc, subj, s, hit);
+		for (size_t i = 0; i < rc->nr; i++) {
+			for (size_t k = 0; hit[i] && k < s[i].nto; k++)
+				f[i].replied[k] |= (char)(strlen(s[i].to[k]) == from.len &&
+					!strncasecmp(s[i].to[k], from.p, from.len));
+			if (hit[i] && m->applied && f[i].state == PENDING &&
+			    thanks_for(m, subj[i])) {
+				f[i].state = ANSWERED;
+				f[i].answer = xstrfmt("%s: \"%s\"", m->from ? m->from :
+						      "someone", m->applied);
+			}
+		}
+	}
+	free(hit);
+}
+
+/* Patch i's line of details: where it went, or what it waits for. */
+static void add_fate_details(struct sbuf *sb, const struct fate *f,
+			     const struct sent *s, const struct additions *ad,
+			     size_t i, long days)
+{
+	static const char *const how[] = { "", "Link:", "patch id",
+		"subject, author and files" };
+
+	if (f->state >= BY_LINK && f->state <= MODIFIED) {
+		sb_addf(sb, "in %s as %.12s (%s)", f->ref, f->commit, how[f->state]);
+		if (f->edited)
+			sb_addf(sb, "; changed there: %s", f->edited);
+	} else if (f->state == REVERTED)
+		sb_addf(sb, "in %s as %.12s, reverted by %.12s", f->ref,
+			f->commit, f->revert);
+	else if (f->state == ANSWERED)
+		sb_addf(sb, "%s (in no ref given)", f->answer);
+	if (f->state == PENDING || f->state == REVERTED) {
+		sb_addf(sb, "%sformatted %ld day%s ago", f->state == REVERTED ?
+			"; " : "", days, days == 1 ? "" : "s");
+		for (size_t k = 0; k < ad->n; k++)
+			if (ad->v[k].c == i)
+				sb_addf(sb, "; %s", ad->v[k].line);
+		size_t w = 0;
+		for (size_t k = 0; k < s->nto; k++)
+			if (!f->replied[k])
+				sb_addf(sb, "%s%s", w++ ? ", " : "; waiting on ",
+					s->to[k]);
+	}
+}
+
+/* Who of the To: of patches still out has not answered, with how many
+ * of them and which (1-based). */
+struct waiter {
+	const char *box;
+	struct sbuf which;
+	size_t n;
+};
+
+static int cmp_waiter(const void *a, const void *b)
+{
+	const struct waiter *x = a, *y = b;
+
+	return x->n != y->n ? (x->n > y->n ? -1 : 1) : strcmp(x->box, y->box);
+}
+
+/* The maintainers still owed an answer, most patches first, onto out;
+ * how many. */
+static size_t add_waiting(struct sbuf *out, const struct sent *s,
+			  const struct fate *f, size_t n)
+{
+	struct waiter *w = NULL;
+	size_t nw = 0, a = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; (f[i].state == PENDING || f[i].state == REVERTED) &&
+				   k < s[i].nto; k++) {
+			if (f[i].replied[k])
+				continue;
+			size_t j = 0;
+			while (j < nw && strcmp(w[j].box, s[i].to[k]))
+				j++;
+			if (j == nw) {
+				GROW(w, nw + 1, a);
+				w[nw++] = (struct waiter){ s[i].to[k], SBUF_INIT, 0 };
+			}
+			sb_addf(&w[j].which, "%s%zu", w[j].n++ ? ", " : "", i + 1);
+		}
+	sort_n(w, nw, sizeof *w, cmp_waiter);
+	for (size_t j = 0; j < nw; j++) {
+		sb_addf(out, "%s  %s: %zu patch%s (%s)\n", j ? "" : "waiting on:\n",
+			w[j].box, w[j].n, w[j].n == 1 ? "" : "es", w[j].which.buf);
+		sb_release(&w[j].which);
+	}
+	free(w);
+	return nw;
+}
+
+/* The status of each patch, the summary, who owes an answer; whether
+ * every patch is applied. */
+static int print_status(const struct rcommits *rc, char *const *subj,
+			const struct sent *s, const struct fate *f,
+			const struct additions *ad, long days)
+{
+	static const char *const word[] = { "pending", "applied", "applied",
+		"modified", "reverted", "answered" };
+	size_t count[6] = { 0 }, tagged = 0;
+	struct sbuf line = SBUF_INIT, waiting = SBUF_INIT;
+
+	for (size_t i = 0; i < rc->nr; i++) {
+		size_t tags = 0;
+		for (size_t k = 0; k < ad->n; k++)
+			tags += ad->v[k].c == i;
+		tagged += tags > 0;
+		count[f[i].state]++;
+		sb_setlen(&line, 0);
+		add_fate_details(&line, &f[i], &s[i], ad, i, days);
+		printf("%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
+		       subj[i], line.buf);
+	}
+	size_t nw = add_waiting(&waiting, s, f, rc->nr);
+	size_t applied = count[BY_LINK] + count[BY_PATCH_ID] + count[MODIFIED];
+	printf("%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
+	       "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
+	       count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
+	if (count[REVERTED])
+		printf("%zu reverted, ", count[REVERTED]);
+	printf("%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
+	       count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
+	sb_release(&line);
+	sb_release(&waiting);
+	return applied == rc->nr;
+}
+
 /* ---- several series ----------------------------------------------------------
  * A tree-wide change goes out as one series per tree that merges it (or
  * per subsystem), each the size a list takes.  The commits keep the
@@ -18204,6 +18938,166 @@ static int cmd_trailers(struct args *a)
 	return cmd_end(&c, r);
 }
 
+/* ---- status ---------------------------------------------------------------
+ * What became of each patch of the last version format recorded for the
+ * branch: applied in which upstream ref and how found, answered by a
+ * thank-you mail, or pending with its tags and whom it waits on.  Exit 1
+ * while a patch is not applied.
+ */
+struct status_opts {
+	struct opt_list mbox;
+	int version;
+};
+
+#define SO(f) offsetof(struct status_opts, f)
+
+static const struct opt status_table[] = {
+	{ NULL, "--mbox", OPT_LIST, SO(mbox), 0, "FILE",
+	  "the replies: tags, thank-you mails, who answered (repeatable)",
+	  NULL, 0, 0, 0 },
+	{ "-v", "--version", OPT_NUMBER, SO(version), 0, "N",
+	  "follow version N (default: the last format recorded)", NULL, 1,
+	  9999, 0 },
+	{ 0 }
+};
+
+#undef SO
+
+static const struct opt *const status_tables[] = { status_table, NULL };
+
+/* The highest N of refs/series/BRANCH/vN, or 0. */
+static int last_version(const char *br)
+{
+	struct sbuf pre = SBUF_INIT, out = SBUF_INIT;
+	int v = 0;
+
+	sb_addf(&pre, "refs/series/%s/", br);
+	const char *words[] = { "for-each-ref", "--format=%(refname)", pre.buf,
+				NULL };
+	if (!git_ok("git for-each-ref", &(struct git_run){ .words = words,
+							   .out = &out })) {
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; next_line(&pos, end, &l);) {
+			const char *n = l.p + pre.len + 1;
+			size_t digits = strspn(n, "0123456789");
+			if (l.len > pre.len + 1 && l.p[pre.len] == 'v' && digits &&
+			    n + digits == l.p + l.len && atoi(n) > v)
+				v = atoi(n);
+		}
+	}
+	sb_release(&pre);
+	sb_release(&out);
+	return v;
+}
+
+/* The version followed: its range into c->rg and its commits into c->rc;
+ * *tag gets "refs/series/BRANCH/vN" (the caller frees it). */
+static int status_version(struct cmd *c, int v, char **tag)
+{
+	int r;
+
+	if ((r = open_repo(c)))
+		return r;
+	const char *ref = c->repo.ref;
+	if (!ref || !starts_with(ref, NULL, "refs/heads/"))
+		return failed(error("status: HEAD is on no branch, under which "
+				    "format records each version"));
+	if (!v && !(v = last_version(ref + 11)))
+		return failed(error("status: format recorded no version of %s "
+				    "(no refs/series/%s/vN)", ref + 11, ref + 11));
+	*tag = xstrfmt("refs/series/%s/v%d", ref + 11, v);
+	c->rg.spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", ref + 11, v,
+			     ref + 11, v);
+	struct sbuf base = SBUF_INIT;
+	sb_addf(&base, "%s-base", *tag);
+	if (resolve_commit_quietly(*tag, c->rg.tip) < 0 ||
+	    resolve_commit_quietly(base.buf, c->rg.base) < 0)
+		r = failed(error("status: format recorded no v%d of %s (no %s)",
+				 v, ref + 11, *tag));
+	sb_release(&base);
+	return r ? r : failed(read_range_commits(&c->rg, &c->rc, "followed"));
+}
+
+/* Each upstream ref's commits onto f; none given: the branch's upstream,
+ * where it has one. */
+static int status_upstreams(struct cmd *c, const char *const *ref, size_t nref,
+			    const struct sent *s, struct fate *f)
+{
+	char id[72];
+	const char *dflt = "@{upstream}";
+	int r = 0;
+
+	if (!nref && resolve_commit_quietly(dflt, id) < 0)
+		warning("no upstream given, and the branch follows none: no "
+			"patch is found applied");
+	else if (!nref) {
+		ref = &dflt;
+		nref = 1;
+	}
+	struct sbuf ours = SBUF_INIT;
+	if (nref)
+		r = patch_ids(c->rg.spec, &ours);
+	for (size_t k = 0; k < nref && !r; k++) {
+		struct upstream u = { ref[k], { 0 }, SBUF_INIT, NULL, NULL, NULL, 0 };
+		r = read_upstream(&u, c->rg.base, &c->rc);
+		if (!r)
+			r = match_upstream(&u, c->rg.base, &c->rc, s, &ours, f);
+		upstream_release(&u);
+	}
+	if (!r)
+		r = edited_files(&c->rc, f);
+	sb_release(&ours);
+	return failed(r);
+}
+
+static int cmd_status(struct args *a)
+{
+	struct status_opts o = { { NULL, 0 }, 0 };
+	int r = parse_opts(a, &o);
+
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	struct mbox mb = { 0 };
+	struct additions ad = { 0 };
+	struct recipients *people = NULL;
+	struct sbuf said = SBUF_INIT;
+	struct mail_opts now;
+	struct sent *s = NULL;
+	struct fate *f = NULL;
+	char *tag = NULL, **subj = NULL;
+	time_t date = 0;
+	if (!(r = status_version(&c, o.version, &tag))) {
+		s = xcalloc(c.rc.nr + 1, sizeof *s);
+		f = xcalloc(c.rc.nr + 1, sizeof *f);
+		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
+		for (size_t i = 0; i < c.rc.nr; i++)
+			subj[i] = subject_of(c.rc.c[i].msg);
+		read_sent(tag, &c.rc, s, &date);
+		r = read_mboxes((char *const *)o.mbox.v, o.mbox.n, &mb);
+	}
+	if (!r && !(r = status_upstreams(&c, a->word, a->nword, s, f)) &&
+	    !(r = commit_people(&c, &mb, &people)) &&
+	    !(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people,
+					c.ow.m, &ad, &said)))) {
+		read_answers(&mb, &c.rc, subj, s, f);
+		split_date(&now);
+		r = print_status(&c.rc, subj, s, f, &ad,
+				 date ? (long)((now.when - date) / 86400) : 0) ?
+		    0 : EXIT_NOTHING;
+	}
+	if (s)
+		sent_release(s, f, c.rc.nr);
+	free_strings(subj, c.rc.nr);
+	free(tag);
+	recipients_free(people, c.rc.nr);
+	additions_release(&ad);
+	mbox_release(&mb);
+	sb_release(&said);
+	return cmd_end(&c, r);
+}
+
 /* ==== 10. main ============================================================
  * The command table and the dispatch.
  */
@@ -18221,6 +19115,8 @@ const struct command commands[] = {
 	  "[BASE..TIP]", 1, "no commit to format" },
 	{ "trailers", cmd_trailers, trailers_tables, NULL,
 	  "[MBOX...] [BASE..HEAD]", 1, "no trailer to add" },
+	{ "status", cmd_status, status_tables, NULL,
+	  "[UPSTREAM...]", 1, "a patch is not applied yet" },
 	{ "split", cmd_split, split_tables, template_opts,
 	  "[DIFF | -]", 1, "nothing to commit" },
 	{ "regroup", cmd_regroup, regroup_tables, template_opts,

@@ -308,6 +308,11 @@ struct mbox_msg {
 	char *diff;     /* the diff a patch mail carries, decoded; or NULL */
 	char *scope;    /* what an ack says it is for ("gpio" of "for the
 			 * GPIO part", "drivers/i2c"), lower case; or NULL */
+	char *applied;  /* the line saying it was applied ("Applied to
+			 * for-next, thanks!"), or NULL */
+	char **listed;  /* after it, the subjects of "[1/3] subject" lines
+			 * (b4 ty, a patchwork bot): which were */
+	size_t nlisted, alisted;
 };
 struct mbox {
 	struct mbox_msg *m;

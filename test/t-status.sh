@@ -1,0 +1,238 @@
+# t-status.sh - series status: what became of each patch of the last
+# version format recorded, against upstream refs and mboxes of replies.
+
+# The mail of patch N (two digits) of the series format wrote into DIR.
+smail() { ls "$1"/00"$2"-*.patch; }
+
+# A campaign: fseries' ten patches formatted as v1 of main into
+# $scratch/NAME-v1, then "up", an upstream made from them as
+# maintainers do: 1 by git am --message-id (a Link), 2 as sent, 3 with a
+# line edited and its Message-Id, 4 with a line edited, 5 under another
+# subject, 6 applied and reverted.  $MSGS: the record's lines.
+campaign() {
+	fseries "$1"
+	local v1=$scratch/$1-v1
+	run format -o "$v1" "$FB..main"
+	eq "campaign: format" "$rc" 0
+	MSGS=$(git cat-file blob refs/series/main/v1-mails)
+	git checkout -q -b up "$FB"
+	git am -q --message-id "$(smail "$v1" 01)"
+	git am -q "$(smail "$v1" 02)"
+	sed '/^+int/s/$/ \/* edited *\//' "$(smail "$v1" 03)" > "$scratch/e3"
+	git am -q --message-id "$scratch/e3"
+	sed '/^+int/s/$/ \/* edited *\//' "$(smail "$v1" 04)" > "$scratch/e4"
+	git am -q "$scratch/e4"
+	git am -q "$(smail "$v1" 05)"
+	git commit -q --amend -m 'gpio: another subject'
+	git am -q "$(smail "$v1" 06)"
+	git revert --no-edit HEAD > /dev/null
+	git checkout -q main
+}
+
+# The Message-Id format recorded for patch N (1-based).
+msgid_of() { awk -v n=$(($1 + 1)) 'NR == n { print $2 }' <<<"$MSGS"; }
+
+# Replies: a thank-you to patch 7 (by its Message-Id), an ack of 8 and a
+# test of 9 (by subject), and an ack of 10 only quoted.
+replies() {
+	cat <<M
+From x Mon Sep 17 00:00:00 2001
+From: Wolfram Sang <wsa@example.org>
+Subject: Re: [PATCH 07/10] drivers/net/ethernet: do it
+Message-Id: <r1@example.org>
+In-Reply-To: <$(msgid_of 7)>
+
+Applied to for-next, thanks!
+
+From x Mon Sep 17 00:00:00 2001
+From: Andrew Lunn <andrew@example.org>
+Subject: Re: [PATCH 08/10] drivers/net/phy: do it
+Message-Id: <r2@example.org>
+
+Acked-by: Andrew Lunn <andrew@example.org>
+
+From x Mon Sep 17 00:00:00 2001
+From: Tim Tester <tim@example.org>
+Subject: Re: [PATCH 09/10] drivers/widget: do it
+Message-Id: <r3@example.org>
+
+Tested-by: Tim Tester <tim@example.org>
+
+From x Mon Sep 17 00:00:00 2001
+From: Quinn <q@example.org>
+Subject: Re: [PATCH 10/10] fs: do it
+Message-Id: <r4@example.org>
+
+> Acked-by: Someone Else <se@example.org>
+I agree with the above.
+M
+}
+
+# Every state, each found as the issue orders: Link, patch id (under a
+# new subject too), subject + author + files for an edited patch, a
+# revert undoing one, a thank-you mail, tags given and quoted, who has
+# not answered, and how long since.
+t_status_campaign() {
+	campaign st-camp
+	replies > "$scratch/replies.mbox"
+	GIT_AUTHOR_DATE='@1701000000 +0000' run status up --mbox "$scratch/replies.mbox"
+	eq "exit: not all applied" "$rc" 1
+	eq "every patch" "$out" "  1 applied  .: do it
+      in up as $(git rev-parse --short=12 up~6) (Link:)
+  2 applied  drivers: do it
+      in up as $(git rev-parse --short=12 up~5) (patch id)
+  3 applied  drivers/gadget: do it
+      in up as $(git rev-parse --short=12 up~4) (Link:); changed there: drivers/gadget/g.c
+  4 modified drivers/gpio: do it
+      in up as $(git rev-parse --short=12 up~3) (subject, author and files); changed there: drivers/gpio/gpio-legacy.c
+  5 applied  drivers/i2c: do it
+      in up as $(git rev-parse --short=12 up~2) (patch id)
+  6 reverted drivers/i2c/busses: do it
+      in up as $(git rev-parse --short=12 up~1), reverted by $(git rev-parse --short=12 up); formatted 11 days ago; waiting on bea@example.org, wsa@example.org
+  7 answered drivers/net/ethernet: do it
+      Wolfram Sang <wsa@example.org>: \"Applied to for-next, thanks!\" (in no ref given)
+  8 pending  drivers/net/phy: do it
+      formatted 11 days ago; Acked-by: Andrew Lunn <andrew@example.org>; waiting on davem@example.org, kuba@example.org
+  9 pending  drivers/widget: do it
+      formatted 11 days ago; Tested-by: Tim Tester <tim@example.org>; waiting on wendy@example.org
+ 10 pending  fs: do it
+      formatted 11 days ago
+10 patches: 5 applied (2 link, 2 patch-id, 1 modified), 1 answered, 1 reverted, 3 pending, 2 with tags; waiting on 5 maintainers
+waiting on:
+  bea@example.org: 1 patch (6)
+  davem@example.org: 1 patch (8)
+  kuba@example.org: 1 patch (8)
+  wendy@example.org: 1 patch (9)
+  wsa@example.org: 1 patch (6)"
+	eq "the quoted ack is not counted" "$(grep -c 'Someone Else' <<<"$out")" 0
+}
+
+# What looks like a patch but is not it: a commit of another author with
+# its subject and files, a stable backport of its change, two commits
+# each matching by subject, author and files (not unique), the same
+# change outside BASE..UPSTREAM.
+t_status_never_applied() {
+	campaign st-never
+	local v1=$scratch/st-never-v1
+	git checkout -q up
+	echo "int other;" >> drivers/net/phy/phy.c
+	git -c user.name=Other -c user.email=other@example.org commit -qam 'drivers/net/phy: do it'
+	git am -q "$(smail "$v1" 09)"
+	git commit -q --amend -m "drivers/widget: do it
+
+commit 0123456789abcdef0123456789abcdef01234567 upstream."
+	sed '/^+int/s/$/ \/* one *\//' "$(smail "$v1" 10)" > "$scratch/e10"
+	git am -q "$scratch/e10"
+	sed -i 's/one/two/' fs/one.c fs/two.c
+	git commit -qam 'fs: do it'
+	git checkout -q -b elsewhere "$FB"
+	git am -q "$(smail "$v1" 07)"
+	git checkout -q main
+	run status up
+	eq "exit" "$rc" 1
+	has "another author's commit is not it" "$out" "  8 pending  drivers/net/phy: do it"
+	has "a backport is not it" "$out" "  9 pending  drivers/widget: do it"
+	has "two that match are no match" "$out" " 10 pending  fs: do it"
+	has "outside the range is not applied" "$out" "  7 pending  drivers/net/ethernet: do it"
+	has "the summary" "$out" "10 patches: 5 applied (2 link, 2 patch-id, 1 modified), 0 answered, 1 reverted, 4 pending, 0 with tags"
+}
+
+# All applied: exit 0; the branch's upstream when no ref is given; an
+# older version can be asked for.
+t_status_all_applied() {
+	fseries st-all
+	git checkout -q -b topic
+	run format -o "$scratch/st-all-v1" "$FB..topic"
+	git checkout -q -b up "$FB"
+	git am -q $(ls "$scratch"/st-all-v1/*.patch | grep -v cover-letter)
+	git checkout -q topic
+	git branch -q --set-upstream-to=up
+	run status
+	eq "exit: every patch applied" "$rc" 0
+	has "by patch id" "$out" "10 patches: 10 applied (0 link, 10 patch-id, 0 modified), 0 answered, 0 pending, 0 with tags; waiting on 0 maintainers"
+	echo 'int z;' >> fs/one.c; git commit -qam 'fs: one more'
+	run format -v 2 -o "$scratch/st-all-v2" "$FB..topic"
+	run status up
+	eq "v2: its new patch is pending" "$rc" 1
+	has "v2: eleven" "$out" "11 patches: 10 applied"
+	run status -v 1 up
+	eq "-v 1: all applied" "$rc" 0
+}
+
+# Refusals are one line, and change nothing.
+t_status_refusals() {
+	fseries st-ref
+	local s; s=$(snapshot)
+	run status
+	eq "no version: exit" "$rc" 3
+	eq "no version: said" "$err" "series: status: format recorded no version of main (no refs/series/main/vN)"
+	run format -o "$scratch/st-ref-v1" "$FB..main"
+	s=$(snapshot)
+	run status no-such-ref
+	eq "unknown ref: exit" "$rc" 3
+	eq "unknown ref: said" "$err" "series: status: 'no-such-ref' is no commit here (fetch it)"
+	run status -v 3
+	eq "no v3: said" "$err" "series: status: format recorded no v3 of main (no refs/series/main/v3)"
+	git checkout -q --detach
+	run status
+	eq "detached: said" "$err" "series: status: HEAD is on no branch, under which format records each version"
+	git checkout -q main
+	eq "nothing changed" "$(snapshot)" "$s"
+}
+
+# Split series: a b4 thank-you to one series' cover letter, naming two
+# of its patches, answers those two alone.
+t_status_split_thanks() {
+	split_range st-split
+	run format --split route -o "$scratch/st-split" "HEAD~5..main"
+	eq "format --split" "$rc" 0
+	local cover; cover=$(ls "$scratch"/st-split/*/0000-cover-letter.patch | head -n 1)
+	local id; id=$(sed -n 's/^Message-Id: <\(.*\)>$/\1/p' "$cover")
+	local s1 s2; s1=$(sed -n 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //p' "$(dirname "$cover")"/0001-*.patch)
+	local n; n=$(ls "$(dirname "$cover")" | grep -vc cover)
+	printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Wolfram Sang <wsa@example.org>\nSubject: Re: [PATCH 0/%s] (subset) x\nMessage-Id: <ty@example.org>\nIn-Reply-To: <%s>\n\nApplied to\n\n   https://git.example.org/i2c.git (for-next)\n\nThanks!\n\n[1/%s] %s\n      commit: 0123456789ab\n' \
+		"$n" "$id" "$n" "$s1" > "$scratch/ty.mbox"
+	run status --mbox "$scratch/ty.mbox"
+	eq "answered: one" "$(grep -c '^ *[0-9]* answered' <<<"$out")" 1
+	has "the listed one" "$out" "answered $s1"
+	has "the other, pending" "$out" "pending  i2c: bar: x"
+}
+
+# The kernel's upstream of a formatted series (the mails in DIR, patches
+# in order): branch up at base with the first 150 applied, 1-100 by git
+# am --message-id (a Link each), 101-150 as sent; ten of each with a
+# line a maintainer edited (1-10, 101-110).  test/bench uses it too.
+kernel_upstream() {
+	local dir=$1 ed=$2 i=0 m link=() plain=()
+	mkdir -p "$ed"
+	for m in $(ls "$dir"/*.patch | grep -v cover-letter | head -n 150); do
+		i=$((i + 1))
+		if [ $i -le 10 ] || { [ $i -gt 100 ] && [ $i -le 110 ]; }; then
+			awk '!done && /^\+[^+]/ { $0 = $0 " /* edited */"; done = 1 } { print }' "$m" > "$ed/${m##*/}"
+			m=$ed/${m##*/}
+		fi
+		if [ $i -le 100 ]; then link+=("$m"); else plain+=("$m"); fi
+	done
+	git checkout -q -B up base &&
+		git am -q --message-id "${link[@]}" && git am -q "${plain[@]}" &&
+		git checkout -q ofm
+}
+
+# The 217 commits of the of_match_ptr() change, formatted, and 150 of
+# them upstream (20 edited by their maintainer): status finds every one,
+# each as it went in, and the 67 others pending.
+t_kernel_status() {
+	kernel_fixture || return 0
+	kernel_copy k-status
+	local n; n=$(git rev-list --count base..ofm)
+	run format -o "$scratch/ks" base..ofm
+	eq "format: exit" "$rc" 0
+	kernel_upstream "$scratch/ks" "$scratch/ks-edited" || { bad "the upstream does not build"; return; }
+	run status up
+	eq "status: exit" "$rc" 1
+	has "status: the summary" "$out" "$n patches: 150 applied (100 link, 40 patch-id, 10 modified), 0 answered, $((n - 150)) pending, 0 with tags"
+	eq "status: the edited ones said" "$(grep -c 'changed there: ' <<<"$out")" 20
+	eq "status: the first edited is by Link" "$(grep -A1 '^  1 applied' <<<"$out" | grep -c '(Link:); changed there')" 1
+	eq "status: 101 is modified" "$(grep -c '^101 modified' <<<"$out")" 1
+	eq "status: 151 on pending" "$(grep -c '^ *1[5-9][0-9] pending\|^ *2[0-9][0-9] pending' <<<"$out")" $((n - 150))
+}
