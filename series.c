@@ -3741,37 +3741,45 @@ static int tree_of(const char *commit, char *tree)
 }
 
 /* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
- * spec (a range), oldest first, into out: the diffs made with algo
- * ("histogram"; NULL: git's default), of the commits touching one of the
- * npath paths (none: all). */
-static int patch_ids_of(const char *spec, const char *algo, char *const *path,
-			size_t npath, struct sbuf *out)
+ * spec (a range), oldest first, into out. */
+static int patch_ids(const char *spec, struct sbuf *out)
 {
-	struct sbuf log = SBUF_INIT, a = SBUF_INIT;
-	sb_addf(&a, "--diff-algorithm=%s", algo ? algo : "");
-	const char *head[] = { "log", "--reverse", "--no-merges", "-p",
-			       "--full-index", "--no-renames", "--no-ext-diff",
-			       "--no-textconv", "--no-color", "--format=commit %H",
-			       algo ? a.buf : spec, algo ? spec : NULL, NULL };
-	size_t w;
-	const char **lw = pathspec_words(head, npath, &w);
+	struct sbuf log = SBUF_INIT;
+	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
+			     "--full-index", "--no-renames", "--no-ext-diff",
+			     "--no-textconv", "--no-color", "--format=commit %H",
+			     spec, "--", NULL };
 	const char *pw[] = { "patch-id", "--stable", NULL };
-
-	for (size_t i = 0; i < npath; i++)
-		lw[w++] = path[i];
 	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
+
 	if (!r && log.len)
 		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
 			.input = log.buf, .inlen = log.len, .out = out });
-	free(lw);
 	sb_release(&log);
-	sb_release(&a);
 	return r;
 }
 
-static int patch_ids(const char *spec, struct sbuf *out)
+/* The same for the commits ids names ("ID\n" each), their diffs made
+ * with algo ("histogram"; NULL: git's default), appended to out; the
+ * diffs (git diff-tree --stdin's: each commit's id alone on a line, then
+ * its diff) into diff. */
+static int commit_patch_ids(const char *ids, const char *algo, struct sbuf *out,
+			    struct sbuf *diff)
 {
-	return patch_ids_of(spec, NULL, NULL, 0, out);
+	struct sbuf a = SBUF_INIT;
+	sb_addf(&a, "--diff-algorithm=%s", algo ? algo : "");
+	const char *dw[] = { "diff-tree", "-p", "--stdin", "--full-index",
+			     "--no-renames", "--no-ext-diff", "--no-textconv",
+			     "--no-color", algo ? a.buf : NULL, NULL };
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	int r = *ids ? git_ok("git diff-tree", &(struct git_run){ .words = dw,
+			.input = ids, .inlen = strlen(ids), .out = diff }) : 0;
+
+	if (!r && diff->len)
+		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
+			.input = diff->buf, .inlen = diff->len, .out = out });
+	sb_release(&a);
+	return r;
 }
 
 /* The commit of out's lines with patch id pid, or NULL. */
@@ -15772,10 +15780,8 @@ struct fate {
 struct upstream {
 	const char *ref;
 	struct rcommits rc;
-	struct sbuf ids;
+	struct sbuf ids, diff;  /* patch ids and diffs of what may match */
 	char *skip, *taken;
-	char **path;            /* the series' (rc's strings) */
-	size_t npath;
 };
 
 static void sent_release(struct sent *s, struct fate *f, size_t n)
@@ -15860,11 +15866,9 @@ static void linked_ids(const char *msg, struct sbuf *out)
 				v = (struct span){ slash + 1, v.len - (size_t)(slash + 1 - v.p) };
 		}
 		for (size_t k = 0; k < v.len; k++) {
-			unsigned hex;
-			if (v.p[k] == '%' && k + 2 < v.len &&
-			    sscanf(v.p + k + 1, "%2x", &hex) == 1 &&
-			    isxdigit((unsigned char)v.p[k + 2])) {
-				sb_addc(out, (int)hex);
+			if (v.p[k] == '%' && k + 2 < v.len && hexval(v.p[k + 1]) >= 0 &&
+			    hexval(v.p[k + 2]) >= 0) {
+				sb_addc(out, hexval(v.p[k + 1]) * 16 + hexval(v.p[k + 2]));
 				k += 2;
 			} else
 				sb_addc(out, v.p[k]);
@@ -15891,37 +15895,52 @@ static int not_a_patch(const char *msg)
 	return r;
 }
 
-/* Reads BASE..u->ref (base: the version's) over the series' paths. */
+/* Whether commit c touches one of the n paths of sorted (cmp_str). */
+static int touches(const struct rcommit *c, char *const *sorted, size_t n)
+{
+	for (size_t k = 0; k < c->npath; k++)
+		if (bsearch(&c->path[k], sorted, n, sizeof *sorted, cmp_str))
+			return 1;
+	return 0;
+}
+
+/* Reads the commits of BASE..u->ref (base: the version's) that touch the
+ * series' files: one git log of the names, filtered here (a log limited
+ * by a thousand pathspecs takes ten times as long). */
 static int read_upstream(struct upstream *u, const char *base,
 			 const struct rcommits *rc)
 {
 	char id[72];
 	struct sbuf spec = SBUF_INIT;
-	size_t a = 0;
+	char **path = NULL;
+	size_t np = 0, a = 0, w = 0;
 
 	if (resolve_commit_quietly(u->ref, id) < 0)
 		return error("status: '%s' is no commit here (fetch it)", u->ref);
 	for (size_t i = 0; i < rc->nr; i++)
 		for (size_t k = 0; k < rc->c[i].npath; k++) {
-			GROW(u->path, u->npath + 1, a);
-			u->path[u->npath++] = rc->c[i].path[k];
+			GROW(path, np + 1, a);
+			path[np++] = rc->c[i].path[k];
 		}
+	sort_n(path, np, sizeof *path, cmp_str);
 	sb_addf(&spec, "%s..%s", base, id);
-	const char *head[] = { "log", "--reverse", "--no-merges", "--no-renames",
-			       "--name-only", "-z", "--no-show-signature",
-			       "--date=raw", COMMITS_FORMAT, spec.buf, NULL };
-	size_t w;
-	const char **words = pathspec_words(head, u->npath, &w);
-	for (size_t i = 0; i < u->npath; i++)
-		words[w++] = u->path[i];
+	const char *words[] = { "log", "--reverse", "--no-merges", "--no-renames",
+				"--name-only", "-z", "--no-show-signature",
+				"--date=raw", COMMITS_FORMAT, spec.buf, "--", NULL };
 	int r = log_commits(words, &u->rc);
-	if (!r)
-		r = patch_ids_of(spec.buf, NULL, u->path, u->npath, &u->ids);
+	for (size_t j = 0; j < u->rc.nr; j++) {
+		if (!touches(&u->rc.c[j], path, np)) {
+			rcommit_release(&u->rc.c[j]);
+			continue;
+		}
+		u->rc.c[w++] = u->rc.c[j];
+	}
+	u->rc.nr = w;
 	u->skip = xcalloc(u->rc.nr + 1, 1);
 	u->taken = xcalloc(u->rc.nr + 1, 1);
 	for (size_t j = 0; j < u->rc.nr; j++)
 		u->skip[j] = (char)not_a_patch(u->rc.c[j].msg);
-	free(words);
+	free(path);
 	sb_release(&spec);
 	return r;
 }
@@ -15930,9 +15949,9 @@ static void upstream_release(struct upstream *u)
 {
 	rcommits_release(&u->rc);
 	sb_release(&u->ids);
+	sb_release(&u->diff);
 	free(u->skip);
 	free(u->taken);
-	free(u->path);
 }
 
 /* The one commit of u, not skipped nor taken, that is(c, j) holds for;
@@ -16042,63 +16061,6 @@ static void applied_as(struct fate *f, struct upstream *u, size_t j, int how)
 		memcpy(f->revert, rev, strlen(rev) + 1);
 }
 
-/* Which patches of rc (ours: their patch ids, default and histogram)
- * upstream u holds, into f: by link, by patch id (git's diff, then the
- * histogram one), by subject, author and files. */
-static int match_upstream(struct upstream *u, const char *base,
-			  const struct rcommits *rc, const struct sent *s,
-			  const struct sbuf *ours, struct fate *f)
-{
-	struct sbuf *links = xcalloc(u->rc.nr + 1, sizeof *links);
-	struct sbuf hist = SBUF_INIT, ourhist = SBUF_INIT;
-	int r = 0;
-
-	for (size_t j = 0; j < u->rc.nr; j++)
-		linked_ids(u->rc.c[j].msg, &links[j]);
-	for (int pass = 0; pass < 4 && !r; pass++) {
-		const struct sbuf *theirs = pass == 2 ? &hist : &u->ids;
-		const struct sbuf *mine = pass == 2 ? &ourhist : ours;
-		if (pass == 2) {
-			size_t left = 0;
-			for (size_t i = 0; i < rc->nr; i++)
-				left += f[i].state == PENDING;
-			if (!left)
-				break;
-			struct sbuf spec = SBUF_INIT;
-			sb_addf(&spec, "%s..%s", base, u->ref);
-			r = patch_ids_of(spec.buf, "histogram", u->path, u->npath,
-					 &hist);
-			sb_setlen(&spec, 0);
-			sb_addf(&spec, "%s..%s", base, rc->nr ? rc->c[rc->nr - 1].id : base);
-			if (!r)
-				r = patch_ids_of(spec.buf, "histogram", NULL, 0, &ourhist);
-			sb_release(&spec);
-		}
-		for (size_t i = 0; i < rc->nr && !r; i++) {
-			char pid[72];
-			if (f[i].state != PENDING)
-				continue;
-			char *subj = pass == 3 ? plain_subject(rc->c[i].msg) : NULL;
-			struct wanted w = { u, s[i].msgid, NULL, theirs, links,
-					    &rc->c[i], subj };
-			if (!patch_of_commit(mine, rc->c[i].id, pid))
-				w.pid = pid;
-			size_t j = only_commit(u, pass == 0 ? names_msgid : pass < 3 ?
-					       same_patch_id : same_commit_facts, &w);
-			if (j < u->rc.nr)
-				applied_as(&f[i], u, j, pass == 0 ? BY_LINK : pass < 3 ?
-					   BY_PATCH_ID : MODIFIED);
-			free(subj);
-		}
-	}
-	for (size_t j = 0; j < u->rc.nr; j++)
-		sb_release(&links[j]);
-	free(links);
-	sb_release(&hist);
-	sb_release(&ourhist);
-	return r;
-}
-
 /* A file's change in one commit: the lines it adds and removes (not its
  * context, whose lines move as the tree does). */
 struct fchange {
@@ -16107,23 +16069,18 @@ struct fchange {
 	struct sbuf lines;
 };
 
-/* The changes of the commits of ids ("ID\n" each) from one git diff-tree
- * --stdin, whose output is, per commit, its id alone on a line and its
- * diff.  *v gets n of them; the caller frees them (fchanges_free). */
-static int read_fchanges(const char *ids, struct fchange **v, size_t *n)
+/* The changes in diff (commit_patch_ids' diffs); *v gets n of them, which
+ * the caller frees (fchanges_free). */
+static void read_fchanges(const struct sbuf *diff, struct fchange **v,
+			  size_t *n)
 {
-	const char *words[] = { "diff-tree", "-p", "--no-renames", "--no-color",
-				"--no-ext-diff", "--no-textconv", "--stdin", NULL };
-	struct sbuf out = SBUF_INIT;
+	const char *pos = diff->buf, *end = diff->buf + diff->len;
 	char id[41] = "";
 	size_t a = 0;
-	int r = git_ok("git diff-tree", &(struct git_run){ .words = words,
-			.input = ids, .inlen = strlen(ids), .out = &out });
-	const char *pos = out.buf, *end = out.buf + out.len;
 
-	for (struct span l; !r && next_line(&pos, end, &l);) {
+	for (struct span l; next_line(&pos, end, &l);) {
 		if (l.len == 40 && is_oid(l.p, 40))
-			memcpy(id, l.p, 41), id[40] = '\0';
+			memcpy(id, l.p, 40), id[40] = '\0';
 		else if (l.len > 11 && !memcmp(l.p, "diff --git ", 11)) {
 			const char *b = find_bytes(l.p, l.len, " b/", 3);
 			GROW(*v, *n + 1, a);
@@ -16139,8 +16096,6 @@ static int read_fchanges(const char *ids, struct fchange **v, size_t *n)
 			sb_addc(&(*v)[*n - 1].lines, '\n');
 		}
 	}
-	sb_release(&out);
-	return r;
 }
 
 static void fchanges_free(struct fchange *v, size_t n)
@@ -16175,25 +16130,97 @@ static char *differing_files(const struct fchange *v, size_t n, const char *a,
 	return out.len ? sb_detach(&out, NULL) : NULL;
 }
 
-/* For each patch applied by link or as modified whose patch id is not
- * its commit's there: the files whose change differs. */
-static int edited_files(const struct rcommits *rc, struct fate *f)
+/* "ID\n" of the commits a patch id may match in: the patches of rc
+ * still pending (or, with mine, found by link in u) that share a file
+ * with a commit of u still free, and those commits (or the ones found
+ * by link). */
+static void may_match(const struct upstream *u, const struct rcommits *rc,
+		      const struct fate *f, int linked, struct sbuf *ids)
 {
-	struct sbuf ids = SBUF_INIT;
+	char **path = NULL;
+	size_t np = 0, a = 0;
+
+	for (size_t j = 0; j < u->rc.nr; j++) {
+		if (u->skip[j] || u->taken[j] != (char)linked)
+			continue;
+		sb_addf(ids, "%s\n", u->rc.c[j].id);
+		for (size_t k = 0; !linked && k < u->rc.c[j].npath; k++) {
+			GROW(path, np + 1, a);
+			path[np++] = u->rc.c[j].path[k];
+		}
+	}
+	sort_n(path, np, sizeof *path, cmp_str);
+	for (size_t i = 0; i < rc->nr; i++)
+		if (linked ? f[i].state == BY_LINK && f[i].ref == u->ref :
+		    f[i].state == PENDING && touches(&rc->c[i], path, np))
+			sb_addf(ids, "%s\n", rc->c[i].id);
+	free(path);
+}
+
+/* The files each patch found in u by link or by its facts changes
+ * otherwise than the commit there, from u's diffs. */
+static void edited_files(const struct upstream *u, const struct rcommits *rc,
+			 struct fate *f)
+{
 	struct fchange *v = NULL;
 	size_t n = 0;
-	int r = 0;
 
+	read_fchanges(&u->diff, &v, &n);
 	for (size_t i = 0; i < rc->nr; i++)
-		if (f[i].state == BY_LINK || f[i].state == MODIFIED)
-			sb_addf(&ids, "%s\n%s\n", rc->c[i].id, f[i].commit);
-	if (ids.len)
-		r = read_fchanges(ids.buf, &v, &n);
-	for (size_t i = 0; !r && i < rc->nr; i++)
-		if (f[i].state == BY_LINK || f[i].state == MODIFIED)
+		if ((f[i].state == BY_LINK || f[i].state == MODIFIED) &&
+		    f[i].ref == u->ref)
 			f[i].edited = differing_files(v, n, rc->c[i].id, f[i].commit);
 	fchanges_free(v, n);
+}
+
+/* Which patches of rc upstream u holds, into f: by link; by patch id,
+ * git's diff and then the histogram one, of what may match (one diff of
+ * those commits, kept for edited_files); by subject, author and files. */
+static int match_upstream(struct upstream *u, const struct rcommits *rc,
+			  const struct sent *s, struct fate *f)
+{
+	struct sbuf *links = xcalloc(u->rc.nr + 1, sizeof *links);
+	struct sbuf ids = SBUF_INIT, hist = SBUF_INIT, hdiff = SBUF_INIT;
+	int r = 0;
+
+	for (size_t j = 0; j < u->rc.nr; j++)
+		linked_ids(u->rc.c[j].msg, &links[j]);
+	for (int pass = 0; pass < 4 && !r; pass++) {
+		const struct sbuf *pids = pass == 2 ? &hist : &u->ids;
+		sb_setlen(&ids, 0);
+		if (pass == 1) {
+			may_match(u, rc, f, 1, &ids);
+			may_match(u, rc, f, 0, &ids);
+			r = commit_patch_ids(ids.buf, NULL, &u->ids, &u->diff);
+		} else if (pass == 2) {
+			may_match(u, rc, f, 0, &ids);
+			r = commit_patch_ids(ids.buf, "histogram", &hist, &hdiff);
+		}
+		for (size_t i = 0; i < rc->nr && !r; i++) {
+			char pid[72];
+			if (f[i].state != PENDING)
+				continue;
+			char *subj = pass == 3 ? plain_subject(rc->c[i].msg) : NULL;
+			struct wanted w = { u, s[i].msgid, NULL, pids, links,
+					    &rc->c[i], subj };
+			if (!patch_of_commit(pids, rc->c[i].id, pid))
+				w.pid = pid;
+			size_t j = only_commit(u, pass == 0 ? names_msgid : pass < 3 ?
+					       same_patch_id : same_commit_facts, &w);
+			if (j < u->rc.nr)
+				applied_as(&f[i], u, j, pass == 0 ? BY_LINK : pass < 3 ?
+					   BY_PATCH_ID : MODIFIED);
+			free(subj);
+		}
+	}
+	if (!r)
+		edited_files(u, rc, f);
+	for (size_t j = 0; j < u->rc.nr; j++)
+		sb_release(&links[j]);
+	free(links);
 	sb_release(&ids);
+	sb_release(&hist);
+	sb_release(&hdiff);
 	return r;
 }
 
@@ -19034,19 +19061,14 @@ static int status_upstreams(struct cmd *c, const char *const *ref, size_t nref,
 		ref = &dflt;
 		nref = 1;
 	}
-	struct sbuf ours = SBUF_INIT;
-	if (nref)
-		r = patch_ids(c->rg.spec, &ours);
 	for (size_t k = 0; k < nref && !r; k++) {
-		struct upstream u = { ref[k], { 0 }, SBUF_INIT, NULL, NULL, NULL, 0 };
+		struct upstream u = { ref[k], { 0 }, SBUF_INIT, SBUF_INIT, NULL,
+				      NULL };
 		r = read_upstream(&u, c->rg.base, &c->rc);
 		if (!r)
-			r = match_upstream(&u, c->rg.base, &c->rc, s, &ours, f);
+			r = match_upstream(&u, &c->rc, s, f);
 		upstream_release(&u);
 	}
-	if (!r)
-		r = edited_files(&c->rc, f);
-	sb_release(&ours);
 	return failed(r);
 }
 
