@@ -213,7 +213,7 @@ static void temps_remove(void)
 		return;
 	for (size_t i = 0; i < sizeof temps.path / sizeof *temps.path; i++)
 		if (temps.path[i]) {
-			remove_tree(temps.path[i], 2);
+			remove_tree(temps.path[i], 32);
 			temps.path[i] = NULL;
 		}
 }
@@ -1750,9 +1750,12 @@ static void add_synopsis(struct sbuf *sb, const struct command *cmd)
 			if (o->syn & SYN_OR) {
 				sb_adds(sb, " | ");
 			} else {
+				/* one option required alone needs no brackets */
 				int req = *t == cmd->required && !open;
-				sb_adds(sb, req ? " (" : " [");
-				close[open++] = req ? ')' : ']';
+				int alone = req && !(o[1].syn & SYN_OR);
+				sb_adds(sb, alone ? " " : req ? " (" : " [");
+				if (!alone)
+					close[open++] = req ? ')' : ']';
 			}
 			sb_adds(sb, o->shrt && !(o->syn & SYN_LONG) ? o->shrt : o->lng);
 			if (o->kind != OPT_FLAG)
@@ -2016,6 +2019,7 @@ static void group_release(struct group *g)
 	free(g->member);
 	free(g->section);
 	free(g->prefix);
+	free(g->msg);
 	memset(g, 0, sizeof *g);
 }
 
@@ -9643,6 +9647,10 @@ void cleanup_message(struct sbuf *msg)
 static void group_message(struct sbuf *msg, const struct template *t,
 			  const struct group *g)
 {
+	if (g->msg) {
+		sb_adds(msg, g->msg);
+		return;
+	}
 	expand_template(msg, t->text, t->len, g);
 	cleanup_message(msg);
 	if (t->sob)
@@ -15484,14 +15492,14 @@ static char *range_branch(const struct range *rg)
 	return br;
 }
 
-/* The id of a blob holding text, written into the object store, into
+/* The id of a blob holding text (len bytes), written into the object store, into
  * id (72 bytes).  0, or -1 after error(). */
-static int write_blob(const char *text, char *id)
+static int write_blob(const char *text, size_t len, char *id)
 {
 	const char *hash[] = { "hash-object", "-w", "--stdin", NULL };
 	struct sbuf out = SBUF_INIT;
 	int r = git_ok("git hash-object", &(struct git_run){ .words = hash,
-			.input = text, .inlen = strlen(text), .out = &out });
+			.input = text, .inlen = len, .out = &out });
 
 	chomp(&out);
 	if (!r && !is_oid(out.buf, out.len))
@@ -15515,8 +15523,8 @@ static int record_version(const struct range *rg, int v, const char *map,
 	const char *words[] = { "update-ref", "--stdin", NULL };
 	int r = 0;
 
-	if (br && ((map && write_blob(map, split) < 0) ||
-		   (rec && write_blob(rec, mails) < 0)))
+	if (br && ((map && write_blob(map, strlen(map), split) < 0) ||
+		   (rec && write_blob(rec, strlen(rec), mails) < 0)))
 		r = -1;
 	if (br && !r) {
 		sb_addf(&in, "update refs/series/%s/v%d %s\n"
@@ -15700,6 +15708,27 @@ static int recorded_split(const struct range *rg, int v, struct sbuf *map)
 	return map->len > 0;
 }
 
+/* What respin found for version v of now's branch, where it made the
+ * version that ends at now's tip, onto m: 1 so, else 0. */
+static int recorded_respin(const struct range *now, int v, struct sbuf *m)
+{
+	char *br = range_branch(now);
+	char *ref = br ? xstrfmt("refs/series/%s/v%d-respin", br, v) : NULL;
+	struct sbuf blob = SBUF_INIT;
+	const char *words[] = { "cat-file", "blob", ref, NULL };
+	int r = br && !run_git(&(struct git_run){ .words = words, .out = &blob,
+						  .quiet = 1 }) &&
+		blob.len > 45 && !strncmp(blob.buf, "tip ", 4) &&
+		!strncmp(blob.buf + 4, now->tip, 40) && blob.buf[44] == '\n';
+
+	if (r)
+		sb_add(m, blob.buf + 45, blob.len - 45);
+	free(br);
+	free(ref);
+	sb_release(&blob);
+	return r;
+}
+
 /* What became of each commit of the previous version: applied upstream
  * (its patch id is in the new base's history since the old base),
  * unchanged, changed (a new commit with its subject), or gone; then the
@@ -15724,8 +15753,10 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 	}
 	if (respin_open(&rs, prev_spec, now, rc) < 0)
 		goto out;
-	sb_addf(m, "Changes since v%d (%s):\n", version - 1, prev_spec);
-	add_fates(m, &rs, rc, NULL, NULL, NULL, rc->nr);
+	if (!recorded_respin(now, version, m)) {
+		sb_addf(m, "Changes since v%d (%s):\n", version - 1, prev_spec);
+		add_fates(m, &rs, rc, NULL, NULL, NULL, rc->nr);
+	}
 	int st = bg_finish(&rdiff, &rd);
 	if (st) {
 		if (st > 0)
@@ -15784,15 +15815,20 @@ struct upstream {
 	char *skip, *taken;
 };
 
+/* Frees n of each (either may be NULL) and the arrays. */
 static void sent_release(struct sent *s, struct fate *f, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(s[i].msgid);
-		free(s[i].cover);
-		free_strings(s[i].to, s[i].nto);
-		free(f[i].edited);
-		free(f[i].answer);
-		free(f[i].replied);
+		if (s) {
+			free(s[i].msgid);
+			free(s[i].cover);
+			free_strings(s[i].to, s[i].nto);
+		}
+		if (f) {
+			free(f[i].edited);
+			free(f[i].answer);
+			free(f[i].replied);
+		}
 	}
 	free(s);
 	free(f);
@@ -18606,8 +18642,18 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 static int format_source(struct cmd *c, const char *spec,
 			 const char *const *include)
 {
+	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
+			 "refs/heads/") ? c->repo.ref + 11 : NULL;
+	char *onto = br ? xstrfmt("refs/series/%s/onto", br) : NULL, id[72];
+	char *respun = NULL;
+
+	/* after respin, the branch from the base it went onto */
+	if (!spec && onto && !resolve_commit_quietly(onto, id))
+		spec = respun = xstrfmt("%s..HEAD", id);
 	int r = open_commits(c, spec, "formatted");
 
+	free(onto);
+	free(respun);
 	if (r)
 		return r;
 	keep_commits(&c->rc, include);
@@ -19120,6 +19166,556 @@ static int cmd_status(struct args *a)
 	return cmd_end(&c, r);
 }
 
+/* ---- respin ---------------------------------------------------------------
+ * The next version in one command, on the series' branch: the pattern
+ * run again in a clean checkout of the new base (a temporary worktree,
+ * so a failing pattern leaves nothing), its change grouped in the form
+ * the last version has, a commit per group on the base (the last
+ * version's message where a group is one of its patches), and the
+ * branch moved there once, the index and work tree following it.  Each
+ * patch of the last version is unchanged (its patch id: its tags come
+ * along), changed (its tags stay behind, said below "---"), gone
+ * (applied there, as status finds it, or matching no more), and a group
+ * none of them had is new.
+ */
+struct respin_opts {
+	const char *onto;
+	int dry_run;
+};
+
+#define RO(f) offsetof(struct respin_opts, f)
+
+static const struct opt respin_onto[] = {
+	{ NULL, "--onto", OPT_VALUE, RO(onto), 0, "REF",
+	  "the new base: the pattern runs in a clean checkout of it", NULL,
+	  0, 0, 0 },
+	{ 0 }
+};
+
+static const struct opt respin_table[] = {
+	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, NULL,
+	  "show the next version's patches and what became of the last "
+	  "one's; write nothing", NULL, 0, 0, 0 },
+	{ 0 }
+};
+
+#undef RO
+
+static const struct opt *const respin_tables[] = { respin_onto, respin_table,
+						   NULL };
+
+/* What respin works with: the branch and its last version, the pattern,
+ * the checkout of the new base. */
+struct respin_run {
+	struct repo home;       /* the user's work tree */
+	const char *br;         /* the branch, "x" of refs/heads/x */
+	char onto[72];
+	int v;                  /* the last version */
+	struct range old;       /* vN-base..the branch: its patches */
+	struct rcommits prev;
+	struct sbuf ids;        /* their patch ids */
+	char **argv;            /* the pattern command */
+	size_t argc;
+	int given;              /* on the command line: record it */
+	char *dir, *admin;      /* the checkout, and git's record of it */
+	size_t *was;            /* per new group, its patch of the last
+				 * version, or prev.nr: new */
+	int *fate;              /* per old patch: UNCHANGED... */
+	struct fate *up;        /* per old patch, as status finds it on onto */
+	char **dropped;         /* per old patch, the tags it lost */
+};
+
+enum { GONE, UNCHANGED, CHANGED };
+
+/* The pattern command: after "--", else as recorded for the branch
+ * (refs/series/BRANCH/pattern, its words NUL-ended). */
+static int respin_pattern(struct respin_run *rr, const struct args *a)
+{
+	struct sbuf ref = SBUF_INIT, blob = SBUF_INIT;
+
+	if (a->dashdash < a->nword || a->nword) {
+		if (a->dashdash)
+			return error("respin: '%s': the pattern command goes "
+				     "after --", a->word[0]);
+		rr->argc = a->nword;
+		rr->argv = xcalloc(a->nword + 1, sizeof *rr->argv);
+		for (size_t i = 0; i < a->nword; i++)
+			rr->argv[i] = xstrdup(a->word[i]);
+		rr->given = 1;
+		return 0;
+	}
+	sb_addf(&ref, "refs/series/%s/pattern", rr->br);
+	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
+	if (run_git(&(struct git_run){ .words = words, .out = &blob, .quiet = 1 }) ||
+	    !blob.len) {
+		sb_release(&blob);
+		error("respin: no pattern command given, and none recorded for "
+		      "%s (no %s): give it after --", rr->br, ref.buf);
+		sb_release(&ref);
+		return -1;
+	}
+	for (size_t at = 0; at < blob.len; at += strlen(blob.buf + at) + 1) {
+		rr->argv = xrealloc(rr->argv, xmul(rr->argc + 2, sizeof *rr->argv));
+		rr->argv[rr->argc++] = xstrdup(blob.buf + at);
+		rr->argv[rr->argc] = NULL;
+	}
+	sb_release(&blob);
+	sb_release(&ref);
+	return 0;
+}
+
+/* The branch, its last version and its patches; the new base. */
+static int respin_open_branch(struct respin_run *rr, const char *onto)
+{
+	const char *ref = rr->home.ref;
+	struct sbuf base = SBUF_INIT;
+	char *tag = NULL;
+	int r = 0;
+
+	if (!ref || !starts_with(ref, NULL, "refs/heads/"))
+		return error("respin: HEAD is on no branch, under which format "
+			     "records each version");
+	rr->br = ref + 11;
+	if (!(rr->v = last_version(rr->br)))
+		return error("respin: format recorded no version of %s (no "
+			     "refs/series/%s/vN)", rr->br, rr->br);
+	if (resolve_commit_quietly(onto, rr->onto) < 0)
+		return error("respin: --onto '%s' is no commit here (fetch it)",
+			     onto);
+	sb_addf(&base, "refs/series/%s/v%d-base", rr->br, rr->v);
+	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->br);
+	memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
+	if (resolve_commit_quietly(base.buf, rr->old.base) < 0)
+		r = error("respin: format recorded no base of v%d (no %s)",
+			  rr->v, base.buf);
+	else if (!(r = read_range_commits(&rr->old, &rr->prev, "respun")))
+		r = patch_ids(rr->old.spec, &rr->ids);
+	free(tag);
+	sb_release(&base);
+	return r;
+}
+
+/* A clean checkout of the new base in .git (git worktree add), held
+ * for die() with git's record of it. */
+static int respin_checkout(struct respin_run *rr)
+{
+	char *dir = xstrfmt("%s/series-respin-XXXXXX", rr->home.gitdir);
+
+	if (!mkdtemp(dir)) {
+		error("%s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	rr->dir = dir;
+	temp_hold(rr->dir);
+	rr->admin = xstrfmt("%s/worktrees/%s", rr->home.gitdir,
+			    strrchr(dir, '/') + 1);
+	temp_hold(rr->admin);
+	/* parallel: a kernel's 78,000 files take 4 s so, 8 s one by one */
+	const char *words[] = { "-c", "checkout.workers=0", "worktree", "add",
+				"--detach", "--quiet", dir, rr->onto, NULL };
+	return git_ok("git worktree add", &(struct git_run){ .words = words });
+}
+
+/* The checkout gone, and git's record of it. */
+static void respin_drop(struct respin_run *rr)
+{
+	const char *words[] = { "worktree", "remove", "--force", rr->dir, NULL };
+
+	if (!rr->dir)
+		return;
+	if (chdir(rr->home.top) < 0 || pin_repo_env(&rr->home) < 0 ||
+	    run_git(&(struct git_run){ .words = words, .quiet = 1 })) {
+		remove_tree(rr->dir, 32);
+		remove_tree(rr->admin, 2);
+	}
+	temp_drop(rr->dir);
+	temp_drop(rr->admin);
+	free(rr->dir);
+	free(rr->admin);
+	rr->dir = rr->admin = NULL;
+}
+
+/* The pattern command, run in the checkout (its output to stderr). */
+static int run_pattern(const struct respin_run *rr)
+{
+	int out = dup(2);
+	struct child c = { .argv = (const char *const *)rr->argv, .dir = rr->dir,
+			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
+			   .err = CHILD_INHERIT };
+
+	if (child_start(&c) < 0) {
+		if (out >= 0)
+			close(out);
+		return -1;
+	}
+	int st = child_finish(&c);
+	if (out >= 0)
+		close(out);
+	if (st == 127)
+		return error("respin: could not run %s; nothing changed", rr->argv[0]);
+	if (st)
+		return error("respin: %s failed (exit %d); nothing changed",
+			     rr->argv[0], st);
+	return check_stop("respin");
+}
+
+/* The form the last version has (per file, per directory, ...: the first
+ * whose groups are its patches); per directory where none is. */
+static enum group_by respin_form(struct respin_run *rr)
+{
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
+	enum group_by by = BY_DIR;
+
+	if (!source_from_commits(&src, &p, &rr->prev, rr->old.spec) &&
+	    !load_owners(&ow, rr->home.top, NULL) && !owner_facts(&ow, &src))
+		for (size_t i = 1; i < NFORMS; i++)
+			if (form_fits(&src, &p, &ow, &forms[i]) == 1) {
+				by = forms[i].by;
+				break;
+			}
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	return by;
+}
+
+/* msg less its review tags (trailer_tags), into out; those into lost. */
+static void drop_tags(const char *msg, struct sbuf *out, struct sbuf *lost)
+{
+	const char *pos = msg, *end = msg + strlen(msg);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct sbuf *to = trailer_tag(l.p, l.len) ? lost : out;
+		if (to == lost && lost->len)
+			sb_adds(lost, "; ");
+		sb_add(to, l.p, l.len);
+		if (to == out)
+			sb_addc(out, '\n');
+	}
+}
+
+/* The template of a group the last version had not: its first patch's
+ * message, its subject's prefix ("i2c: ") SEDME, less review tags. */
+static void respin_template(struct cmd *c, const struct respin_run *rr)
+{
+	struct sbuf lost = SBUF_INIT;
+	const char *msg = rr->prev.nr ? rr->prev.c[0].msg : "SEDME: respin\n";
+	const char *colon = strstr(msg, ": "), *nl = strchr(msg, '\n');
+
+	if (colon && nl && colon > nl)
+		colon = NULL;
+	sb_adds(&c->text, colon ? "SEDME" : "SEDME: ");
+	drop_tags(colon ? colon : msg, &c->text, &lost);
+	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
+	sb_release(&lost);
+}
+
+/* Which patch of the last version each group of c->p is (the first
+ * sharing a file with it, each patch once), and whether its patch id is
+ * that patch's: the fates, and each group's message. */
+static int respin_match(struct cmd *c, struct respin_run *rr)
+{
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	char *taken = xcalloc(rr->prev.nr + 1, 1);
+	int r = 0;
+
+	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
+	for (size_t g = 0; g < c->p.nr; g++) {
+		const struct group *grp = &c->p.g[g];
+		rr->was[g] = rr->prev.nr;
+		for (size_t k = 0; k < rr->prev.nr && rr->was[g] == rr->prev.nr; k++)
+			for (size_t j = 0; !taken[k] && j < grp->nr; j++)
+				for (size_t q = 0; q < rr->prev.c[k].npath; q++)
+					if (!strcmp(rr->prev.c[k].path[q],
+						    c->src.f[grp->member[j]].path))
+						rr->was[g] = k, taken[k] = 1;
+		sb_addf(&in, "commit %040zx\n", g);
+		for (size_t j = 0; j < grp->nr; j++) {
+			const struct sfile *f = &c->src.f[grp->member[j]];
+			sb_add(&in, c->src.text.buf + f->off, f->len);
+		}
+	}
+	if (in.len)
+		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
+			.input = in.buf, .inlen = in.len, .out = &out });
+	for (size_t g = 0; !r && g < c->p.nr; g++) {
+		size_t k = rr->was[g];
+		char pid[72], line[160];
+		if (k == rr->prev.nr)
+			continue;
+		snprintf(line, sizeof line, "%040zx", g);
+		int same = !patch_of_commit(&rr->ids, rr->prev.c[k].id, pid) &&
+			   commit_of_patch(&out, pid) &&
+			   !strncmp(commit_of_patch(&out, pid), line, 40);
+		rr->fate[k] = same ? UNCHANGED : CHANGED;
+		struct sbuf m = SBUF_INIT, lost = SBUF_INIT;
+		if (same)
+			sb_adds(&m, rr->prev.c[k].msg);
+		else
+			drop_tags(rr->prev.c[k].msg, &m, &lost);
+		cleanup_message(&m);
+		if (lost.len)
+			sb_addf(&m, "---\nv%d: not carried, as the patch changed: %s\n",
+				rr->v + 1, lost.buf);
+		c->p.g[g].msg = sb_detach(&m, NULL);
+		rr->dropped[k] = lost.len ? sb_detach(&lost, NULL) : NULL;
+		sb_release(&lost);
+	}
+	free(taken);
+	sb_release(&in);
+	sb_release(&out);
+	return r;
+}
+
+/* The last version's patches that are gone: where the new base has them. */
+static int respin_gone(struct respin_run *rr)
+{
+	struct sent *s = xcalloc(rr->prev.nr + 1, sizeof *s);
+	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	time_t date;
+	struct upstream u = { rr->onto, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
+
+	read_sent(tag, &rr->prev, s, &date);
+	int r = read_upstream(&u, rr->old.base, &rr->prev);
+	if (!r)
+		r = match_upstream(&u, &rr->prev, s, rr->up);
+	upstream_release(&u);
+	sent_release(s, NULL, rr->prev.nr);
+	free(tag);
+	return r;
+}
+
+/* The branch moved from the last version to tip, once: the index and
+ * work tree first (the tree of the branch to tip's, as a checkout does),
+ * then the ref, if it still holds what respin read; else they go back. */
+static int move_branch(const struct respin_run *rr, const char *tip)
+{
+	const char *rt[] = { "read-tree", "-u", "-m", rr->old.tip, tip, NULL };
+	const char *back[] = { "read-tree", "-u", "-m", tip, rr->old.tip, NULL };
+	struct sbuf ref = SBUF_INIT, why = SBUF_INIT;
+	sb_addf(&ref, "refs/heads/%s", rr->br);
+	sb_addf(&why, "series respin: v%d onto %.12s", rr->v + 1, rr->onto);
+	const char *up[] = { "update-ref", "-m", why.buf, ref.buf, tip,
+			     rr->old.tip, NULL };
+	int r = git_ok("git read-tree", &(struct git_run){ .words = rt });
+
+	if (!r && run_git(&(struct git_run){ .words = up, .quiet = 1 })) {
+		run_git(&(struct git_run){ .words = back, .quiet = 1 });
+		r = error("respin: %s moved meanwhile; it and the work tree are "
+			  "as they were", rr->br);
+	}
+	sb_release(&ref);
+	sb_release(&why);
+	return r;
+}
+
+/* What respin remembers for the next run and for format: the pattern
+ * command (where given), the base (refs/series/BRANCH/onto), and the
+ * fates of the last version's patches, for the version that ends at tip
+ * (vN-respin: "tip ID", then the cover letter's paragraph). */
+static int respin_record(const struct respin_run *rr, const char *tip,
+			 const struct sbuf *fates)
+{
+	struct sbuf words = SBUF_INIT, in = SBUF_INIT, said = SBUF_INIT;
+	char blob[72] = "", fb[72];
+	const char *ur[] = { "update-ref", "--stdin", NULL };
+	int r = 0;
+
+	for (size_t i = 0; rr->given && i < rr->argc; i++)
+		sb_add(&words, rr->argv[i], strlen(rr->argv[i]) + 1);
+	if (words.len)
+		r = write_blob(words.buf, words.len, blob);
+	sb_addf(&said, "tip %s\n%s", tip, fates->buf);
+	if (!r)
+		r = write_blob(said.buf, said.len, fb);
+	sb_addf(&in, "update refs/series/%s/onto %s\n"
+		"update refs/series/%s/v%d-respin %s\n", rr->br, rr->onto,
+		rr->br, rr->v + 1, fb);
+	if (*blob)
+		sb_addf(&in, "update refs/series/%s/pattern %s\n", rr->br, blob);
+	if (!r)
+		r = git_ok("git update-ref", &(struct git_run){ .words = ur,
+			   .input = in.buf, .inlen = in.len });
+	sb_release(&words);
+	sb_release(&in);
+	sb_release(&said);
+	return r;
+}
+
+/* The branch, the new base and the pattern, refusals first (a work tree
+ * with changes of its own, unless -n); then the pattern in a checkout. */
+static int respin_start(struct respin_run *rr, const struct args *a,
+			const char *onto, int dry_run)
+{
+	struct status st = STATUS_INIT;
+	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
+		respin_open_branch(rr, onto) < 0 || respin_pattern(rr, a) < 0 ||
+		(!dry_run && read_status(&st, 0, NULL) < 0) ? -1 : 0;
+
+	if (!r && st.nr)
+		r = error("respin: the work tree has changes of its own (%s): "
+			  "commit or stash them first", st.e[0].path);
+	status_release(&st);
+	if (!r)
+		r = respin_checkout(rr);
+	/* the pattern, and every git after it, find the checkout there */
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	if (!r)
+		r = run_pattern(rr);
+	return failed(r);
+}
+
+/* The pattern's change in the checkout, grouped in the last version's
+ * form, each group matched to its patch of the last version. */
+static int respin_group(struct cmd *c, struct respin_run *rr)
+{
+	struct commit_opts o = { .show = 1 };
+	int r;
+
+	o.sel.by = respin_form(rr);
+	if (chdir(rr->dir) < 0)
+		return failed(error("%s: %s", rr->dir, strerror(errno)));
+	if ((r = open_repo(c)) || read_status(&c->st, 0, NULL) < 0)
+		return r ? r : EXIT_FAIL;
+	source_from_status(&c->src, &c->st);
+	if (!c->src.nr)
+		return failed(error("respin: %s changed nothing on %.12s",
+				    rr->argv[0], rr->onto));
+	if (wt_patch_start(&c->src, c->repo.gitdir, c->repo.top, NULL) < 0)
+		return EXIT_FAIL;
+	respin_template(c, rr);
+	if ((r = group_step(c, &o, c->repo.top, NULL)) ||
+	    check_plan(&c->p, &c->src) < 0)
+		return r ? r : EXIT_FAIL;
+	rr->fate = xcalloc(rr->prev.nr + 1, sizeof *rr->fate);
+	rr->dropped = xcalloc(rr->prev.nr + 1, sizeof *rr->dropped);
+	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
+	return failed(respin_match(c, rr) < 0 || respin_gone(rr) < 0 ? -1 : 0);
+}
+
+/* The next version's patches and what became of the last one's, to
+ * stdout and, as format's cover letter says it, into fates; a summary. */
+static void respin_report(const struct cmd *c, const struct respin_run *rr,
+			  struct sbuf *fates)
+{
+	static const char *const word[] = { "new", "unchanged", "changed" };
+	struct sbuf *m = group_messages(&c->p, &c->tm);
+	size_t count[3] = { 0 }, gone = 0, applied = 0;
+
+	sb_addf(fates, "Changes since v%d (%.12s..%.12s), found on %.12s:\n",
+		rr->v, rr->old.base, rr->old.tip, rr->onto);
+	for (size_t g = 0; g < c->p.nr; g++) {
+		size_t k = rr->was[g];
+		int w = k < rr->prev.nr ? rr->fate[k] : 0;
+		char *subj = subject_of(m[g].buf);
+		count[w]++;
+		printf("%-9s %s\n", word[w], subj);
+		sb_addf(fates, "- %s: %s\n", word[w], subj);
+		if (k < rr->prev.nr && rr->dropped[k]) {
+			printf("          not carried: %s\n", rr->dropped[k]);
+			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
+		}
+		free(subj);
+	}
+	for (size_t k = 0; k < rr->prev.nr; k++) {
+		const struct fate *f = &rr->up[k];
+		int in = f->state >= BY_LINK && f->state <= MODIFIED;
+		char *subj = subject_of(rr->prev.c[k].msg);
+		if (rr->fate[k] == GONE) {
+			gone++;
+			applied += in;
+			if (in)
+				sb_addf(fates, "- applied upstream as %.12s: %s\n",
+					f->commit, subj);
+			else
+				sb_addf(fates, "- gone (the pattern no longer "
+					"touches its files): %s\n", subj);
+			printf("gone      %s (%s%.12s)\n", subj, in ? "applied as " :
+			       "the pattern no longer touches its files", in ?
+			       f->commit : "");
+		}
+		free(subj);
+	}
+	printf("v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
+	       "%zu of v%d's gone (%zu applied)\n", rr->v + 1, c->p.nr,
+	       c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
+	       count[CHANGED], count[0], gone, rr->v, applied);
+	sbufs_free(m, c->p.nr);
+}
+
+/* The commits on the new base, then the branch moved there. */
+static int respin_commit(struct cmd *c, struct respin_run *rr,
+			 const struct sbuf *fates)
+{
+	struct changes cs = { NULL, 0 };
+	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
+			     .cs = &cs, .tmpl = &c->tm };
+
+	c->t.repo = &c->repo;
+	int r = commit_series(&im);
+	import_release(&im);
+	free(cs.c);
+	if (r)
+		return r < 0 ? EXIT_FAIL :
+		       failed(error("respin: the pattern's change is no change"));
+	if (chdir(rr->home.top) < 0)
+		return failed(error("%s: %s", rr->home.top, strerror(errno)));
+	if (pin_repo_env(&rr->home) < 0 || move_branch(rr, c->t.tip) < 0 ||
+	    respin_record(rr, c->t.tip, fates) < 0)
+		return EXIT_FAIL;
+	fprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
+		rr->br, rr->v + 1, rr->v + 1);
+	return 0;
+}
+
+static void respin_release(struct respin_run *rr)
+{
+	respin_drop(rr);
+	repo_release(&rr->home);
+	free(rr->old.spec);
+	rcommits_release(&rr->prev);
+	sb_release(&rr->ids);
+	free_strings(rr->argv, rr->argc);
+	free(rr->was);
+	free(rr->fate);
+	if (rr->up)
+		sent_release(NULL, rr->up, rr->prev.nr);
+	free_strings(rr->dropped, rr->prev.nr);
+}
+
+static int cmd_respin(struct args *a)
+{
+	struct respin_opts o = { NULL, 0 };
+	int r = parse_opts(a, &o);
+
+	if (!r && !o.onto)
+		r = cmd_usage(a->cmd, "--onto REF: the new base to respin onto");
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	struct respin_run rr;
+	cmd_init(&c, a);
+	memset(&rr, 0, sizeof rr);
+	rr.old.spec = NULL;
+	catch_signals();
+	struct sbuf fates = SBUF_INIT;
+	if (!(r = respin_start(&rr, a, o.onto, o.dry_run)) &&
+	    !(r = respin_group(&c, &rr))) {
+		respin_report(&c, &rr, &fates);
+		if (!o.dry_run)
+			r = respin_commit(&c, &rr, &fates);
+	}
+	sb_release(&fates);
+	respin_release(&rr);
+	return cmd_end(&c, r);
+}
+
 /* ==== 10. main ============================================================
  * The command table and the dispatch.
  */
@@ -19139,6 +19735,8 @@ const struct command commands[] = {
 	  "[MBOX...] [BASE..HEAD]", 1, "no trailer to add" },
 	{ "status", cmd_status, status_tables, NULL,
 	  "[UPSTREAM...]", 1, "a patch is not applied yet" },
+	{ "respin", cmd_respin, respin_tables, respin_onto,
+	  "[-- PATTERN-COMMAND...]", 1, "never" },
 	{ "split", cmd_split, split_tables, template_opts,
 	  "[DIFF | -]", 1, "nothing to commit" },
 	{ "regroup", cmd_regroup, regroup_tables, template_opts,

@@ -202,6 +202,8 @@ struct group {
 	char *section;
 	char *prefix;       /* learned from history, or NULL */
 	char *tag;
+	char *msg;          /* its message as it stands (respin: the last
+			     * version's), not the template's; or NULL */
 };
 struct plan {
 	struct group *g;

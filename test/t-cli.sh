@@ -60,7 +60,7 @@ t_cli_synopses() {
 		sed 's/^ *series //' | tr -s ' ')
 	eq "series -h and the README's Commands block" "$help" "$readme"
 	eq "every command has a synopsis" "$(cut -d' ' -f1 <<<"$help" | tr '\n' ' ')" \
-		"plan commit check format trailers status split regroup cc "
+		"plan commit check format trailers status respin split regroup cc "
 	while read -r cmd line; do
 		run "$cmd" -h
 		eq "$cmd -h: the synopsis of series -h" "$(head -n 1 <<<"$out" | tr -s ' ')" "usage: series $cmd $line"

@@ -215,7 +215,7 @@ kernel_upstream() {
 	done
 	git checkout -q -B up base &&
 		git am -q --message-id "${link[@]}" && git am -q "${plain[@]}" &&
-		git checkout -q ofm
+		git checkout -q @{-1}
 }
 
 # The 217 commits of the of_match_ptr() change, formatted, and 150 of
@@ -235,4 +235,114 @@ t_kernel_status() {
 	eq "status: the first edited is by Link" "$(grep -A1 '^  1 applied' <<<"$out" | grep -c '(Link:); changed there')" 1
 	eq "status: 101 is modified" "$(grep -c '^101 modified' <<<"$out")" 1
 	eq "status: 151 on pending" "$(grep -c '^ *1[5-9][0-9] pending\|^ *2[0-9][0-9] pending' <<<"$out")" $((n - 150))
+}
+
+# The campaign one cycle on: upstream also gained a GPIO driver the
+# pattern now matches and a line beside widget's; the branch has the
+# tags of the replies (series trailers).  $PAT: the pattern as a script.
+respin_campaign() {
+	campaign "$1"
+	git checkout -q up
+	printf 'int x;\n' > drivers/gpio/gpio-new.c
+	echo 'int z;' >> drivers/widget/w.c
+	git add -A && git commit -qm 'gpio: new driver; widget: a line'
+	git checkout -q main
+	replies > "$scratch/replies.mbox"
+	"$SERIES" trailers "$scratch/replies.mbox" "$FB..HEAD" > /dev/null 2>&1 || bad "respin_campaign: trailers"
+	PAT=$scratch/$1.pattern
+	printf '%s\n' "for f in \$(git ls-files | grep -v MAINTAINERS); do" \
+		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$PAT"
+}
+
+# respin: the pattern run on the new base; each group of its change is
+# the last version's patch (unchanged, its tags kept; changed, its tags
+# said below ---), new, or the last version's patch is gone (applied);
+# the branch moves once; format -v 2 then says the same.
+t_respin_campaign() {
+	respin_campaign st-respin
+	local old; old=$(git rev-parse main)
+	run respin --onto up -- sh "$PAT"
+	eq "exit" "$rc" 0
+	eq "the report" "$out" "new       drivers/gpio: do it
+unchanged drivers/i2c/busses: do it
+unchanged drivers/net/ethernet: do it
+unchanged drivers/net/phy: do it
+changed   drivers/widget: do it
+          not carried: Tested-by: Tim Tester <tim@example.org>
+unchanged fs: do it
+gone      .: do it (applied as $(git rev-parse --short=12 up~7))
+gone      drivers: do it (applied as $(git rev-parse --short=12 up~6))
+gone      drivers/gadget: do it (applied as $(git rev-parse --short=12 up~5))
+gone      drivers/gpio: do it (applied as $(git rev-parse --short=12 up~4))
+gone      drivers/i2c: do it (applied as $(git rev-parse --short=12 up~3))
+v2: 6 patches on $(git rev-parse --short=12 up) (4 unchanged, 1 changed, 1 new); 5 of v1's gone (5 applied)"
+	eq "the branch is on up" "$(git merge-base main up)" "$(git rev-parse up)"
+	eq "six commits" "$(git rev-list --count up..main)" 6
+	eq "the work tree follows" "$(git status --porcelain)" ""
+	eq "the tree is the pattern's" "$(git diff --stat main | wc -l)" 0
+	eq "the reflog says so" "$(git reflog -1 --format=%gs main)" "series respin: v2 onto $(git rev-parse --short=12 up)"
+	has "an unchanged patch keeps its tag" "$(git log -1 --format=%B ':/drivers/net/phy: do it')" "Acked-by: Andrew Lunn <andrew@example.org>"
+	local w; w=$(git log -1 --format=%B ':/drivers/widget: do it')
+	lacks "a changed patch loses its tag" "$(sed '/^---$/q' <<<"$w")" "Tested-by"
+	has "and says so below ---" "$w" "---
+v2: not carried, as the patch changed: Tested-by: Tim Tester <tim@example.org>"
+	eq "no checkout left" "$(git worktree list | wc -l) $(ls .git | grep -c series-respin)" "1 0"
+	eq "recorded" "$(git for-each-ref --format='%(refname)' refs/series/main/onto refs/series/main/pattern refs/series/main/v2-respin | wc -l)" 3
+	run format -v 2 -o "$scratch/st-respin-v2"
+	eq "format -v 2: exit" "$rc" 0
+	has "format -v 2: respin's fates" "$(cat "$scratch"/st-respin-v2/v2-0000-cover-letter.patch)" "Changes since v1 ($(git rev-parse --short=12 refs/series/main/v1-base)..$(git rev-parse --short=12 "$old")), found on $(git rev-parse --short=12 up):
+- new: drivers/gpio: do it"
+	git checkout -q -B am-check up
+	git am -q "$scratch"/st-respin-v2/v2-000[1-6]-*.patch || { bad "v2 does not apply on up"; git am --abort; }
+	eq "v2 rebuilds the branch" "$(git rev-parse HEAD^{tree})" "$(git rev-parse main^{tree})"
+}
+
+# -n shows the same and writes nothing; the pattern given once is
+# recorded, and the next respin needs only --onto.
+t_respin_dry_run_and_recorded_pattern() {
+	respin_campaign st-respin-n
+	local s; s=$(snapshot)
+	run respin -n --onto up -- sh "$PAT"
+	eq "-n: exit" "$rc" 0
+	has "-n: the summary" "$out" "v2: 6 patches on $(git rev-parse --short=12 up) (4 unchanged, 1 changed, 1 new)"
+	eq "-n: nothing written" "$(snapshot)" "$s"
+	run respin --onto up
+	eq "no pattern: refused" "$err" "series: respin: no pattern command given, and none recorded for main (no refs/series/main/pattern): give it after --"
+	run respin --onto up -- sh "$PAT"
+	eq "given: exit" "$rc" 0
+	git reset -q --hard "$(git rev-parse refs/series/main/v1)"
+	run respin --onto up
+	eq "recorded: exit" "$rc" 0
+	has "recorded: the same" "$out" "(4 unchanged, 1 changed, 1 new)"
+}
+
+# Refusals: one line each, nothing changed, no checkout left.
+t_respin_refusals() {
+	respin_campaign st-respin-r
+	local s; s=$(snapshot)
+	left() { echo "$(git worktree list | wc -l) $(ls .git | grep -c series-respin)"; }
+	run respin --onto nowhere -- true
+	eq "bad onto" "$err" "series: respin: --onto 'nowhere' is no commit here (fetch it)"
+	run respin --onto up -- false
+	eq "failing pattern" "$err" "series: respin: false failed (exit 1); nothing changed"
+	eq "failing pattern: exit" "$rc" 3
+	run respin --onto up -- no-such-command-here
+	eq "missing pattern" "$err" "series: respin: could not run no-such-command-here; nothing changed"
+	run respin --onto up -- true
+	eq "no change" "$err" "series: respin: true changed nothing on $(git rev-parse --short=12 up)"
+	eq "nothing changed" "$(snapshot)" "$s"
+	eq "no checkout left" "$(left)" "1 0"
+	echo 'int w;' >> fs/one.c
+	run respin --onto up -- sh "$PAT"
+	eq "dirty work tree" "$err" "series: respin: the work tree has changes of its own (fs/one.c): commit or stash them first"
+	git checkout -q -- fs/one.c
+	# the pattern moves the branch meanwhile (a commit of the user's)
+	run respin --onto up -- sh -c "git -C '$PWD' commit -q --allow-empty -m meanwhile && sh '$PAT'"
+	eq "moved meanwhile" "$err" "series: respin: main moved meanwhile; it and the work tree are as they were"
+	eq "moved: the user's commit stays" "$(git log -1 --format=%s)" "meanwhile"
+	eq "moved: clean" "$(git status --porcelain)" ""
+	eq "moved: no checkout left" "$(left)" "1 0"
+	git checkout -q --detach
+	run respin --onto up -- sh "$PAT"
+	eq "detached" "$err" "series: respin: HEAD is on no branch, under which format records each version"
 }
