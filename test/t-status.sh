@@ -346,3 +346,47 @@ t_respin_refusals() {
 	run respin --onto up -- sh "$PAT"
 	eq "detached" "$err" "series: respin: HEAD is on no branch, under which format records each version"
 }
+
+# The pattern of the kernel fixture's of_match_ptr() change, as a script
+# respin runs in its checkout.
+kernel_pattern() {
+	printf '%s\n' "git grep -l 'of_match_ptr(' | xargs sed -i 's/of_match_ptr(\\([^()]*\\))/\\1/g'" > "$1"
+}
+
+# Five new drivers upstream that the pattern matches, each in a folder
+# of its own.
+kernel_new_drivers() {
+	local i
+	git checkout -q up
+	for i in 1 2 3 4 5; do
+		mkdir -p "drivers/misc/new$i"
+		printf 'static struct platform_driver new%s_driver = {\n\t.driver = {\n\t\t.of_match_table = of_match_ptr(new%s_of_match),\n\t},\n};\n' \
+			"$i" "$i" > "drivers/misc/new$i/new$i.c"
+	done
+	git add -A && git commit -qm 'misc: five new drivers'
+	git checkout -q @{-1}
+}
+
+# The kernel's cycle: 150 of the 217 patches applied (20 edited), five
+# new drivers: respin gives the 67 left unchanged and the five new, says
+# the 150 gone as applied, and format -v 2 of it applies on upstream.
+t_kernel_respin() {
+	kernel_fixture || return 0
+	kernel_copy k-respin
+	git checkout -q -B campaign ofm
+	run format -o "$scratch/kr" base..campaign
+	eq "format: exit" "$rc" 0
+	kernel_upstream "$scratch/kr" "$scratch/kr-edited" || { bad "the upstream does not build"; return; }
+	kernel_new_drivers
+	kernel_pattern "$scratch/kr.pattern"
+	run respin --onto up -- sh "$scratch/kr.pattern"
+	eq "respin: exit" "$rc" 0
+	has "respin: the summary" "$out" "v2: 72 patches on $(git rev-parse --short=12 up) (67 unchanged, 0 changed, 5 new); 150 of v1's gone (150 applied)"
+	eq "respin: five new" "$(grep -c '^new       drivers/misc/new[1-5]: drop of_match_ptr()$' <<<"$out")" 5
+	eq "respin: on up" "$(git rev-list --count up..campaign) $(git merge-base campaign up)" "72 $(git rev-parse up)"
+	run format -v 2 -o "$scratch/kr2"
+	eq "format -v 2: exit" "$rc" 0
+	git checkout -q -B am-check up
+	git am -q $(ls "$scratch"/kr2/v2-*.patch | grep -v cover-letter) || { bad "v2 does not apply on up"; git am --abort; }
+	eq "v2 rebuilds the branch" "$(git rev-parse HEAD^{tree})" "$(git rev-parse campaign^{tree})"
+}
