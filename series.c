@@ -19311,7 +19311,8 @@ static int respin_checkout(struct respin_run *rr)
 	rr->admin = xstrfmt("%s/worktrees/%s", rr->home.gitdir,
 			    strrchr(dir, '/') + 1);
 	temp_hold(rr->admin);
-	/* parallel: a kernel's 78,000 files take 4 s so, 8 s one by one */
+	/* in parallel where there are cores: the kernel's 78,000 files are
+	 * most of respin's time */
 	const char *words[] = { "-c", "checkout.workers=0", "worktree", "add",
 				"--detach", "--quiet", dir, rr->onto, NULL };
 	return git_ok("git worktree add", &(struct git_run){ .words = words });
