@@ -15934,7 +15934,7 @@ static int not_a_patch(const char *msg)
 /* Whether commit c touches one of the n paths of sorted (cmp_str). */
 static int touches(const struct rcommit *c, char *const *sorted, size_t n)
 {
-	for (size_t k = 0; k < c->npath; k++)
+	for (size_t k = 0; n && k < c->npath; k++)
 		if (bsearch(&c->path[k], sorted, n, sizeof *sorted, cmp_str))
 			return 1;
 	return 0;
@@ -19680,14 +19680,14 @@ static void respin_release(struct respin_run *rr)
 	respin_drop(rr);
 	repo_release(&rr->home);
 	free(rr->old.spec);
+	if (rr->up)
+		sent_release(NULL, rr->up, rr->prev.nr);
+	free_strings(rr->dropped, rr->prev.nr);
 	rcommits_release(&rr->prev);
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
 	free(rr->was);
 	free(rr->fate);
-	if (rr->up)
-		sent_release(NULL, rr->up, rr->prev.nr);
-	free_strings(rr->dropped, rr->prev.nr);
 }
 
 static int cmd_respin(struct args *a)
