@@ -13645,29 +13645,33 @@ static void import_release(struct import *im)
 	im->msg = NULL;
 }
 
-/*
- * Runs a hook as git does: from the top of the work tree, its stdout sent
- * to stderr, with env.  Returns 0, or error() naming it.
- */
+/* A program of the user's (a hook, respin's pattern) in dir, with env,
+ * its stdout sent to stderr (ours is the report): its exit status (127:
+ * it could not run), or -1 after error(). */
+static int run_program(const char *const *argv, const char *const *env,
+		       const char *dir)
+{
+	int out = dup(2);
+	struct child c = { .argv = argv, .env = env, .dir = dir,
+			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
+			   .err = CHILD_INHERIT };
+	int st = child_start(&c) < 0 ? -1 : child_finish(&c);
+
+	if (out >= 0)
+		close(out);
+	return st;
+}
+
+/* Runs a hook as git does: from the top of the work tree, with env.
+ * Returns 0, or error() naming it. */
 static int run_hook(const char *name, const char *path, const char *arg,
 		    const char *const *env, const char *top)
 {
 	const char *argv[] = { path, arg, NULL };
-	int out = dup(2);
-	struct child c = { .argv = argv, .env = env, .dir = top,
-			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
-			   .err = CHILD_INHERIT };
+	int st = run_program(argv, env, top);
 
-	if (child_start(&c) < 0) {
-		if (out >= 0)
-			close(out);
-		return -1;
-	}
-	int st = child_finish(&c);
-	if (out >= 0)
-		close(out);
-	if (!st)
-		return 0;
+	if (st <= 0)
+		return st;
 	if (stop_signal)
 		return error("%s hook: interrupted by signal %d", name,
 			     (int)stop_signal);
@@ -18965,6 +18969,43 @@ static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
 	return 0;
 }
 
+/* What the replies give the range's commits (c->rc), as trailers adds
+ * it: the mboxes, each commit's subject and people (a cover letter's
+ * tags go by them), the tags with why, what was said of them. */
+struct replies {
+	struct mbox mb;
+	struct additions ad;
+	struct recipients *people;
+	struct sbuf said;
+	char **subj;
+	size_t n;
+};
+#define REPLIES_INIT { { 0 }, { 0 }, NULL, SBUF_INIT, NULL, 0 }
+
+/* The tags of rp->mb (read) for c's commits, into rp. */
+static int replies_tags(struct cmd *c, struct replies *rp)
+{
+	int r;
+
+	rp->n = c->rc.nr;
+	rp->subj = xcalloc(rp->n + 1, sizeof *rp->subj);
+	for (size_t i = 0; i < rp->n; i++)
+		rp->subj[i] = subject_of(c->rc.c[i].msg);
+	if ((r = commit_people(c, &rp->mb, &rp->people)))
+		return r;
+	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
+				     rp->people, c->ow.m, &rp->ad, &rp->said));
+}
+
+static void replies_release(struct replies *rp)
+{
+	free_strings(rp->subj, rp->n);
+	recipients_free(rp->people, rp->n);
+	additions_release(&rp->ad);
+	mbox_release(&rp->mb);
+	sb_release(&rp->said);
+}
+
 static int cmd_trailers(struct args *a)
 {
 	struct trailers_opts o = { 0 };
@@ -18977,37 +19018,25 @@ static int cmd_trailers(struct args *a)
 		return args_end(a, r);
 	struct cmd c;
 	cmd_init(&c, a);
-	struct mbox mb = { 0 };
-	struct additions ad = { 0 };
-	struct recipients *people = NULL;
-	struct sbuf said = SBUF_INIT;
-	char **subj = NULL;
+	struct replies rp = REPLIES_INIT;
 	catch_signals();
-	if (!(r = read_mboxes((char *const *)a->word, nmbox, &mb)) &&
+	if (!(r = read_mboxes((char *const *)a->word, nmbox, &rp.mb)) &&
 	    !(r = trailers_range(&c, nmbox < a->nword ? a->word[nmbox] : NULL,
 				 o.dry_run)) &&
-	    !(r = commit_people(&c, &mb, &people))) {
-		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
-		for (size_t i = 0; i < c.rc.nr; i++)
-			subj[i] = subject_of(c.rc.c[i].msg);
-		if (!(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people,
-						c.ow.m, &ad, &said))) &&
-		    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc, &ad))))) {
-			size_t added = add_trailers(&c, &ad, subj, o.dry_run, &said);
-			if (!added) {
-				fprintf(stderr, "series: no trailer to add\n");
-				r = EXIT_NOTHING;
-			} else if (o.dry_run)
-				fputs(said.buf, stderr);
-			else
-				r = reword_step(&c, added, &said);
-		}
+	    !(r = replies_tags(&c, &rp)) &&
+	    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc,
+						       &rp.ad))))) {
+		size_t added = add_trailers(&c, &rp.ad, rp.subj, o.dry_run,
+					    &rp.said);
+		if (!added) {
+			fprintf(stderr, "series: no trailer to add\n");
+			r = EXIT_NOTHING;
+		} else if (o.dry_run)
+			fputs(rp.said.buf, stderr);
+		else
+			r = reword_step(&c, added, &rp.said);
 	}
-	free_strings(subj, c.rc.nr);
-	recipients_free(people, c.rc.nr);
-	additions_release(&ad);
-	mbox_release(&mb);
-	sb_release(&said);
+	replies_release(&rp);
 	return cmd_end(&c, r);
 }
 
@@ -19127,42 +19156,30 @@ static int cmd_status(struct args *a)
 		return args_end(a, r);
 	struct cmd c;
 	cmd_init(&c, a);
-	struct mbox mb = { 0 };
-	struct additions ad = { 0 };
-	struct recipients *people = NULL;
-	struct sbuf said = SBUF_INIT;
+	struct replies rp = REPLIES_INIT;
 	struct mail_opts now;
 	struct sent *s = NULL;
 	struct fate *f = NULL;
-	char *tag = NULL, **subj = NULL;
+	char *tag = NULL;
 	time_t date = 0;
 	if (!(r = status_version(&c, o.version, &tag))) {
 		s = xcalloc(c.rc.nr + 1, sizeof *s);
 		f = xcalloc(c.rc.nr + 1, sizeof *f);
-		subj = xcalloc(c.rc.nr + 1, sizeof *subj);
-		for (size_t i = 0; i < c.rc.nr; i++)
-			subj[i] = subject_of(c.rc.c[i].msg);
 		read_sent(tag, &c.rc, s, &date);
-		r = read_mboxes((char *const *)o.mbox.v, o.mbox.n, &mb);
+		r = read_mboxes((char *const *)o.mbox.v, o.mbox.n, &rp.mb);
 	}
 	if (!r && !(r = status_upstreams(&c, a->word, a->nword, s, f)) &&
-	    !(r = commit_people(&c, &mb, &people)) &&
-	    !(r = failed(reply_trailers(&mb, &c.rg, &c.rc, subj, people,
-					c.ow.m, &ad, &said)))) {
-		read_answers(&mb, &c.rc, subj, s, f);
+	    !(r = replies_tags(&c, &rp))) {
+		read_answers(&rp.mb, &c.rc, rp.subj, s, f);
 		split_date(&now);
-		r = print_status(&c.rc, subj, s, f, &ad,
+		r = print_status(&c.rc, rp.subj, s, f, &rp.ad,
 				 date ? (long)((now.when - date) / 86400) : 0) ?
 		    0 : EXIT_NOTHING;
 	}
 	if (s)
 		sent_release(s, f, c.rc.nr);
-	free_strings(subj, c.rc.nr);
 	free(tag);
-	recipients_free(people, c.rc.nr);
-	additions_release(&ad);
-	mbox_release(&mb);
-	sb_release(&said);
+	replies_release(&rp);
 	return cmd_end(&c, r);
 }
 
@@ -19337,22 +19354,13 @@ static void respin_drop(struct respin_run *rr)
 	rr->dir = rr->admin = NULL;
 }
 
-/* The pattern command, run in the checkout (its output to stderr). */
+/* The pattern command, run in the checkout. */
 static int run_pattern(const struct respin_run *rr)
 {
-	int out = dup(2);
-	struct child c = { .argv = (const char *const *)rr->argv, .dir = rr->dir,
-			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
-			   .err = CHILD_INHERIT };
+	int st = run_program((const char *const *)rr->argv, NULL, rr->dir);
 
-	if (child_start(&c) < 0) {
-		if (out >= 0)
-			close(out);
+	if (st < 0)
 		return -1;
-	}
-	int st = child_finish(&c);
-	if (out >= 0)
-		close(out);
 	if (st == 127)
 		return error("respin: could not run %s; nothing changed", rr->argv[0]);
 	if (st)
