@@ -426,3 +426,20 @@ t_kernel_format_split() {
 		lacks "no question: sending" "$sent" "Send this email?"
 	fi
 }
+
+# No two patches share a subject, in any organisation of either change,
+# with SEDME or %(prefix): a shared one tells neither maintainers nor the
+# reply matcher which patch is meant.
+t_kernel_distinct_subjects() {
+	kernel_fixture || return 0
+	local b by m shared
+	for b in ofm irq; do
+		for by in dir file subsystem maintainers route; do
+			for m in 'SEDME: x' '%(prefix)x'; do
+				shared=$("$SERIES" plan --by $by -m "$m" base..$b 2>/dev/null |
+					sed -n 's/^    subject: //p' | sort | uniq -d | head -n 3 | tr '\n' ';')
+				eq "$b --by $by -m '$m': no subject shared" "$shared" ""
+			done
+		done
+	done
+}

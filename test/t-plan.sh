@@ -495,3 +495,24 @@ t_prefix_distinct_names() {
     subject: wifi: pci: x
     subject: wifi: ath9k: ahb: x"
 }
+
+# Two sections of one vendor in one directory ("ANALOG DEVICES INC
+# AD7124", "... AD7192") gave both groups "analog: inc: ": each group's
+# file now tells them apart, with SEDME and with %(prefix) alike.
+t_plan_distinct_subjects() {
+	newrepo plan-distinct
+	mkdir -p drivers/iio/adc
+	printf '%s\n' 'ANALOG DEVICES INC AD7124 DRIVER' 'M:	Ana Log <ana@example.org>' 'F:	drivers/iio/adc/ad7124.c' '' \
+		'ANALOG DEVICES INC AD7192 DRIVER' 'M:	Dee Vice <dee@example.org>' 'F:	drivers/iio/adc/ad7192.c' > MAINTAINERS
+	echo 1 > drivers/iio/adc/ad7124.c; echo 1 > drivers/iio/adc/ad7192.c
+	commit_all
+	echo 2 >> drivers/iio/adc/ad7124.c; echo 2 >> drivers/iio/adc/ad7192.c
+	run plan --by subsystem -m '%(prefix)x'
+	eq "%(prefix): exit" "$rc" 0
+	eq "%(prefix): distinct" "$(grep subject <<<"$out")" "    subject: analog: inc: ad7124: x
+    subject: analog: inc: ad7192: x"
+	lacks "%(prefix): nothing shared said" "$err" "share"
+	run plan --by subsystem -m 'SEDME: x'
+	eq "SEDME: distinct" "$(grep subject <<<"$out")" "    subject: analog: inc: ad7124: x
+    subject: analog: inc: ad7192: x"
+}
