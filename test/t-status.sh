@@ -250,6 +250,9 @@ respin_campaign() {
 	replies > "$scratch/replies.mbox"
 	"$SERIES" trailers "$scratch/replies.mbox" "$FB..HEAD" > /dev/null 2>&1 || bad "respin_campaign: trailers"
 	PAT=$scratch/$1.pattern
+	# where respin's checkout goes, to see that none is left
+	export TMPDIR=$scratch/$1.tmp
+	mkdir -p "$TMPDIR"
 	printf '%s\n' "for f in \$(git ls-files | grep -v MAINTAINERS); do" \
 		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$PAT"
 }
@@ -286,7 +289,7 @@ v2: 6 patches on $(git rev-parse --short=12 up) (4 unchanged, 1 changed, 1 new);
 	lacks "a changed patch loses its tag" "$(sed '/^---$/q' <<<"$w")" "Tested-by"
 	has "and says so below ---" "$w" "---
 v2: not carried, as the patch changed: Tested-by: Tim Tester <tim@example.org>"
-	eq "no checkout left" "$(git worktree list | wc -l) $(ls .git | grep -c series-respin)" "1 0"
+	eq "no checkout left" "$(git worktree list | wc -l) $(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)" "1 0 0"
 	eq "recorded" "$(git for-each-ref --format='%(refname)' refs/series/main/onto refs/series/main/pattern refs/series/main/v2-respin | wc -l)" 3
 	run format -v 2 -o "$scratch/st-respin-v2"
 	eq "format -v 2: exit" "$rc" 0
@@ -320,7 +323,7 @@ t_respin_dry_run_and_recorded_pattern() {
 t_respin_refusals() {
 	respin_campaign st-respin-r
 	local s; s=$(snapshot)
-	left() { echo "$(git worktree list | wc -l) $(ls .git | grep -c series-respin)"; }
+	left() { echo "$(git worktree list | wc -l) $(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)"; }
 	run respin --onto nowhere -- true
 	eq "bad onto" "$err" "series: respin: --onto 'nowhere' is no commit here (fetch it)"
 	run respin --onto up -- false
@@ -331,7 +334,7 @@ t_respin_refusals() {
 	run respin --onto up -- true
 	eq "no change" "$err" "series: respin: true changed nothing on $(git rev-parse --short=12 up)"
 	eq "nothing changed" "$(snapshot)" "$s"
-	eq "no checkout left" "$(left)" "1 0"
+	eq "no checkout left" "$(left)" "1 0 0"
 	echo 'int w;' >> fs/one.c
 	run respin --onto up -- sh "$PAT"
 	eq "dirty work tree" "$err" "series: respin: the work tree has changes of its own (fs/one.c): commit or stash them first"
@@ -341,7 +344,7 @@ t_respin_refusals() {
 	eq "moved meanwhile" "$err" "series: respin: main moved meanwhile; it and the work tree are as they were"
 	eq "moved: the user's commit stays" "$(git log -1 --format=%s)" "meanwhile"
 	eq "moved: clean" "$(git status --porcelain)" ""
-	eq "moved: no checkout left" "$(left)" "1 0"
+	eq "moved: no checkout left" "$(left)" "1 0 0"
 	git checkout -q --detach
 	run respin --onto up -- sh "$PAT"
 	eq "detached" "$err" "series: respin: HEAD is on no branch, under which format records each version"
@@ -389,4 +392,24 @@ t_kernel_respin() {
 	git checkout -q -B am-check up
 	git am -q $(ls "$scratch"/kr2/v2-*.patch | grep -v cover-letter) || { bad "v2 does not apply on up"; git am --abort; }
 	eq "v2 rebuilds the branch" "$(git rev-parse HEAD^{tree})" "$(git rev-parse campaign^{tree})"
+}
+
+# The fake git failing at every step of respin: the branch, index, work
+# tree and .git stay as they were and nothing is left in TMPDIR, or the
+# result is right.
+rs_result() {
+	eq "$1: the tree" "$(git rev-parse HEAD^{tree})" "$RS_TREE"
+	eq "$1: clean" "$(git status --porcelain)" ""
+	eq "$1: no checkout left" "$(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)" "0 0"
+}
+
+t_respin_faults() {
+	respin_campaign rsf-once
+	"$SERIES" respin --onto up -- sh "$PAT" > /dev/null 2>&1
+	RS_TREE=$(git rev-parse HEAD^{tree})
+	local pat=$PAT
+	export TMPDIR=$scratch/rsf.tmp
+	mkdir -p "$TMPDIR"
+	each_fault respin_campaign rsf rs_result respin --onto up -- sh "$pat"
+	eq "no checkout left in TMPDIR" "$(ls "$TMPDIR" | wc -l)" 0
 }
