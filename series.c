@@ -75,7 +75,8 @@
  *   - groupings: --by maintainers keys files by their recipients' text
  *     (owners.rcpt) beside the recipients themselves (owners.alone).
  *   - respin checks out the whole tree for the pattern: on the kernel's
- *     78,000 files that is most of its time (6 to 20 s here).
+ *     78,000 files that is most of its 13 s here (git writes them in 5
+ *     to 9 s, and removes them in 1.5 s).
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
