@@ -95,7 +95,8 @@ drivers/net/phy (1 file)
 drivers/widget (1 file)
 fs (2 files)"
 	# The N: match outside drivers/gpio lands with the F: match: the point.
-	# No history: %(prefix) is the section's name as subjects give it.
+	# No history: %(prefix) follows the path as kernel subjects do, and
+	# where the files share no subsystem's directory, the section's title.
 	has "subsystem: N: joins F:" "$out" "drivers (2 files)
     subject: gpio: do it [GPIO SUBSYSTEM]
     M drivers/gpio/gpio-a.c
@@ -109,7 +110,7 @@ fs (2 files)"
     M drivers/i2c/i2c-core.c"
 	# X: leaves THE REST alone: per directory, with THE REST's title.
 	has "subsystem: excluded goes per directory" "$out" "drivers/gpio (1 file)
-    subject: drivers/gpio: do it [THE REST]
+    subject: gpio: legacy: do it [THE REST]
     M drivers/gpio/gpio-legacy.c"
 	has "subsystem: THE REST per directory" "$out" "fs (2 files)
     subject: fs: do it [THE REST]"

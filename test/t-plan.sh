@@ -321,7 +321,8 @@ file                3                -            -               -            -
 
 # %(prefix) from the subjects of the history of each group's files:
 # agreement, a tie (the most recent wins), merges (not counted), a new
-# directory under a top one (which says nothing), no history.
+# directory under a top one (which says nothing), no history (the path's
+# words, as the kernel writes them: "misc: new: ").
 t_prefix_from_history() {
 	newrepo prefix
 	mkdir -p drivers/i2c/busses drivers/net/stmmac drivers/gpio drivers/misc
@@ -358,16 +359,16 @@ drivers/i2c/busses (1 file)
     subject: i2c: bcm2835: do it
     M drivers/i2c/busses/bcm.c
 drivers/misc (1 file)
-    subject: drivers/misc: do it
+    subject: misc: new: do it
     A drivers/misc/new.c
 drivers/net/stmmac (1 file)
     subject: stmmac: do it
     M drivers/net/stmmac/main.c
 4 groups, 4 files"
 	run commit -u -m '%(prefix)do it'
-	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "drivers/misc: do it
-gpio: a: do it
+	eq "prefix: commit" "$(git log --format=%s -4 | sort)" "gpio: a: do it
 i2c: bcm2835: do it
+misc: new: do it
 stmmac: do it"
 	# plan of a range looks at the history before its base
 	run plan -m '%(prefix)x' HEAD~4..HEAD
@@ -477,23 +478,23 @@ t_prefix_one_bounded_log() {
 	eq "bounded log: plan without a template reads none" "$(grep -c -e ' log ' "$scratch/argv")" 0
 }
 
-# Two files that one section owns and history does not name: their
-# %(prefix) adds the file's name ("wifi: ahb: "), and where that is
-# shared too (ath9k/ahb.c, ath10k/ahb.c), the directory above it.
+# Three files that one section owns and history does not name: each
+# %(prefix) names its driver's directory, as the kernel's subjects do,
+# though two of the files share a name (ath9k/ahb.c, ath10k/ahb.c).
 t_prefix_distinct_names() {
 	newrepo prefix-distinct
-	mkdir -p drivers/ath/ath9k drivers/ath/ath10k drivers/ath/ath11k
-	printf 'WIFI\nM:\tKal Le <kvalo@example.org>\nF:\tdrivers/ath/\n' > MAINTAINERS
+	mkdir -p drivers/net/wireless/ath/ath9k drivers/net/wireless/ath/ath10k drivers/net/wireless/ath/ath11k
+	printf 'WIFI\nM:\tKal Le <kvalo@example.org>\nF:\tdrivers/net/wireless/ath/\n' > MAINTAINERS
 	local f
-	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 1 > "drivers/ath/$f"; done
+	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 1 > "drivers/net/wireless/ath/$f"; done
 	commit_all
-	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 2 >> "drivers/ath/$f"; done
+	for f in ath9k/ahb.c ath10k/ahb.c ath11k/pci.c; do echo 2 >> "drivers/net/wireless/ath/$f"; done
 	run plan --by file -m '%(prefix)x'
 	eq "exit" "$rc" 0
 	eq "no warning" "$err" ""
-	eq "each its own subject" "$(grep subject <<<"$out")" "    subject: wifi: ath10k: ahb: x
-    subject: wifi: pci: x
-    subject: wifi: ath9k: ahb: x"
+	eq "each its own subject" "$(grep subject <<<"$out")" "    subject: wifi: ath10k: x
+    subject: wifi: ath11k: x
+    subject: wifi: ath9k: x"
 }
 
 # Two sections of one vendor in one directory ("ANALOG DEVICES INC
@@ -509,10 +510,36 @@ t_plan_distinct_subjects() {
 	echo 2 >> drivers/iio/adc/ad7124.c; echo 2 >> drivers/iio/adc/ad7192.c
 	run plan --by subsystem -m '%(prefix)x'
 	eq "%(prefix): exit" "$rc" 0
-	eq "%(prefix): distinct" "$(grep subject <<<"$out")" "    subject: analog: inc: ad7124: x
-    subject: analog: inc: ad7192: x"
+	eq "%(prefix): distinct" "$(grep subject <<<"$out")" "    subject: iio: adc: ad7124: x
+    subject: iio: adc: ad7192: x"
 	lacks "%(prefix): nothing shared said" "$err" "share"
 	run plan --by subsystem -m 'SEDME: x'
-	eq "SEDME: distinct" "$(grep subject <<<"$out")" "    subject: analog: inc: ad7124: x
-    subject: analog: inc: ad7192: x"
+	eq "SEDME: distinct" "$(grep subject <<<"$out")" "    subject: iio: adc: ad7124: x
+    subject: iio: adc: ad7192: x"
+}
+
+# Without history, %(prefix) follows the kernel's convention from the
+# path: right for at least 24 of the 30 tuned rows of
+# test/data/kernel-subjects (upstream subjects, each row cited), and at
+# least 15 of the 30 held-out rows (test/bench prefix prints both).
+t_plan_prefix_kernel_paths() {
+	newrepo plan-kernel-paths
+	local table=$here/data/kernel-subjects set want path cite got
+	local -A right=() all=()
+	while IFS=$'\t' read -r set want path cite; do
+		mkdir -p "$(dirname "$path")" && echo 1 > "$path"
+	done < <(grep -v '^#' "$table")
+	commit_all "Linux 6.1"
+	while IFS=$'\t' read -r set want path cite; do echo 2 >> "$path"; done < <(grep -v '^#' "$table")
+	run plan --by file -m '%(prefix)x'
+	eq "kernel paths: exit" "$rc" 0
+	while IFS=$'\t' read -r set want path cite; do
+		got=$(grep -A1 -x "$path (1 file)" <<<"$out" | sed -n 's/^    subject: \(.*\)x$/\1/p')
+		all[$set]=$((${all[$set]:-0} + 1))
+		[ "$got" = "$want" ] && right[$set]=$((${right[$set]:-0} + 1))
+		[ -n "$got" ] || bad "kernel paths: no subject for $path"
+	done < <(grep -v '^#' "$table")
+	eq "kernel paths: rows" "${all[T]}/${all[H]}" "30/30"
+	[ "${right[T]:-0}" -ge 24 ] && ok || bad "kernel paths: tuned rows right ${right[T]:-0} of 30, want >= 24"
+	[ "${right[H]:-0}" -ge 15 ] && ok || bad "kernel paths: held-out rows right ${right[H]:-0} of 30, want >= 15"
 }

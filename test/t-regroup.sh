@@ -236,8 +236,9 @@ drivers/i2c/busses/i2c-bcm2835.c drivers/i2c/busses/i2c-foo.c drivers/i2c/i2c-co
 drivers/net/ethernet/eth.c drivers/net/phy/phy.c 
 drivers/widget/w.c 
 fs/one.c fs/two.c "
-	# no history before the base: %(prefix) is the section's name
-	has "route: %(prefix) without history" "$(git log --format=%s "$base"..HEAD)" "networking: y"
+	# no history before the base: %(prefix) follows the path, as kernel
+	# subjects do (drivers/net/...: "net: ", not NETWORKING DRIVERS)
+	has "route: %(prefix) without history" "$(git log --format=%s "$base"..HEAD)" "net: y"
 }
 
 # A rename in the range stays one change: in one new commit, with its old

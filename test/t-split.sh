@@ -397,7 +397,7 @@ t_split_by_owner() {
 		-o "$scratch/gsplit/r" "$scratch/g.diff") > /dev/null 2>"$scratch/stderr"
 	eq "split --by route: exit" "$?" 0
 	eq "split --by route: the mails" "$(ls "$scratch/gsplit/r" | tr '\n' ' ')" \
-		"0000-cover-letter.patch 0001-.-y.patch 0002-gpio-y.patch 0003-gadget-y.patch 0004-drivers-gpio-y.patch 0005-i2c-y.patch 0006-networking-y.patch 0007-widget-y.patch 0008-fs-y.patch "
+		"0000-cover-letter.patch 0001-.-y.patch 0002-gpio-y.patch 0003-gadget-g-y.patch 0004-gpio-legacy-y.patch 0005-i2c-y.patch 0006-net-y.patch 0007-widget-w-y.patch 0008-fs-y.patch "
 	eq "split --by route: i2c.git's three files" \
 		"$(grep '^diff --git' "$scratch/gsplit/r/0005-i2c-y.patch" | cut -d' ' -f3 | tr '\n' ' ')" \
 		"a/drivers/i2c/busses/i2c-bcm2835.c a/drivers/i2c/busses/i2c-foo.c a/drivers/i2c/i2c-core.c "
