@@ -75,9 +75,11 @@
  *   - split --commit still applies each group to a whole index (git apply
  *     --cached, write-tree, commit-tree per group): its cost follows the
  *     tree; regroup's take path cannot serve it (no commit has the files).
- *   - format --split: a route is read from MAINTAINERS only, not from
- *     who committed the file's recent patches; -v N gives no range-diff
- *     per series, and a lone patch no word of its fate.
+ *   - format --split: -v N gives no range-diff per series, and a lone
+ *     patch no word of its fate.
+ *   - routes from history cost a bounded git log beside the range (0.3 s
+ *     on Xen's 10,000 commits), read for --by route and --compare even
+ *     where no file's committer is in MAINTAINERS.
  *   - groupings: --by maintainers keys files by their recipients' text
  *     (owners.rcpt) beside the recipients themselves (owners.alone).
  *   - respin checks out the whole tree for the pattern: on the kernel's
@@ -675,6 +677,14 @@ static void sort_unique(char **v, size_t *n, int owned)
 		v[w++] = v[i];
 	}
 	*n = w;
+}
+
+/* strcmp of v against the len bytes at s. */
+static int cmp_bytes(const char *v, const char *s, size_t len)
+{
+	int c = strncmp(v, s, len);
+
+	return c ? c : v[len] ? 1 : 0;
 }
 
 /* The directory part of path ("." for none), malloc'd. */
@@ -4509,6 +4519,180 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 	sb_release(&h);
 	sb_release(&body);
 	return (int)(mb->n - at);
+}
+
+/* ---- history: the commits before a revision ----------------------------------
+ * What the recent history says of the files, read once and bounded: the
+ * last HISTORY_WINDOW commits before rev, whatever the depth of history
+ * behind them, looked up in memory after (subject prefixes, merge routes):
+ *   git log --no-merges -z --format=%x01%ae%x02%ce%x02%s --name-only
+ *           --no-renames --max-count=HISTORY_WINDOW REV
+ * Grammar: per commit "\1" AUTHOR "\2" COMMITTER "\2" SUBJECT NUL, then
+ * (with paths) LF and its paths, each ending in NUL.  An address or a
+ * subject holds no NUL or LF (%s is one line); a record starts with \1
+ * only after a NUL, so a path that starts with \1 is misread as a record,
+ * which then has no "\2" and is dropped.
+ *
+ * A subject's cut is its leading run of "WORD: ", a word having no blank
+ * and no ':' ("xen/arm: vgic: " of "xen/arm: vgic: fix x: y"; a revert has
+ * none).  Only focused commits are kept: a cut, at most HISTORY_FILES
+ * files in at most HISTORY_DIRS directories; a sweep says nothing of one
+ * area, neither its words nor who takes its patches.
+ */
+
+#define HISTORY_WINDOW 10000
+#define HISTORY_FILES 20
+#define HISTORY_DIRS 2
+#define ROUTE_COMMITS 5
+
+/* A focused commit of the log: its author's and committer's addresses,
+ * its cut, its paths (window.path[path0 .. path0 + npath)) and their
+ * directories ("." for the top).  Spans and paths point into window.log. */
+struct past {
+	struct span author, committer, cut;
+	size_t path0, npath;
+	struct span dir[HISTORY_DIRS];
+	size_t ndir;
+};
+
+struct window {
+	struct git_bg bg;        /* the log, while it runs */
+	struct sbuf log;
+	struct past *c;          /* most recent first */
+	size_t nr, alloc;
+	const char **path;
+	size_t npath, apath;
+	int read;                /* window_read() done */
+};
+#define WINDOW_INIT { { { 0 }, NULL, 0, 0 }, SBUF_INIT, NULL, 0, 0, NULL, 0, 0, 0 }
+
+/* The length of the leading "WORD: " run of s (n bytes). */
+static size_t cut_len(const char *s, size_t n)
+{
+	size_t at = 0;
+
+	for (;;) {
+		size_t w = at;
+		while (w < n && s[w] != ':' && s[w] != ' ' && s[w] != '\t')
+			w++;
+		if (w == at || w + 1 >= n || s[w] != ':' || s[w + 1] != ' ')
+			return at;
+		at = w + 2;
+	}
+}
+
+static struct span dir_span(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (struct span){ path, (size_t)(slash - path) } :
+		       (struct span){ ".", 1 };
+}
+
+static int span_is(struct span s, const char *str, size_t n)
+{
+	return s.len == n && !memcmp(s.p, str, n);
+}
+
+/* Keeps the commit last read when it is focused; else forgets its paths. */
+static void keep_past(struct window *w, struct past *c)
+{
+	c->ndir = 0;
+	int focused = c->cut.len && c->npath && c->npath <= HISTORY_FILES;
+	for (size_t i = 0; focused && i < c->npath; i++) {
+		struct span d = dir_span(w->path[c->path0 + i]);
+		size_t k = 0;
+		while (k < c->ndir && !span_is(c->dir[k], d.p, d.len))
+			k++;
+		if (k == c->ndir && (focused = c->ndir < HISTORY_DIRS))
+			c->dir[c->ndir++] = d;
+	}
+	if (!focused) {
+		w->npath = c->path0;
+		return;
+	}
+	GROW(w->c, w->nr + 1, w->alloc);
+	w->c[w->nr++] = *c;
+}
+
+/* The focused commits of w->log, as the grammar above reads it. */
+static void parse_window(struct window *w)
+{
+	const char *pos = w->log.buf, *end = pos + w->log.len;
+	struct past cur = { 0 };
+	int in = 0;
+
+	for (const char *nul; pos < end &&
+	     (nul = memchr(pos, '\0', (size_t)(end - pos))); pos = nul + 1) {
+		if (*pos == '\1') {
+			if (in)
+				keep_past(w, &cur);
+			const char *sep = memchr(pos, '\2', (size_t)(nul - pos));
+			const char *sep2 = sep ? memchr(sep + 1, '\2',
+						(size_t)(nul - sep - 1)) : NULL;
+			in = sep2 != NULL;
+			if (!in)
+				continue;
+			cur = (struct past){ .path0 = w->npath };
+			cur.author = (struct span){ pos + 1, (size_t)(sep - pos - 1) };
+			cur.committer = (struct span){ sep + 1,
+						       (size_t)(sep2 - sep - 1) };
+			cur.cut = (struct span){ sep2 + 1,
+				cut_len(sep2 + 1, (size_t)(nul - sep2 - 1)) };
+			continue;
+		}
+		const char *path = pos + (*pos == '\n');
+		if (!in || !*path)
+			continue;
+		GROW(w->path, w->npath + 1, w->apath);
+		w->path[w->npath++] = path;
+		cur.npath++;
+	}
+	if (in)
+		keep_past(w, &cur);
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Starts reading the window before rev beside the caller's work, its file
+ * in dir (the git directory); where it cannot start, there is none. */
+static void window_start(struct window *w, const char *dir, const char *rev)
+{
+	static const char *const head[] = { "log", "--no-merges", "-z",
+		"--format=%x01%ae%x02%ce%x02%s", "--name-only", "--no-renames",
+		"--max-count=" STR(HISTORY_WINDOW) };
+	const char **words = xcalloc(sizeof head / sizeof *head + 3,
+				     sizeof *words);
+
+	memcpy(words, head, sizeof head);
+	words[sizeof head / sizeof *head] = rev;
+	words[sizeof head / sizeof *head + 1] = "--";
+	w->bg.run.quiet = 1;
+	if (bg_start(&w->bg, dir, words) < 0)
+		w->bg.started = 0;
+}
+
+/* The window before rev, started or not, read once (a second call keeps
+ * the first's); no history (an unborn branch, a failing git, no
+ * repository: dir NULL) is an empty one. */
+static void window_read(struct window *w, const char *dir, const char *rev)
+{
+	if (w->read++)
+		return;
+	if (!w->bg.started && dir)
+		window_start(w, dir, rev);
+	if (!w->bg.started || bg_finish(&w->bg, &w->log))
+		sb_setlen(&w->log, 0);
+	parse_window(w);
+}
+
+static void window_release(struct window *w)
+{
+	bg_finish(&w->bg, NULL);
+	sb_release(&w->log);
+	free(w->c);
+	free(w->path);
 }
 
 /* ==== 4. recipients ======================================================
@@ -8679,6 +8863,41 @@ static char *section_tree(const struct maintainers *m, const struct msec *sec)
 	return r;
 }
 
+/* Whether the section names addr (n bytes) as a maintainer (M:). */
+static int section_maintainer(const struct maintainers *m,
+			      const struct msec *sec, const char *addr, size_t n)
+{
+	struct sbuf v = SBUF_INIT;
+	size_t pos = sec->body;
+	char type = 0;
+	struct ident id;
+	int r = 0;
+
+	while (!r && section_tag(m, sec, &pos, &type, &v))
+		r = type == 'M' && parse_ident(v.buf, &id) == 0 &&
+		    id.addr.len == n && !strncasecmp(id.addr.p, addr, n);
+	sb_release(&v);
+	return r;
+}
+
+/* The tree of the first of the file's sections (THE REST aside) that
+ * names one of those who committed its recent patches, the one with the
+ * most first, as its maintainer and has a T:, malloc'd; or NULL. */
+static char *committers_tree(const struct scan *s, const struct maintainers *m,
+			     size_t fi, const struct file_owner *own)
+{
+	for (size_t k = 0; k < own->nby; k++)
+		for (size_t h = first_hit(s, fi); h < s->nfh && s->fh[h].file == fi; h++) {
+			const struct msec *sec = &s->sec[s->fh[h].sec];
+			char *t;
+			if (!is_the_rest(m, sec) &&
+			    section_maintainer(m, sec, own->by[k], strlen(own->by[k])) &&
+			    (t = section_tree(m, sec)))
+				return t;
+		}
+	return NULL;
+}
+
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err)
 {
@@ -8687,20 +8906,22 @@ int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 	int r = scan_queries(&s, m, &q, 1, 0, err);
 
 	for (size_t i = 0; i < n; i++)
-		own[i] = (struct file_owner){ NULL, NULL, 0 };
+		own[i].section = own[i].route = NULL, own[i].rest = 0;
 	for (size_t i = 0; !r && i < n; i++) {
 		size_t fi = file_index(&s, file[i]);
-		int owns_dir = 0;
+		own[i].route = committers_tree(&s, m, fi, &own[i]);
+		int owns_dir = own[i].route != NULL;
 		for (size_t h = first_hit(&s, fi); h < s.nfh && s.fh[h].file == fi; h++) {
 			const struct msec *sec = &s.sec[s.fh[h].sec];
 			if (is_the_rest(m, sec)) {
 				own[i].rest = 1;
 				continue;
 			}
-			/* the route: the tree of the first section that owns
-			 * the file's directory, else of the first with a tree
-			 * (a platform's section lists a driver file by name
-			 * or N:, but the subsystem's tree merges it) */
+			/* the route, where history did not say: the tree of
+			 * the first section that owns the file's directory,
+			 * else of the first with a tree (a platform's section
+			 * lists a driver file by name or N:, but the
+			 * subsystem's tree merges it) */
 			if (!owns_dir && s.fh[h].dir) {
 				char *t = section_tree(m, sec);
 				if (t) {
@@ -9093,10 +9314,106 @@ static int file_recipients(struct owners *ow, const struct source *src)
 	return failed ? -1 : 0;
 }
 
+/* A file of a source under a key (its path, its directory, a grouping's
+ * key), sorted by key, then path. */
+struct keyed {
+	char *key;
+	const char *path;
+	size_t idx;
+	size_t root;        /* union-find parent, an index into the keyed array */
+};
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : strcmp(x->path, y->path);
+}
+
+/* Adds who committed c to the files of k[0..n) keyed s (len bytes), at
+ * most ROUTE_COMMITS a file: seen[file * ROUTE_COMMITS + j]. */
+static void note_committer(const struct keyed *k, size_t n, const char *s,
+			   size_t len, const struct past *c, struct span *seen,
+			   size_t *nseen)
+{
+	size_t lo = 0, hi = n;
+
+	BSEARCH(lo, hi, mid, cmp_bytes(k[mid].key, s, len) < 0);
+	for (; lo < n && !cmp_bytes(k[lo].key, s, len); lo++)
+		if (nseen[k[lo].idx] < ROUTE_COMMITS)
+			seen[k[lo].idx * ROUTE_COMMITS +
+			     nseen[k[lo].idx]++] = c->committer;
+}
+
+/* The distinct committers of v (most recent first) into own->by, those
+ * of more commits first, the most recent on a tie. */
+static void rank_committers(const struct span *v, size_t nv,
+			    struct file_owner *own)
+{
+	size_t count[ROUTE_COMMITS] = { 0 }, nd = 0;
+	struct span d[ROUTE_COMMITS];
+
+	for (size_t a = 0; a < nv; a++) {
+		size_t k = 0;
+		while (k < nd && !span_is(d[k], v[a].p, v[a].len))
+			k++;
+		if (k == nd)
+			d[nd++] = v[a];
+		count[k]++;
+	}
+	own->by = xcalloc(nd + 1, sizeof *own->by);
+	for (size_t most = nv; most; most--)
+		for (size_t k = 0; k < nd; k++)
+			if (count[k] == most)
+				own->by[own->nby++] = xstrndup(d[k].p, d[k].len);
+}
+
+/* Who committed the recent focused patches of each of src's files, into
+ * own[i].by (malloc'd, the caller frees): of the window's last
+ * ROUTE_COMMITS touching the file, else its directory, the committers,
+ * most commits first, the most recent on a tie. */
+static void recent_committers(const struct window *w, const struct source *src,
+			      struct file_owner *own)
+{
+	size_t n = src->nr;
+	struct keyed *path = xcalloc(n + 1, sizeof *path), *dir = xcalloc(n + 1, sizeof *dir);
+	struct span *seen = xcalloc(2 * n * ROUTE_COMMITS + 1, sizeof *seen);
+	size_t *nseen = xcalloc(2 * n + 1, sizeof *nseen);
+
+	for (size_t i = 0; i < n; i++) {
+		path[i] = (struct keyed){ src->f[i].path, src->f[i].path, i, 0 };
+		dir[i] = (struct keyed){ dir_of(src->f[i].path), src->f[i].path, i, 0 };
+	}
+	sort_n(path, n, sizeof *path, cmp_keyed);
+	sort_n(dir, n, sizeof *dir, cmp_keyed);
+	for (size_t j = 0; j < w->nr; j++) {
+		const struct past *c = &w->c[j];
+		for (size_t i = 0; i < c->npath; i++)
+			note_committer(path, n, w->path[c->path0 + i],
+				       strlen(w->path[c->path0 + i]), c, seen, nseen);
+		for (size_t i = 0; i < c->ndir; i++)
+			note_committer(dir, n, c->dir[i].p, c->dir[i].len, c,
+				       seen + n * ROUTE_COMMITS, nseen + n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		int f = nseen[i] > 0;
+		rank_committers(seen + (f ? i : n + i) * ROUTE_COMMITS,
+				nseen[f ? i : n + i], &own[i]);
+		free(dir[i].key);
+	}
+	free(path);
+	free(dir);
+	free(seen);
+	free(nseen);
+}
+
 /* Fills ow's facts for src's files: owners and routes, from one pass
- * (file_recipients() adds the recipients).  Nothing where the tree has
- * no MAINTAINERS. */
-static int owner_facts(struct owners *ow, const struct source *src)
+ * (file_recipients() adds the recipients), the routes from who committed
+ * the files' patches where the window w (NULL: none) says.  Nothing where
+ * the tree has no MAINTAINERS. */
+static int owner_facts(struct owners *ow, const struct source *src,
+		       const struct window *w)
 {
 	size_t n = src->nr;
 	struct sbuf err = SBUF_INIT;
@@ -9107,6 +9424,8 @@ static int owner_facts(struct owners *ow, const struct source *src)
 	struct file_owner *own = xcalloc(n + 1, sizeof *own);
 	for (size_t i = 0; i < n; i++)
 		path[i] = src->f[i].path;
+	if (w)
+		recent_committers(w, src, own);
 	int r = maintainers_owners(ow->m, path, n, own, &err);
 	if (r < 0)
 		error("%s", err.buf);
@@ -9121,6 +9440,7 @@ static int owner_facts(struct owners *ow, const struct source *src)
 		if (own[i].section || own[i].rest)
 			ow->title[i] = xstrdup(own[i].section ? own[i].section :
 					       "THE REST");
+		free_strings(own[i].by, own[i].nby);
 	}
 	free(path);
 	free(own);
@@ -9170,21 +9490,6 @@ static int included(const char *path, const char *const *include)
 		if (glob_match(*g, path, 1))
 			return 1;
 	return 0;
-}
-
-struct keyed {
-	char *key;
-	const char *path;
-	size_t idx;
-	size_t root;        /* union-find parent, an index into the keyed array */
-};
-
-static int cmp_keyed(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	return c ? c : strcmp(x->path, y->path);
 }
 
 static size_t find_root(struct keyed *k, size_t i)
@@ -9716,54 +10021,19 @@ static char *subject_of(const char *msg)
 
 /*
  * Subject prefixes from history, as maintainers expect them ("i2c:
- * bcm2835: ", "x86/mm: "), from one bounded read of the last
- * PREFIX_WINDOW commits before rev, whatever the depth of history behind
- * them; the groups' files are then looked up in memory:
- *   git log --no-merges -z --format=%x01%ae%x02%s --name-only
- *           --no-renames --max-count=PREFIX_WINDOW REV
- * Grammar: per commit "\1" EMAIL "\2" SUBJECT NUL, then (with paths) LF and
- * its paths, each ending in NUL.  A subject holds no NUL or LF (%s is one
- * line); a record starts with \1 only after a NUL, so a path that starts
- * with \1 is misread as a record, which then has no "\2" and is dropped.
- *
- * A subject's cut is its leading run of "WORD: ", a word having no blank
- * and no ':' ("xen/arm: vgic: " of "xen/arm: vgic: fix x: y"; a revert has
- * none).  Only focused commits speak: a cut, at most PREFIX_FILES files in
- * at most PREFIX_DIRS directories; a sweep says nothing of one area.  A
- * group asks in turn the commits touching its files, those touching its
- * directories, those under their ancestors of two components or more
- * ("drivers/net", never "drivers"); at each, first the user's own
+ * bcm2835: ", "x86/mm: "), from the window of history before rev (part
+ * 3): a group asks in turn the focused commits touching its files, those
+ * touching its directories, those under their ancestors of two components
+ * or more ("drivers/net", never "drivers"); at each, first the user's own
  * last PREFIX_OWN (people keep their own style), then everyone's last
  * PREFIX_ALL.  The first that answers gives the cut most of its commits
  * share, the most recent on a tie.  test/bench measures the rate on Xen's
  * history (README, Figures): "more than half of the last 50 commits"
- * predicted 23% there.
+ * predicted 23% there; weighing a cut by its distinct authors, or more
+ * where a maintainer committed it, predicted fewer than this rule.
  */
-#define PREFIX_WINDOW 10000
-#define PREFIX_FILES 20
-#define PREFIX_DIRS 2
 #define PREFIX_OWN 5
 #define PREFIX_ALL 15
-
-/* A focused commit of the log: its author's address, its cut, its paths
- * (window.path[path0 .. path0 + npath)) and their directories ("." for
- * the top).  Spans and paths point into window.log. */
-struct past {
-	struct span author, cut;
-	size_t path0, npath;
-	struct span dir[PREFIX_DIRS];
-	size_t ndir;
-};
-
-struct window {
-	struct git_bg bg;        /* the log, while it runs */
-	struct sbuf log;
-	struct past *c;          /* most recent first */
-	size_t nr, alloc;
-	const char **path;
-	size_t npath, apath;
-};
-#define WINDOW_INIT { { { 0 }, NULL, 0, 0 }, SBUF_INIT, NULL, 0, 0, NULL, 0, 0 }
 
 /* Per level (files, directories, ancestors), the cuts of the user's own
  * commits and of everyone's, most recent first. */
@@ -9771,128 +10041,6 @@ struct pools {
 	struct span own[3][PREFIX_OWN], all[3][PREFIX_ALL];
 	size_t nown[3], nall[3];
 };
-
-/* The length of the leading "WORD: " run of s (n bytes). */
-static size_t cut_len(const char *s, size_t n)
-{
-	size_t at = 0;
-
-	for (;;) {
-		size_t w = at;
-		while (w < n && s[w] != ':' && s[w] != ' ' && s[w] != '\t')
-			w++;
-		if (w == at || w + 1 >= n || s[w] != ':' || s[w + 1] != ' ')
-			return at;
-		at = w + 2;
-	}
-}
-
-static struct span dir_span(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? (struct span){ path, (size_t)(slash - path) } :
-		       (struct span){ ".", 1 };
-}
-
-static int span_is(struct span s, const char *str, size_t n)
-{
-	return s.len == n && !memcmp(s.p, str, n);
-}
-
-/* Keeps the commit last read when it is focused; else forgets its paths. */
-static void keep_past(struct window *w, struct past *c)
-{
-	c->ndir = 0;
-	int focused = c->cut.len && c->npath && c->npath <= PREFIX_FILES;
-	for (size_t i = 0; focused && i < c->npath; i++) {
-		struct span d = dir_span(w->path[c->path0 + i]);
-		size_t k = 0;
-		while (k < c->ndir && !span_is(c->dir[k], d.p, d.len))
-			k++;
-		if (k == c->ndir && (focused = c->ndir < PREFIX_DIRS))
-			c->dir[c->ndir++] = d;
-	}
-	if (!focused) {
-		w->npath = c->path0;
-		return;
-	}
-	GROW(w->c, w->nr + 1, w->alloc);
-	w->c[w->nr++] = *c;
-}
-
-/* The focused commits of w->log, as the grammar above reads it. */
-static void parse_window(struct window *w)
-{
-	const char *pos = w->log.buf, *end = pos + w->log.len;
-	struct past cur = { 0 };
-	int in = 0;
-
-	for (const char *nul; pos < end &&
-	     (nul = memchr(pos, '\0', (size_t)(end - pos))); pos = nul + 1) {
-		if (*pos == '\1') {
-			if (in)
-				keep_past(w, &cur);
-			const char *sep = memchr(pos, '\2', (size_t)(nul - pos));
-			in = sep != NULL;
-			if (!in)
-				continue;
-			cur = (struct past){ .path0 = w->npath };
-			cur.author = (struct span){ pos + 1, (size_t)(sep - pos - 1) };
-			cur.cut = (struct span){ sep + 1,
-				cut_len(sep + 1, (size_t)(nul - sep - 1)) };
-			continue;
-		}
-		const char *path = pos + (*pos == '\n');
-		if (!in || !*path)
-			continue;
-		GROW(w->path, w->npath + 1, w->apath);
-		w->path[w->npath++] = path;
-		cur.npath++;
-	}
-	if (in)
-		keep_past(w, &cur);
-}
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-/* Starts reading the window before rev beside the caller's work, its file
- * in dir (the git directory); where it cannot start, there is none. */
-static void window_start(struct window *w, const char *dir, const char *rev)
-{
-	static const char *const head[] = { "log", "--no-merges", "-z",
-		"--format=%x01%ae%x02%s", "--name-only", "--no-renames",
-		"--max-count=" STR(PREFIX_WINDOW) };
-	const char **words = xcalloc(sizeof head / sizeof *head + 3,
-				     sizeof *words);
-
-	memcpy(words, head, sizeof head);
-	words[sizeof head / sizeof *head] = rev;
-	words[sizeof head / sizeof *head + 1] = "--";
-	w->bg.run.quiet = 1;
-	if (bg_start(&w->bg, dir, words) < 0)
-		w->bg.started = 0;
-}
-
-/* The window before rev, started or not; no history (an unborn branch,
- * a failing git, no repository: dir NULL) is an empty one. */
-static void window_read(struct window *w, const char *dir, const char *rev)
-{
-	if (!w->bg.started && dir)
-		window_start(w, dir, rev);
-	if (!w->bg.started || bg_finish(&w->bg, &w->log))
-		sb_setlen(&w->log, 0);
-	parse_window(w);
-}
-
-static void window_release(struct window *w)
-{
-	bg_finish(&w->bg, NULL);
-	sb_release(&w->log);
-	free(w->c);
-	free(w->path);
-}
 
 /* A group's files, directories and their ancestors, each sorted. */
 struct area {
@@ -9931,14 +10079,6 @@ static void area_release(struct area *a)
 	free_strings(a->file, a->nfile);
 	free_strings(a->dir, a->ndir);
 	free_strings(a->up, a->nup);
-}
-
-/* strcmp of v against the len bytes at s. */
-static int cmp_bytes(const char *v, const char *s, size_t len)
-{
-	int c = strncmp(v, s, len);
-
-	return c ? c : v[len] ? 1 : 0;
 }
 
 /* Whether the sorted v holds the len bytes at s. */
@@ -17289,9 +17429,13 @@ static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
 		      const char *rev)
 {
 	int rcpt = o->sel.by == BY_MAINTAINERS || o->compare;
+	int routes = o->sel.by == BY_ROUTE || o->compare;
 
+	if (routes)
+		window_read(&c->win, rev ? c->repo.gitdir : NULL, rev);
 	if (load_owners(&c->ow, top, needs_maintainers(o)) < 0 ||
-	    owner_facts(&c->ow, &c->src) < 0 || worktree_patch(c, o) < 0 ||
+	    owner_facts(&c->ow, &c->src, routes ? &c->win : NULL) < 0 ||
+	    worktree_patch(c, o) < 0 ||
 	    (rcpt && c->ow.m && file_recipients(&c->ow, &c->src) < 0))
 		return EXIT_FAIL;
 	select_keys(&o->sel, &c->ow);
@@ -17300,7 +17444,7 @@ static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
 	int tags = o->sel.by >= BY_SUBSYSTEM && c->tm.text &&
 		   find_bytes(c->tm.text, c->tm.len, "SEDME", 5) &&
 		   names_repeat(&c->p);
-	if (o->prefixes || tags)
+	if ((o->prefixes || tags) && !o->compare)
 		learn_prefixes(&c->p, &c->src, &c->win, c->repo.gitdir, rev,
 			       o->sel.by == BY_FILE);
 	if (tags)
@@ -17393,11 +17537,11 @@ static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 				    "use --include", spec));
 	if (resolve_range(spec, &c->rg) < 0)
 		return EXIT_FAIL;
-	if (o->prefixes && !o->compare)   /* read beside the range */
-		window_start(&c->win, c->repo.gitdir, c->rg.base);
+	if ((o->prefixes && !o->compare) || o->sel.by == BY_ROUTE || o->compare)
+		window_start(&c->win, c->repo.gitdir, c->rg.base);  /* beside */
 	if (source_from_range(&c->src, &c->rg) < 0)
 		return EXIT_FAIL;
-	if ((r = group_step(c, o, c->repo.top, o->compare ? NULL : c->rg.base)))
+	if ((r = group_step(c, o, c->repo.top, c->rg.base)))
 		return r;
 	if (o->compare)
 		return failed(print_compare(&o->sel, &c->src, &c->ow));
@@ -18925,9 +19069,10 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 }
 
 /* The range's commits (those touching include, where given), one group
- * each, with their files' owners. */
+ * each, with their files' owners (routes: and the routes history gives,
+ * from before the range's base). */
 static int format_source(struct cmd *c, const char *spec,
-			 const char *const *include)
+			 const char *const *include, int routes)
 {
 	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
 			 "refs/heads/") ? c->repo.ref + 11 : NULL;
@@ -18948,9 +19093,11 @@ static int format_source(struct cmd *c, const char *spec,
 		error("%s: no commits to format", c->rg.spec);
 		return EXIT_NOTHING;
 	}
+	if (routes)
+		window_read(&c->win, c->repo.gitdir, c->rg.base);
 	return failed(source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0 ||
 		      load_owners(&c->ow, c->repo.top, NULL) < 0 ||
-		      owner_facts(&c->ow, &c->src) < 0 ? -1 : 0);
+		      owner_facts(&c->ow, &c->src, routes ? &c->win : NULL) < 0 ? -1 : 0);
 }
 
 /* The warnings due before the series goes out: the lists' limits, too
@@ -18989,7 +19136,8 @@ static int cmd_format(struct args *a)
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
 	if (!(r = open_repo(&c)) &&
-	    !(r = format_source(&c, a->nword ? a->word[0] : NULL, o.include.v))) {
+	    !(r = format_source(&c, a->nword ? a->word[0] : NULL, o.include.v,
+				o.split == SPLIT_ROUTE))) {
 		if (o.version > 1 && !o.prev && !o.individual &&
 		    recorded_prev(&c.rg, o.version, &prev))
 			o.prev = prev.buf;
@@ -19094,7 +19242,7 @@ static int cmd_check(struct args *a)
 	if (!(r = check_source(&c, range, &rev))) {
 		if (check_plan_groups(&c.src, &c.p, rev, c.top, &f) < 0 ||
 		    load_owners(&c.ow, c.top, NULL) < 0 ||
-		    owner_facts(&c.ow, &c.src) < 0)
+		    owner_facts(&c.ow, &c.src, NULL) < 0)
 			r = EXIT_FAIL;
 		else
 			r = check_report(&c, &f, range);
@@ -19671,7 +19819,7 @@ static int respin_form(struct respin_run *rr, enum group_by *by)
 	struct owners ow = { 0 };
 	int r = source_from_commits(&src, &p, &rr->prev, rr->old.spec) < 0 ||
 		load_owners(&ow, rr->home.top, NULL) < 0 ||
-		owner_facts(&ow, &src) < 0 ? -1 : 0;
+		owner_facts(&ow, &src, NULL) < 0 ? -1 : 0;
 
 	*by = BY_DIR;
 	for (size_t i = 1; !r && i < NFORMS; i++)

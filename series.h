@@ -452,15 +452,19 @@ int maintainers_query(struct maintainers *m, const struct cc_opts *o,
 
 /* Who owns each of the n files (tree paths): the title of the first
  * section get_maintainer.pl lists for it (deepest F: first, an N: match at
- * depth 0), THE REST skipped; its route, the first T: of the sections
- * listed that owns the file's directory (an F: "dir/" without glob), else
- * the first T: of them all.  NULL where none; rest says whether THE
- * REST (skipped) covers it.  The caller frees both
- * strings of each own[i].  One pass; returns 0, or -1 with err filled. */
+ * depth 0), THE REST skipped; its route, the T: of the first of those
+ * sections whose M: names one of own[i].by (who committed the file's
+ * recent patches, the caller's, most first), else the first T: of the
+ * sections listed that owns the file's directory (an F: "dir/" without
+ * glob), else the first T: of them all.  NULL where none; rest says
+ * whether THE REST (skipped) covers it.  The caller frees both strings
+ * of each own[i].  One pass; returns 0, or -1 with err filled. */
 struct file_owner {
 	char *section;
 	char *route;
 	int rest;          /* THE REST covers it */
+	char **by;         /* in: committers' addresses, or NULL */
+	size_t nby;
 };
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err);

@@ -214,6 +214,42 @@ drivers/i2c/busses/i2c-bar.c drivers/i2c/busses/i2c-foo.c
 sound/foo-codec.c "
 }
 
+# With history, the route is the tree of the section whose maintainer
+# committed the file's recent patches: the platform's maintainer took
+# i2c-foo.c's, so the platform's tree goes first for it; i2c-bar.c's
+# committer is in no section, and a sweep by the platform's maintainer
+# (three directories) says nothing: the directory's owner, as without.
+# plan --by route, plan --compare and format --split route agree.
+t_by_route_from_history() {
+	route_tree g-route-history
+	git checkout -q -- .
+	local f
+	for f in 1 2; do
+		echo "f$f" >> drivers/i2c/busses/i2c-foo.c
+		GIT_COMMITTER_EMAIL=PF@example.org git commit -qam "i2c: foo: fix $f"
+	done
+	echo b >> drivers/i2c/busses/i2c-bar.c
+	GIT_COMMITTER_EMAIL=akpm@example.org git commit -qam "i2c: bar: fix"
+	for f in drivers/i2c/busses/i2c-bar.c arch/arm/mach-foo/board.c sound/foo-codec.c; do echo s >> "$f"; done
+	GIT_COMMITTER_EMAIL=pf@example.org git commit -qam "treewide: sweep"
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 arch/arm/mach-foo/board.c sound/foo-codec.c; do echo 3 >> "$f"; done
+	run plan --by route
+	eq "history: exit" "$rc" 0
+	eq "history: the committer's tree" "$(plan_sets "$out")" "arch/arm/mach-foo/board.c drivers/i2c/busses/i2c-foo.c 
+drivers/i2c/busses/i2c-bar.c 
+sound/foo-codec.c "
+	run plan --compare
+	eq "history: --compare, the routes' most to a list" \
+		"$(grep '^route ' <<<"$out" | awk '{ print $2, $5 }')" "3 2"
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 arch/arm/mach-foo/board.c sound/foo-codec.c; do git commit -qm "x: $f" "$f"; done
+	run format --split route -o "$scratch/rh" HEAD~4..HEAD
+	eq "history: format --split route exit" "$rc" 0
+	eq "history: format --split route's series" "$(cd "$scratch/rh" && ls */*.patch | grep -v cover | tr '\n' ' ')" \
+		"1-x/0001-x-drivers-i2c-busses-i2c-foo.c.patch 1-x/0002-x-arch-arm-mach-foo-board.c.patch 2-x/0001-x-drivers-i2c-busses-i2c-bar.c.patch 3-x/0001-x-sound-foo-codec.c.patch "
+}
+
 t_by_needs_maintainers() {
 	newrepo g-missing
 	mkdir d; echo a > d/a; commit_all; echo b >> d/a
