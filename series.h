@@ -200,7 +200,7 @@ struct group {
 	size_t *member;
 	size_t nr;
 	char *section;
-	char *prefix;       /* learned from history, or NULL */
+	char *prefix;       /* from history, else the path; NULL: unsettled */
 	char *tag;
 	char *msg;          /* its message as it stands (respin: the last
 			     * version's), not the template's; or NULL */
@@ -484,8 +484,8 @@ size_t make_plan(struct plan *p, const struct source *src,
 
 /* Appends tmpl with its placeholders filled, every other byte as it is:
  * SEDME by g's tag, else its name; %(section) by g's section (its name
- * where it has none); %(prefix) by g's prefix, else its section's name in
- * subject form ("i2c: bcm2835") or, without one, its name; and ": ". */
+ * where it has none); %(prefix) by g's prefix (history's, else the
+ * path's: plan settles every group's), else its name and ": ". */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		     const struct group *g);
 /* git stripspace without comment removal: trailing white space off each
