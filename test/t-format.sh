@@ -643,6 +643,13 @@ t_format_split_v2() {
 - changed: i2c: bar: x"
 	lacks "v2: not the others' patches" "$c" "sound: codec: x
 "
+	has "v2: its own range-diff" "$c" "Range-diff of them against v1:"
+	eq "v2: the range-diff's blocks, its patches only" \
+		"$(grep -E '^ {0,3}[-0-9]+: ' <<<"$c" | sed -E 's/[0-9a-f]{7}/H/g')" "1:  H = 1:  H i2c: foo: x
+3:  H < -:  ------- i2c: bar: x
+-:  ------- > 3:  H i2c: bar: x"
+	lacks "v2: no other series' block" "$c" "sound: codec: x
+-:"
 	has "v2: the new map" "$(git cat-file blob refs/series/main/v2-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git"
 }
 
