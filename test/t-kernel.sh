@@ -412,7 +412,7 @@ t_kernel_format_split() {
 	# patches' blocks, all unchanged (a lone patch has no letter)
 	run format --split route -v 2 -o "$scratch/ksplit-v2" base..ofm
 	eq "v2: exit" "$rc" 0
-	local mine own=0 letters=0
+	local mine own=0 letters=0 fates=0
 	for d in "$scratch/ksplit-v2"/*/; do
 		[ -e "$d/v2-0000-cover-letter.patch" ] || continue
 		letters=$((letters + 1))
@@ -420,8 +420,11 @@ t_kernel_format_split() {
 			sed -nE 's/^ {0,3}[0-9]+: +[0-9a-f]+ = +[0-9]+: +([0-9a-f]+) .*/\1/p' | sort)
 		[ "$mine" = "$(ls "$d"v2-0*.patch | grep -v cover-letter | xargs -n 1 head -n 1 | cut -c 6-12 | sort)" ] &&
 			own=$((own + 1))
+		[ "$(grep -c '^- unchanged: ' "$d/v2-0000-cover-letter.patch")" = "$(ls "$d" | grep -vc cover-letter)" ] &&
+			fates=$((fates + 1))
 	done
 	eq "v2: every letter's range-diff is its patches'" "$own" "$letters"
+	eq "v2: every letter's fates are its patches', each unchanged" "$fates" "$letters"
 	local i2c pxa
 	i2c=$(grep -l '^+++ b/drivers/i2c/busses/i2c-xiic.c' "$out_dir"/*/*.patch | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
 	has "i2c-omap.c with i2c-xiic.c" "$(ls -d "$out_dir/$i2c"/* | xargs grep -l '^+++ b/drivers/i2c/busses/i2c-omap.c')" "$i2c"
