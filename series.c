@@ -16399,6 +16399,23 @@ static int touches(const struct rcommit *c, char *const *sorted, size_t n)
 	return 0;
 }
 
+/* The paths of rc's commits (those keep marks; NULL: all), sorted, into
+ * *path (the caller frees the array, not the strings); how many. */
+static size_t paths_of(const struct rcommits *rc, const char *keep,
+		       char ***path)
+{
+	size_t np = 0, a = 0;
+
+	*path = NULL;
+	for (size_t i = 0; i < rc->nr; i++)
+		for (size_t k = 0; (!keep || keep[i]) && k < rc->c[i].npath; k++) {
+			GROW(*path, np + 1, a);
+			(*path)[np++] = rc->c[i].path[k];
+		}
+	sort_n(*path, np, sizeof **path, cmp_str);
+	return np;
+}
+
 /* Reads the commits of BASE..u->ref (base: the version's) that touch the
  * series' files: one git log of the names, filtered here (a log limited
  * by a thousand pathspecs takes ten times as long). */
@@ -16407,17 +16424,12 @@ static int read_upstream(struct upstream *u, const char *base,
 {
 	char id[72];
 	struct sbuf spec = SBUF_INIT;
-	char **path = NULL;
-	size_t np = 0, a = 0, w = 0;
+	char **path;
+	size_t w = 0;
 
 	if (resolve_commit_quietly(u->ref, id) < 0)
 		return error("status: '%s' is no commit here (fetch it)", u->ref);
-	for (size_t i = 0; i < rc->nr; i++)
-		for (size_t k = 0; k < rc->c[i].npath; k++) {
-			GROW(path, np + 1, a);
-			path[np++] = rc->c[i].path[k];
-		}
-	sort_n(path, np, sizeof *path, cmp_str);
+	size_t np = paths_of(rc, NULL, &path);
 	sb_addf(&spec, "%s..%s", base, id);
 	const char *words[] = { "log", "--reverse", "--no-merges", "--no-renames",
 				"--name-only", "-z", "--no-show-signature",
@@ -16632,19 +16644,15 @@ static char *differing_files(const struct fchange *v, size_t n, const char *a,
 static void may_match(const struct upstream *u, const struct rcommits *rc,
 		      const struct fate *f, int linked, struct sbuf *ids)
 {
-	char **path = NULL;
-	size_t np = 0, a = 0;
+	char **path, *free_one = xcalloc(u->rc.nr + 1, 1);
 
-	for (size_t j = 0; j < u->rc.nr; j++) {
-		if (u->skip[j] || u->taken[j] != (char)linked)
-			continue;
-		sb_addf(ids, "%s\n", u->rc.c[j].id);
-		for (size_t k = 0; !linked && k < u->rc.c[j].npath; k++) {
-			GROW(path, np + 1, a);
-			path[np++] = u->rc.c[j].path[k];
+	for (size_t j = 0; j < u->rc.nr; j++)
+		if (!u->skip[j] && u->taken[j] == (char)linked) {
+			sb_addf(ids, "%s\n", u->rc.c[j].id);
+			free_one[j] = !linked;
 		}
-	}
-	sort_n(path, np, sizeof *path, cmp_str);
+	size_t np = paths_of(&u->rc, free_one, &path);
+	free(free_one);
 	for (size_t i = 0; i < rc->nr; i++)
 		if (linked ? f[i].state == BY_LINK && f[i].ref == u->ref :
 		    f[i].state == PENDING && touches(&rc->c[i], path, np))
@@ -19668,6 +19676,34 @@ static int last_version(const char *br)
 	return v;
 }
 
+/* The branch HEAD is on (ref, NULL: none) with its version *v (0: the
+ * last that format recorded, then set) and that version's base into
+ * base: the branch's name (in ref), or NULL after error() naming cmd. */
+static const char *recorded_branch(const char *cmd, const char *ref, int *v,
+				   char *base)
+{
+	if (!ref || !starts_with(ref, NULL, "refs/heads/")) {
+		error("%s: HEAD is on no branch, under which format records "
+		      "each version", cmd);
+		return NULL;
+	}
+	const char *br = ref + 11;
+	if (!*v && (*v = last_version(br)) < 0)
+		return NULL;
+	if (!*v) {
+		error("%s: format recorded no version of %s (no refs/series/%s/vN)",
+		      cmd, br, br);
+		return NULL;
+	}
+	char *tag = xstrfmt("refs/series/%s/v%d-base", br, *v);
+	int r = resolve_commit_quietly(tag, base);
+	if (r < 0)      /* format writes vN and vN-base together */
+		error("%s: format recorded no v%d of %s (no refs/series/%s/v%d)",
+		      cmd, *v, br, br, *v);
+	free(tag);
+	return r < 0 ? NULL : br;
+}
+
 /* The version followed: its range into c->rg and its commits into c->rc;
  * *tag gets "refs/series/BRANCH/vN" (the caller frees it). */
 static int status_version(struct cmd *c, int v, char **tag)
@@ -19676,26 +19712,15 @@ static int status_version(struct cmd *c, int v, char **tag)
 
 	if ((r = open_repo(c)))
 		return r;
-	const char *ref = c->repo.ref;
-	if (!ref || !starts_with(ref, NULL, "refs/heads/"))
-		return failed(error("status: HEAD is on no branch, under which "
-				    "format records each version"));
-	if (!v && (v = last_version(ref + 11)) < 0)
+	const char *br = recorded_branch("status", c->repo.ref, &v, c->rg.base);
+	if (!br)
 		return EXIT_FAIL;
-	if (!v)
-		return failed(error("status: format recorded no version of %s "
-				    "(no refs/series/%s/vN)", ref + 11, ref + 11));
-	*tag = xstrfmt("refs/series/%s/v%d", ref + 11, v);
-	c->rg.spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", ref + 11, v,
-			     ref + 11, v);
-	struct sbuf base = SBUF_INIT;
-	sb_addf(&base, "%s-base", *tag);
-	if (resolve_commit_quietly(*tag, c->rg.tip) < 0 ||
-	    resolve_commit_quietly(base.buf, c->rg.base) < 0)
-		r = failed(error("status: format recorded no v%d of %s (no %s)",
-				 v, ref + 11, *tag));
-	sb_release(&base);
-	return r ? r : failed(read_range_commits(&c->rg, &c->rc, "followed"));
+	*tag = xstrfmt("refs/series/%s/v%d", br, v);
+	c->rg.spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", br, v, br, v);
+	if (resolve_commit_quietly(*tag, c->rg.tip) < 0)
+		return failed(error("status: format recorded no v%d of %s (no %s)",
+				    v, br, *tag));
+	return failed(read_range_commits(&c->rg, &c->rc, "followed"));
 }
 
 /* Each upstream ref's commits onto f; none given: the branch's upstream,
@@ -19862,34 +19887,16 @@ static int respin_pattern(struct respin_run *rr, const struct args *a)
 /* The branch, its last version and its patches; the new base. */
 static int respin_open_branch(struct respin_run *rr, const char *onto)
 {
-	const char *ref = rr->home.ref;
-	struct sbuf base = SBUF_INIT;
-	char *tag = NULL;
-	int r = 0;
-
-	if (!ref || !starts_with(ref, NULL, "refs/heads/"))
-		return error("respin: HEAD is on no branch, under which format "
-			     "records each version");
-	rr->br = ref + 11;
-	if ((rr->v = last_version(rr->br)) < 0)
+	if (!(rr->br = recorded_branch("respin", rr->home.ref, &rr->v,
+					rr->old.base)))
 		return -1;
-	if (!rr->v)
-		return error("respin: format recorded no version of %s (no "
-			     "refs/series/%s/vN)", rr->br, rr->br);
 	if (resolve_commit_quietly(onto, rr->onto) < 0)
 		return error("respin: --onto '%s' is no commit here (fetch it)",
 			     onto);
-	sb_addf(&base, "refs/series/%s/v%d-base", rr->br, rr->v);
 	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->br);
 	memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
-	if (resolve_commit_quietly(base.buf, rr->old.base) < 0)
-		r = error("respin: format recorded no base of v%d (no %s)",
-			  rr->v, base.buf);
-	else if (!(r = read_range_commits(&rr->old, &rr->prev, "respun")))
-		r = patch_ids(rr->old.spec, &rr->ids);
-	free(tag);
-	sb_release(&base);
-	return r;
+	int r = read_range_commits(&rr->old, &rr->prev, "respun");
+	return r ? r : patch_ids(rr->old.spec, &rr->ids);
 }
 
 /* A clean checkout of the new base (git worktree add) in $TMPDIR, held
