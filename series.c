@@ -4525,8 +4525,10 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
  * What the recent history says of the files, read once and bounded: the
  * last HISTORY_WINDOW commits before rev, whatever the depth of history
  * behind them, looked up in memory after (subject prefixes, merge routes):
- *   git log --no-merges -z --format=%x01%ae%x02%ce%x02%s --name-only
- *           --no-renames --max-count=HISTORY_WINDOW REV
+ *   git log --no-merges --min-parents=1 -z --format=%x01%ae%x02%ce%x02%s
+ *           --name-only --no-renames --max-count=HISTORY_WINDOW REV
+ * (a root commit is an import, not a patch: a tarball's 78,000 paths
+ * would cost more than the rest of the window).
  * Grammar: per commit "\1" AUTHOR "\2" COMMITTER "\2" SUBJECT NUL, then
  * (with paths) LF and its paths, each ending in NUL.  An address or a
  * subject holds no NUL or LF (%s is one line); a record starts with \1
@@ -4659,9 +4661,9 @@ static void parse_window(struct window *w)
  * in dir (the git directory); where it cannot start, there is none. */
 static void window_start(struct window *w, const char *dir, const char *rev)
 {
-	static const char *const head[] = { "log", "--no-merges", "-z",
-		"--format=%x01%ae%x02%ce%x02%s", "--name-only", "--no-renames",
-		"--max-count=" STR(HISTORY_WINDOW) };
+	static const char *const head[] = { "log", "--no-merges",
+		"--min-parents=1", "-z", "--format=%x01%ae%x02%ce%x02%s",
+		"--name-only", "--no-renames", "--max-count=" STR(HISTORY_WINDOW) };
 	const char **words = xcalloc(sizeof head / sizeof *head + 3,
 				     sizeof *words);
 
@@ -17461,6 +17463,13 @@ static int worktree_patch(struct cmd *c, const struct commit_opts *o)
 	return wt_patch_finish(&c->src, want);
 }
 
+/* Whether the plan reads the window of history: for the prefixes, or
+ * the routes (--by route, and --compare's route row). */
+static int wants_history(const struct commit_opts *o)
+{
+	return o->prefixes || o->sel.by == BY_ROUTE || o->compare;
+}
+
 /* MAINTAINERS at top (an error where the grouping needs it and there is
  * none), each file's owner for the selection, and its recipients where
  * the groups or --compare's rows want them (after the work tree's patch,
@@ -17512,6 +17521,8 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 	struct stat st;
 	int r = 0;
 
+	if (c->repo.old[0] && wants_history(o))
+		window_start(&c->win, c->repo.gitdir, "HEAD");  /* beside */
 	if (read_status(&c->st, o->untracked, o->pathspec) < 0)
 		return EXIT_FAIL;
 	source_from_status(&c->src, &c->st);
@@ -17578,7 +17589,7 @@ static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 				    "use --include", spec));
 	if (resolve_range(spec, &c->rg) < 0)
 		return EXIT_FAIL;
-	if ((o->prefixes && !o->compare) || o->sel.by == BY_ROUTE || o->compare)
+	if (wants_history(o))
 		window_start(&c->win, c->repo.gitdir, c->rg.base);  /* beside */
 	if (source_from_range(&c->src, &c->rg) < 0)
 		return EXIT_FAIL;
@@ -19232,7 +19243,11 @@ static int format_source(struct cmd *c, const char *spec,
 	/* after respin, the branch from the base it went onto */
 	if (!spec && onto && !resolve_commit_quietly(onto, id))
 		spec = respun = xstrfmt("%s..HEAD", id);
-	int r = open_commits(c, spec, "formatted");
+	int r = failed(open_range(spec, &c->repo, &c->rg) < 0 ? -1 : 0);
+	if (!r && routes)       /* the window of history, beside the range */
+		window_start(&c->win, c->repo.gitdir, c->rg.base);
+	if (!r)
+		r = failed(read_range_commits(&c->rg, &c->rc, "formatted"));
 
 	free(onto);
 	free(respun);
