@@ -19028,6 +19028,25 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->rdiff);
 }
 
+/* With -v N, the previous version as it was split: its commits, each
+ * one's key there, what became of them, and the range-diff of it all.
+ * Where it was not sent split, nothing (after a warning).  0, or -1
+ * after error(). */
+static int split_previous(struct split_run *sr)
+{
+	struct cmd *c = sr->c;
+	int r = 0;
+
+	if (recorded_split(&c->rg, sr->o->version - 1, &sr->prev_map))
+		r = respin_open(&sr->rs, sr->o->prev, &c->rg, &c->rc);
+	if (r || !(sr->respun = sr->prev_map.len > 0))
+		return r;
+	sr->prev_key = xcalloc(sr->rs.prev.nr + 1, sizeof *sr->prev_key);
+	for (size_t i = 0; i < sr->rs.prev.nr; i++)
+		sr->prev_key[i] = mapped_key(sr->prev_map.buf, sr->rs.prev.c[i].id);
+	return range_diff(sr->o->prev, &c->rg, &sr->rdiff);
+}
+
 /* The folders of an earlier split in outdir ("NN-name" holding a
  * series): without remove, refused unless force (before anything is
  * written, so a refusal writes nothing); with remove, those this split
@@ -19131,16 +19150,8 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 			sb_addf(map, "%s %s\n", c->rc.c[sr.cut[i].commit[j]].id,
 				cut_key(&sr.cut[i]));
 		}
-	if (!r && o->prev && recorded_split(&c->rg, o->version - 1, &sr.prev_map))
-		r = respin_open(&sr.rs, o->prev, &c->rg, &c->rc);
-	sr.respun = !r && sr.prev_map.len;
-	if (sr.respun) {
-		sr.prev_key = xcalloc(sr.rs.prev.nr + 1, sizeof *sr.prev_key);
-		for (size_t i = 0; i < sr.rs.prev.nr; i++)
-			sr.prev_key[i] = mapped_key(sr.prev_map.buf,
-						    sr.rs.prev.c[i].id);
-		r = range_diff(o->prev, &c->rg, &sr.rdiff);
-	}
+	if (!r && o->prev)
+		r = split_previous(&sr);
 	for (size_t i = 0; i < sr.n; i++)
 		if (!sr.cut[i].key)
 			warning("%s: its files go to several %s: a series of its "
