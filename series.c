@@ -10,8 +10,9 @@
  *                                        sinks: hunks, for check's rules)
  *   git log -z --name-only            a range's commits (sources); the
  *                                     last 10,000 commits' authors,
- *                                     subjects and paths, for %(prefix)
- *                                     (messages)
+ *                                     committers, subjects and paths
+ *                                     (sources: history), for %(prefix)
+ *                                     and the routes
  *   mbox files                        replies, for trailers and status
  *                                     (sources)
  *   format's records under refs/series/BRANCH/ (vN-mails, vN-split,
@@ -26,7 +27,8 @@
  *                  git runner, the repository, identities, options
  *   2. model       source, plan, commits, recipients, template
  *   3. sources     the work tree, the unified diff, a commit range (whole,
- *                  or per commit), patch files, mbox replies
+ *                  or per commit), patch files, mbox replies, the window
+ *                  of history before a revision
  *   4. recipients  the engine (get_maintainer.pl's answer in one pass),
  *                  configuration, owners
  *   5. groupings   dir, depth, file, tree; subsystem, maintainers, route;
