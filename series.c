@@ -23,8 +23,9 @@
  *   git ls-files -s -z, fast-import marks (sinks: the commit transaction)
  *
  * The parts, in the order data flows:
- *   1. kit         errors, memory, buffers, text, child processes and the
- *                  git runner, the repository, identities, options
+ *   1. kit         formatting, errors, memory, buffers, text, child
+ *                  processes and the git runner, the repository,
+ *                  identities, options
  *   2. model       source, plan, commits, recipients, template
  *   3. sources     the work tree, the unified diff, a commit range (whole,
  *                  or per commit), patch files, mbox replies, the window
@@ -157,10 +158,167 @@
 static volatile sig_atomic_t stop_signal;
 
 /* ==== 1. kit =============================================================
- * What every part uses: temporary paths, errors, memory, buffers, text,
- * child processes and the git runner, the repository and the run's
- * signals, identities, command-line options.
+ * What every part uses: formatting, temporary paths, errors, memory,
+ * buffers, text, child processes and the git runner, the repository and
+ * the run's signals, identities, command-line options.
  */
+
+/* ---- formatting ------------------------------------------------------------
+ * The printf subset this file writes, here so that the C library's printf
+ * and its floating point (11 KB of a static binary) stay out of it:
+ *	%[-0][WIDTH|*][.PREC|.*][hh|h|l|ll|z](d|i|u|x|X|o|c|s|%)
+ * fmt_v() writes at most size - 1 bytes and a NUL, and returns the length
+ * the whole output wants, as vsnprintf() does.  The compiler checks each
+ * call's arguments against its format (FORMAT, series.h).
+ */
+struct fmt_out {
+	char *buf;
+	size_t size, len;       /* len: what the output wants, not what fit */
+};
+
+static void fmt_put(struct fmt_out *o, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, o->len++)
+		if (o->len + 1 < o->size)
+			o->buf[o->len] = s[i];
+}
+
+static void fmt_pad(struct fmt_out *o, char c, size_t n)
+{
+	while (n--)
+		fmt_put(o, &c, 1);
+}
+
+/* The digits of v in base (16 and 'X' for upper case), at the end of a
+ * buffer of 24; returns where they start. */
+static char *fmt_digits(char *end, unsigned long long v, unsigned base,
+			int upper)
+{
+	const char *digit = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+
+	do
+		*--end = digit[v % base];
+	while (v /= base);
+	return end;
+}
+
+/* A number of conversion c with length modifier len (0 int, 1 long, 2 long
+ * long, 3 size_t), formatted as its precision asks. */
+static size_t fmt_number(char *buf, int c, int len, int prec, va_list *ap,
+			 char *sign)
+{
+	unsigned long long v;
+	char *end = buf + 24;
+
+	*sign = 0;
+	if (c == 'd' || c == 'i') {
+		long long s = len == 0 ? va_arg(*ap, int) :
+			      len == 1 ? va_arg(*ap, long) :
+			      len == 2 ? va_arg(*ap, long long) :
+			      (long long)va_arg(*ap, ptrdiff_t);
+		v = s < 0 ? 0 - (unsigned long long)s : (unsigned long long)s;
+		*sign = s < 0 ? '-' : 0;
+	} else {
+		v = len == 0 ? va_arg(*ap, unsigned) :
+		    len == 1 ? va_arg(*ap, unsigned long) :
+		    len == 2 ? va_arg(*ap, unsigned long long) :
+		    va_arg(*ap, size_t);
+	}
+	char *p = fmt_digits(end, v, c == 'o' ? 8 : c == 'x' || c == 'X' ? 16 : 10,
+			     c == 'X');
+	if (!prec && !v)
+		p = end;
+	while (prec > 0 && end - p < prec)
+		*--p = '0';
+	memmove(buf, p, (size_t)(end - p));
+	return (size_t)(end - p);
+}
+
+static size_t fmt_v(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	struct fmt_out o = { buf, size, 0 };
+	va_list args;
+
+	va_copy(args, ap);
+	for (;;) {
+		const char *pct = strchr(fmt, '%');
+		size_t lit = pct ? (size_t)(pct - fmt) : strlen(fmt);
+		fmt_put(&o, fmt, lit);
+		if (!pct)
+			break;
+		fmt = pct + 1;
+		int left = 0, zero = 0, width = 0, prec = -1, len = 0;
+		for (;; fmt++)
+			if (*fmt == '-')
+				left = 1;
+			else if (*fmt == '0')
+				zero = 1;
+			else
+				break;
+		if (*fmt == '*') {
+			width = va_arg(args, int);
+			left |= width < 0;
+			width = width < 0 ? -width : width;
+			fmt++;
+		}
+		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
+			width = width * 10 + *fmt - '0';
+		if (*fmt == '.') {
+			prec = 0;
+			if (*++fmt == '*') {
+				prec = va_arg(args, int);
+				fmt++;
+			}
+			for (; *fmt >= '0' && *fmt <= '9'; fmt++)
+				prec = prec * 10 + *fmt - '0';
+		}
+		for (; *fmt == 'h' || *fmt == 'l' || *fmt == 'z'; fmt++)
+			len = *fmt == 'z' ? 3 : *fmt == 'l' ? len + 1 : len;
+		char tmp[24], sign = 0;
+		const char *s = tmp;
+		size_t n = 1;
+		int c = *fmt ? *fmt++ : '%';
+		if (c == 's') {
+			s = va_arg(args, const char *);
+			s = s ? s : "(null)";   /* as both C libraries write it */
+			n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
+			zero = 0;
+		} else if (c == 'c') {
+			tmp[0] = (char)va_arg(args, int);
+			zero = 0;
+		} else if (strchr("diuxXo", c)) {
+			n = fmt_number(tmp, c, len, prec, &args, &sign);
+			zero &= prec < 0;
+		} else {
+			tmp[0] = (char)c;       /* "%%", and what no format here has */
+			width = 0;
+		}
+		size_t pad = (size_t)width > n + !!sign ? (size_t)width - n - !!sign : 0;
+		if (!left && !zero)
+			fmt_pad(&o, ' ', pad);
+		if (sign)
+			fmt_put(&o, &sign, 1);
+		if (!left && zero)
+			fmt_pad(&o, '0', pad);
+		fmt_put(&o, s, n);
+		if (left)
+			fmt_pad(&o, ' ', pad);
+	}
+	va_end(args);
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = '\0';
+	return o.len;
+}
+
+static size_t FORMAT(3, 4) fmt_buf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	size_t n = fmt_v(buf, size, fmt, ap);
+	va_end(ap);
+	return n;
+}
 
 /* ---- temporary paths -------------------------------------------------------
  * What a run makes beside the user's files and removes itself (an object
@@ -208,7 +366,7 @@ static void remove_tree(const char *path, int depth)
 	char sub[PATH_MAX];
 	DIR *d;
 
-	if (snprintf(sub, sizeof sub, "%s.lock", path) < (int)sizeof sub)
+	if (fmt_buf(sub, sizeof sub, "%s.lock", path) < sizeof sub)
 		unlink(sub);
 	if (!unlink(path) || depth < 0)
 		return;
@@ -221,8 +379,8 @@ static void remove_tree(const char *path, int depth)
 		return;
 	for (struct dirent *de; (de = readdir(d));)
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) <
-		    (int)sizeof sub)
+		    fmt_buf(sub, sizeof sub, "%s/%s", path, de->d_name) <
+		    sizeof sub)
 			remove_tree(sub, depth - 1);
 	closedir(d);
 	rmdir(path);
@@ -249,14 +407,15 @@ static void temps_remove(void)
 
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
-	char msg[4096];
+	char msg[4096], line[sizeof msg + 32];
 
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	fmt_v(msg, sizeof msg, fmt, ap);
 	/* One line: a path with a newline in it must not forge a second. */
 	for (char *p = msg; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = '?';
-	fprintf(stderr, "series: %s%s\n", prefix, msg);
+	size_t n = fmt_buf(line, sizeof line, "series: %s%s\n", prefix, msg);
+	fwrite(line, 1, n, stderr);     /* one write: the line stays whole */
 }
 
 int error(const char *fmt, ...)
@@ -464,13 +623,11 @@ static void sb_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 	va_list again;
 
 	va_copy(again, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	if (n < 0)
-		die("bad format string");
-	sb_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, again);
+	size_t n = fmt_v(NULL, 0, fmt, ap);
+	sb_grow(sb, n);
+	fmt_v(sb->buf + sb->len, n + 1, fmt, again);
 	va_end(again);
-	sb_setlen(sb, sb->len + (size_t)n);
+	sb_setlen(sb, sb->len + n);
 }
 
 void sb_addf(struct sbuf *sb, const char *fmt, ...)
@@ -494,7 +651,7 @@ char *sb_detach(struct sbuf *sb, size_t *len)
 }
 
 /* A new string, as sb_addf() writes it; the caller frees it. */
-static char *xstrfmt(const char *fmt, ...)
+static char *FORMAT(1, 2) xstrfmt(const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
@@ -503,6 +660,19 @@ static char *xstrfmt(const char *fmt, ...)
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	return sb_detach(&sb, NULL);
+}
+
+/* Writes to f what sb_addf() would add, in one write where f is unbuffered. */
+static void FORMAT(2, 3) xfprintf(FILE *f, const char *fmt, ...)
+{
+	struct sbuf sb = SBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	fwrite(sb.buf, 1, sb.len, f);
+	sb_release(&sb);
 }
 
 int sb_read_fd(struct sbuf *sb, int fd)
@@ -998,9 +1168,9 @@ static void add_shell_word(struct sbuf *sb, const char *s)
 static void sb_add_count(struct sbuf *sb, size_t n)
 {
 	char digits[32];
-	int len = snprintf(digits, sizeof digits, "%zu", n);
+	size_t len = fmt_buf(digits, sizeof digits, "%zu", n);
 
-	for (int i = 0; i < len; i++) {
+	for (size_t i = 0; i < len; i++) {
 		if (i && (len - i) % 3 == 0)
 			sb_addc(sb, ',');
 		sb_addc(sb, digits[i]);
@@ -1805,19 +1975,19 @@ static void print_synopsis(FILE *f, const char *lead, const struct command *cmd)
 	struct sbuf sb = SBUF_INIT;
 
 	add_synopsis(&sb, cmd);
-	fprintf(f, "%s%s\n", lead, sb.buf);
+	xfprintf(f, "%s%s\n", lead, sb.buf);
 	sb_release(&sb);
 }
 
 /* A usage error of cmd: "series: CMD: why", then its synopsis, on stderr.
  * Returns EXIT_USAGE. */
-static int cmd_usage(const struct command *cmd, const char *fmt, ...)
+static int FORMAT(2, 3) cmd_usage(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	char why[1024];
 
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof why, fmt, ap);
+	fmt_v(why, sizeof why, fmt, ap);
 	va_end(ap);
 	error("%s: %s", cmd->name, why);
 	print_synopsis(stderr, "usage: series ", cmd);
@@ -1922,9 +2092,9 @@ static void print_help(const struct command *cmd)
 				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
 			if (o->kind != OPT_FLAG)
 				sb_addf(&line, " %s", o->arg);
-			printf("%-30s %s\n", line.buf, o->help);
+			xfprintf(stdout, "%-30s %s\n", line.buf, o->help);
 		}
-	printf("\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
+	xfprintf(stdout, "\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
 	       "128+N killed by signal N\n", cmd->exit1);
 	sb_release(&line);
 }
@@ -2820,14 +2990,14 @@ static void dtake(struct dparse *d)
 	d->have = 0;
 }
 
-static int derror(const struct dparse *d, size_t no, const char *fmt, ...)
+static int FORMAT(3, 4) derror(const struct dparse *d, size_t no, const char *fmt, ...)
 {
 	struct sbuf msg = SBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
 	char tmp[256];
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	fmt_v(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	sb_adds(&msg, tmp);
 	error("%s:%zu: %s", d->what, no, msg.buf);
@@ -4084,7 +4254,7 @@ static int source_from_patches(struct source *src, struct plan *p,
 			return -1;
 		}
 		if (is_cover_letter(&one.text)) {
-			fprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
+			xfprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
 			source_release(&one);
 			continue;
 		}
@@ -4665,7 +4835,7 @@ static void window_start(struct window *w, const char *dir, const char *rev)
 {
 	static const char *const head[] = { "log", "--no-merges",
 		"--min-parents=1", "-z", "--format=%x01%ae%x02%ce%x02%s",
-		"--name-only", "--no-renames", "--max-count=" STR(HISTORY_WINDOW) };
+		"--name-only", "--no-renames", ("--max-count=" STR(HISTORY_WINDOW)) };
 	const char **words = xcalloc(sizeof head / sizeof *head + 3,
 				     sizeof *words);
 
@@ -5757,22 +5927,22 @@ void re_dump(const struct regex *re, FILE *f)
 
 	for (size_t i = 0; i < re->ninst; i++) {
 		const struct rinst *in = &re->prog[i];
-		fprintf(f, "%3zu. %s", i, names[in->op]);
+		xfprintf(f, "%3zu. %s", i, names[in->op]);
 		if (in->op == I_SPLIT)
-			fprintf(f, " %u, %u", in->x, in->y);
+			xfprintf(f, " %u, %u", in->x, in->y);
 		else if (in->op == I_JMP)
-			fprintf(f, " %u", in->x);
+			xfprintf(f, " %u", in->x);
 		else if (in->op == I_CLASS) {
 			fputs(" [", f);
 			for (unsigned c = 0; c < 256; c++)
 				if (has_bit(re->cls[in->cls], c))
-					fprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
+					xfprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
 			fputc(']', f);
 		}
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < re->nlits; i++)
-		fprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
+		xfprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
 			re->lits[i]);
 }
 
@@ -8385,6 +8555,16 @@ static int cmp_tally(const void *a, const void *b)
 	return strcmp(x->email, y->email);
 }
 
+/* The script's sprintf("%.0f", min(100, hundred / divisor)): to the
+ * nearest, a half to the even one, as C's and perl's printf round. */
+static size_t percent_of(size_t hundred, size_t divisor)
+{
+	size_t q = hundred / divisor, r = hundred % divisor;
+
+	q += 2 * r > divisor || (2 * r == divisor && q % 2);
+	return q > 100 ? 100 : q;
+}
+
 /* vcs_assign(): the addresses of lines (each counted weight[i] times, or
  * once) by count, most first (ties: in byte order, where the script's
  * order is Perl's hash order), while they have at least 1 signature, 5%
@@ -8419,21 +8599,19 @@ static void vcs_assign(struct query *q, const char *role, size_t divisor,
 	sort_n(t, nt, sizeof *t, cmp_tally);
 	size_t fifth = 0;
 	for (size_t i = 0; i < nt; i++) {
-		double percent = (double)t[i].count * 100 / (double)divisor;
-		if (percent > 100)
-			percent = 100;
+		size_t hundred = t[i].count * 100;
 		if (in_set(&q->m->ignore, t[i].email))
 			continue;
 		if (t[i].count < 1 || (++count > 5 && t[i].count != fifth) ||
-		    percent < 5)
+		    hundred < 5 * divisor)
 			break;
 		if (count == 5)
 			fifth = t[i].count;
 		push_email_address(q, t[i].email, "");
 		sb_setlen(&r, 0);
 		if (q->o->roles)
-			sb_addf(&r, "%s:%zu/%zu=%.0f%%", role, t[i].count, divisor,
-				percent);
+			sb_addf(&r, "%s:%zu/%zu=%zu%%", role, t[i].count, divisor,
+				percent_of(hundred, divisor));
 		else
 			sb_adds(&r, role);
 		add_role(q, t[i].email, r.buf);
@@ -8513,7 +8691,7 @@ static void keyword_sections(struct scan *s, struct query *q, size_t qi)
 	for (size_t i = 0; i < s->nkh; i++)
 		if (s->kh[i].query == qi) {
 			GROW(k, n + 1, alloc);
-			snprintf(k[n].idx, sizeof k[n].idx, "%zu", s->kh[i].idx);
+			fmt_buf(k[n].idx, sizeof k[n].idx, "%zu", s->kh[i].idx);
 			k[n++].sec = s->kh[i].sec;
 		}
 	sort_n(k, n, sizeof *k, cmp_kwsec);
@@ -9184,6 +9362,8 @@ static int load_owners(struct owners *ow, const char *top, const char *by)
 	struct stat st;
 
 	ow->o = (struct cc_opts)CC_OPTS_INIT;
+	if (!top)       /* no tree at all (split outside a repository) */
+		return by ? error("%s: no tree, so no MAINTAINERS", by) : 0;
 	sb_addf(&path, "%s/MAINTAINERS", top);
 	if (stat(path.buf, &st) < 0) {
 		int saved = errno;
@@ -11097,7 +11277,7 @@ static size_t report_trailers(const struct regroup *rg, const struct plan *p,
 					     : "none of its changes is left");
 			}
 			if (all)
-				printf("%s %s: %.12s %.*s\n", lost || !kept ?
+				xfprintf(stdout, "%s %s: %.12s %.*s\n", lost || !kept ?
 				       "dropped" : "kept   ", t, rc->id, slen, rc->msg);
 		}
 	}
@@ -11860,23 +12040,23 @@ static int print_compare(const struct selection *base, const struct source *src,
 			all[at++] = p[k].g[i];
 	int r = ow->m ? same_files_answers(ow, src, all, total, rc) : 0;
 	if (!r)
-		printf("organisation  patches  most-recipients  cover-lists  "
+		xfprintf(stdout, "organisation  patches  most-recipients  cover-lists  "
 		       "most-to-a-list  maintainers\n");
 	at = 0;
 	for (size_t k = 0; k < NORGS; k++) {
 		struct org_figures f = org_figures(rc + at, p[k].nr);
 		if (!r && ow->m)
-			printf("%-12s%9zu%17zu%13zu%16zu%13zu\n",
+			xfprintf(stdout, "%-12s%9zu%17zu%13zu%16zu%13zu\n",
 			       organisations[k].name, f.patches, f.most_rcpt,
 			       f.cover_lists, f.most_to_list, f.people);
 		else if (!r && p[k].nr)
-			printf("%-12s%9zu%17s%13s%16s%13s\n",
+			xfprintf(stdout, "%-12s%9zu%17s%13s%16s%13s\n",
 			       organisations[k].name, f.patches, "-", "-", "-", "-");
 		at += p[k].nr;
 		plan_release(&p[k]);
 	}
 	if (!r && !ow->m)
-		fprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
+		xfprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
 			"the forms compared without recipients\n");
 	recipients_free(rc, total);
 	free(all);
@@ -12525,7 +12705,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		unlink(to.buf);
 	}
 	for (size_t i = 0; i < n && !r; i++)
-		printf("%s/%s\n", mo->outdir, names[i]);
+		xfprintf(stdout, "%s/%s\n", mo->outdir, names[i]);
 out:
 	for (size_t i = 0; i < nold; i++)
 		free(old[i]);
@@ -13105,7 +13285,7 @@ static int check_stop(const char *step)
 static void progress(size_t k, size_t n, const char *name)
 {
 	if (isatty(2))
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
+		xfprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
 
 /* Opens the transaction on repo: git's committer ident, and its author
@@ -15600,25 +15780,25 @@ static void report_patch(const struct findings *f, size_t g,
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->v[i].patch != g)
 			continue;
-		printf("%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
+		xfprintf(stdout, "%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
 		       f->v[i].rule->why, f->v[i].rule->name);
 		GROW(path, np + 1, ap);
 		path[np++] = (char *)f->v[i].path;
 	}
-	printf("    in %s\n", what);
+	xfprintf(stdout, "    in %s\n", what);
 	past_testers(path, np, &testers);
 	if (testers.len) {
-		printf("    tested these files before:\n");
+		xfprintf(stdout, "    tested these files before:\n");
 		const char *pos = testers.buf, *end = pos + testers.len;
 		for (struct span l; next_line(&pos, end, &l);)
-			printf("        %.*s\n", (int)l.len, l.p);
+			xfprintf(stdout, "        %.*s\n", (int)l.len, l.p);
 	}
 	if (ow->m) {
 		struct recipients r = RECIPIENTS_INIT;
 		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
-			printf("    maintainers:\n");
+			xfprintf(stdout, "    maintainers:\n");
 			for (size_t k = 0; k < r.people; k++)
-				printf("        %s\n", r.v[k].addr);
+				xfprintf(stdout, "        %s\n", r.v[k].addr);
 		}
 		recipients_release(&r);
 	}
@@ -15815,7 +15995,7 @@ static int add_base(struct sbuf *m, const struct range *rg)
 							 .out = &out }) < 0)
 		return -1;
 	chomp(&out);
-	snprintf(mb, sizeof mb, "%s", out.buf);
+	fmt_buf(mb, sizeof mb, "%s", out.buf);
 	sb_addf(m, "base-commit: %s\n", mb);
 	if (strcmp(mb, rg->base)) {
 		sb_addf(&spec, "%s..%s", mb, rg->base);
@@ -16552,7 +16732,7 @@ static const char *reverted_by(const struct upstream *u, const char *id)
 {
 	char needle[40];
 
-	snprintf(needle, sizeof needle, "reverts commit %.12s", id);
+	fmt_buf(needle, sizeof needle, "reverts commit %.12s", id);
 	for (size_t j = 0; j < u->rc.nr; j++)
 		if (u->skip[j] && strstr(u->rc.c[j].msg, needle))
 			return u->rc.c[j].id;
@@ -16912,17 +17092,17 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 		count[f[i].state]++;
 		sb_setlen(&line, 0);
 		add_fate_details(&line, &f[i], &s[i], ad, i, days);
-		printf("%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
+		xfprintf(stdout, "%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
 		       subj[i], line.buf);
 	}
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
 	size_t applied = count[BY_LINK] + count[BY_PATCH_ID] + count[MODIFIED];
-	printf("%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
+	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
 	       "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
 	       count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
 	if (count[REVERTED])
-		printf("%zu reverted, ", count[REVERTED]);
-	printf("%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
+		xfprintf(stdout, "%zu reverted, ", count[REVERTED]);
+	xfprintf(stdout, "%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
 	       count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
 	sb_release(&line);
 	sb_release(&waiting);
@@ -17225,7 +17405,7 @@ static int args_end(struct args *a, int r)
 
 static int nothing_to_commit(void)
 {
-	fprintf(stderr, "series: nothing to commit\n");
+	xfprintf(stderr, "series: nothing to commit\n");
 	return EXIT_NOTHING;
 }
 
@@ -17853,7 +18033,7 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 		return EXIT_FAIL;
 	txn_print(t, c->repo.old, NULL);
 	if (*c->repo.old)
-		fprintf(stderr, "series: the index and the work tree still hold "
+		xfprintf(stderr, "series: the index and the work tree still hold "
 			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
 			"the new HEAD\n", c->repo.old, c->repo.old);
 	return 0;
@@ -17938,7 +18118,7 @@ static void report_left_out(const struct cmd *c, const struct commit_opts *o)
 	for (size_t i = 0; i < c->src.nr; i++)
 		out += !included(c->src.f[i].path, o->sel.include);
 	if (out)
-		fprintf(stderr, "series: %zu file%s outside --include stay%s as "
+		xfprintf(stderr, "series: %zu file%s outside --include stay%s as "
 			"%.12s has %s; the old tip is %.12s\n", out,
 			out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
 			out == 1 ? "it" : "them", c->rg.tip);
@@ -17963,7 +18143,7 @@ static int regroup_commits(struct cmd *c, const struct regroup *rg,
 		return EXIT_FAIL;
 	report_trailers(rg, &c->p, 0);
 	char was[64];
-	snprintf(was, sizeof was, " (was %zu commit%s)", c->rc.nr,
+	fmt_buf(was, sizeof was, " (was %zu commit%s)", c->rc.nr,
 		 c->rc.nr == 1 ? "" : "s");
 	txn_print(&c->t, c->rg.base, was);
 	return 0;
@@ -18688,7 +18868,7 @@ static int write_format_series(const struct series_mails *sm,
 	/* one by one: no patch is a reply to another, whose recipients
 	 * differ */
 	const char *thread = o->individual ? "--no-thread " : "";
-	fprintf(stderr, "series: %zu mail%s; check, then send:\n"
+	xfprintf(stderr, "series: %zu mail%s; check, then send:\n"
 		"    git send-email --dry-run %s%s\n    git send-email %s%s\n",
 		nf, nf == 1 ? "" : "s", thread, cmd.buf, thread, cmd.buf);
 	sb_release(&cmd);
@@ -18931,7 +19111,7 @@ static int write_cut(struct split_run *sr, size_t i)
 	struct series_mails sm = { 0 };
 	struct sbuf dir = SBUF_INIT, lists = SBUF_INIT;
 	char cover_id[32];
-	snprintf(cover_id, sizeof cover_id, "cover.%zu", i + 1);
+	fmt_buf(cover_id, sizeof cover_id, "cover.%zu", i + 1);
 	struct series_spec s = { .n = cut->n, .version = o->version,
 		.list_counts = 1, .people_to = 1, .thread = sr->thread,
 		.cover_id = cover_id,
@@ -18990,7 +19170,7 @@ static void print_send_plan(const struct split_run *sr)
 		if (sr->cut[i].day > days)
 			days = sr->cut[i].day;
 	}
-	fprintf(stderr, "series: %zu series, %zu mails; check each, then send "
+	xfprintf(stderr, "series: %zu series, %zu mails; check each, then send "
 		"them over %zu day%s (no list gets more than %zu patch%s a "
 		"day):\n", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
 		sr->max == 1 ? "" : "es");
@@ -19000,7 +19180,7 @@ static void print_send_plan(const struct split_run *sr)
 				continue;
 			struct sbuf w = SBUF_INIT;
 			add_shell_word(&w, sr->outdir);
-			fprintf(stderr, "  day %zu: git send-email %s/%s/*.patch\n"
+			xfprintf(stderr, "  day %zu: git send-email %s/%s/*.patch\n"
 				"         %zu patch%s to %s\n", d, w.buf,
 				sr->cut[i].dir, sr->cut[i].n,
 				sr->cut[i].n == 1 ? "" : "es",
@@ -19394,7 +19574,7 @@ static int check_report(struct cmd *c, const struct findings *f, int range)
 		sb_release(&what);
 	}
 	if (flagged)
-		fprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
+		xfprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
 			"hardware: send %s one by one (series format --individual) "
 			"and ask for Tested-by:\n", flagged, c->p.nr,
 			c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
@@ -19554,7 +19734,7 @@ static size_t add_trailers(struct cmd *c, struct additions *ad,
 			have[nh++] = xstrdup(ad->v[k].line);
 			added++;
 			if (dry_run)
-				printf("%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
+				xfprintf(stdout, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
 				       ad->v[k].line, ad->v[k].why);
 			else
 				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
@@ -19572,7 +19752,7 @@ static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
 	if (reword_series(&c->t, &c->rc, c->msgs, c->rg.base) < 0)
 		return EXIT_FAIL;
 	fputs(said->buf, stderr);
-	printf("%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
+	xfprintf(stdout, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
 	       added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
 	       c->repo.ref, c->repo.old, c->t.tip);
 	return 0;
@@ -19638,7 +19818,7 @@ static int cmd_trailers(struct args *a)
 		size_t added = add_trailers(&c, &rp.ad, rp.subj, o.dry_run,
 					    &rp.said);
 		if (!added) {
-			fprintf(stderr, "series: no trailer to add\n");
+			xfprintf(stderr, "series: no trailer to add\n");
 			r = EXIT_NOTHING;
 		} else if (o.dry_run)
 			fputs(rp.said.buf, stderr);
@@ -20075,7 +20255,7 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 		char pid[72], line[160];
 		if (k == rr->prev.nr)
 			continue;
-		snprintf(line, sizeof line, "%040zx", g);
+		fmt_buf(line, sizeof line, "%040zx", g);
 		int same = !patch_of_commit(&rr->ids, rr->prev.c[k].id, pid) &&
 			   commit_of_patch(&out, pid) &&
 			   !strncmp(commit_of_patch(&out, pid), line, 40);
@@ -20357,10 +20537,10 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		int w = k < rr->prev.nr ? rr->fate[k] : 0;
 		char *subj = subject_of(m[g].buf);
 		count[w]++;
-		printf("%-9s %s\n", word[w], subj);
+		xfprintf(stdout, "%-9s %s\n", word[w], subj);
 		sb_addf(fates, "- %s: %s\n", word[w], subj);
 		if (k < rr->prev.nr && rr->dropped[k]) {
-			printf("          not carried: %s\n", rr->dropped[k]);
+			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
 			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
 		}
 		free(subj);
@@ -20378,13 +20558,13 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 			else
 				sb_addf(fates, "- gone (the pattern no longer "
 					"touches its files): %s\n", subj);
-			printf("gone      %s (%s%.12s)\n", subj, in ? "applied as " :
+			xfprintf(stdout, "gone      %s (%s%.12s)\n", subj, in ? "applied as " :
 			       "the pattern no longer touches its files", in ?
 			       f->commit : "");
 		}
 		free(subj);
 	}
-	printf("v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
+	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
 	       "%zu of v%d's gone (%zu applied)\n", rr->v + 1, c->p.nr,
 	       c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
 	       count[CHANGED], count[0], gone, rr->v, applied);
@@ -20410,7 +20590,7 @@ static int respin_commit(struct cmd *c, struct respin_run *rr,
 		return failed(error("%s: %s", rr->home.top, strerror(errno)));
 	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
 		return EXIT_FAIL;
-	fprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
+	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
 		rr->br, rr->v + 1, rr->v + 1);
 	return 0;
 }
@@ -20494,10 +20674,10 @@ const struct command commands[] = {
  * stderr, so nothing reaches a pipe that reads our output. */
 static int print_usage(FILE *f)
 {
-	fprintf(f, "usage: series [-h | --version] COMMAND [ARGS]\n");
+	xfprintf(f, "usage: series [-h | --version] COMMAND [ARGS]\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		print_synopsis(f, "       series ", &commands[i]);
-	fprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
+	xfprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
 		   "128+N killed by signal N\n");
 	return EXIT_USAGE;
 }
@@ -20505,28 +20685,28 @@ static int print_usage(FILE *f)
 static int usage(const char *why)
 {
 	if (why)
-		fprintf(stderr, "series: %s\n", why);
+		xfprintf(stderr, "series: %s\n", why);
 	return print_usage(stderr);
 }
 
 static void version(void)
 {
-	printf("series %s (", SERIES_VERSION);
+	xfprintf(stdout, "series %s (", SERIES_VERSION);
 #if defined(__clang__)
-	printf("clang %d.%d.%d", __clang_major__, __clang_minor__,
+	xfprintf(stdout, "clang %d.%d.%d", __clang_major__, __clang_minor__,
 	       __clang_patchlevel__);
 #elif defined(__GNUC__)
-	printf("gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+	xfprintf(stdout, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 #else
-	printf("unknown compiler");
+	xfprintf(stdout, "unknown compiler");
 #endif
 #if defined(SERIES_LIBC)
-	printf(", %s", SERIES_LIBC);
+	xfprintf(stdout, ", %s", SERIES_LIBC);
 #endif
 #if defined(SERIES_STATIC)
-	printf(", static");
+	xfprintf(stdout, ", static");
 #endif
-	printf(")\n");
+	xfprintf(stdout, ")\n");
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,14 @@
 
 /* ==== kit ================================================================ */
 
+/* The compiler checks a call's arguments against its printf format (the
+ * subset series.c's formatting part writes, without floating point). */
+#if defined(__GNUC__) || defined(__clang__)
+#define FORMAT(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FORMAT(f, a)
+#endif
+
 /* ---- errors ----------------------------------------------------------
  * error() prints "series: <message>" on stderr and returns -1, so a caller
  * writes `return error(...)`.  die() prints the same and exits with
@@ -37,9 +45,9 @@ enum exit_code {
 	EXIT_FAIL = 3     /* git failed, bad input, I/O error; a run stopped
 			   * by signal N dies of it (128+N to its parent) */
 };
-int error(const char *fmt, ...);
-void warning(const char *fmt, ...);
-void die(const char *fmt, ...);
+int FORMAT(1, 2) error(const char *fmt, ...);
+void FORMAT(1, 2) warning(const char *fmt, ...);
+void FORMAT(1, 2) die(const char *fmt, ...);
 
 /* ---- sbuf: a growable byte buffer -------------------------------------
  * Invariants: buf is never NULL and buf[len] == '\0' always, so buf can be
@@ -68,7 +76,7 @@ void sb_setlen(struct sbuf *sb, size_t n);
 void sb_add(struct sbuf *sb, const void *data, size_t n);
 void sb_adds(struct sbuf *sb, const char *s);
 void sb_addc(struct sbuf *sb, int c);
-void sb_addf(struct sbuf *sb, const char *fmt, ...);
+void FORMAT(2, 3) sb_addf(struct sbuf *sb, const char *fmt, ...);
 /* Returns the malloc'd bytes (caller frees) and resets sb. */
 char *sb_detach(struct sbuf *sb, size_t *len);
 /* Appends everything readable from fd.  Returns 0, or -1 with errno set and
