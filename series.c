@@ -1121,22 +1121,25 @@ static void addresses_release(struct addresses *l)
 	*l = (struct addresses)ADDRESSES_INIT;
 }
 
-/* text as lines of at most width columns, broken at spaces (a longer
- * word stands alone), then a newline. */
-static void add_wrapped(struct sbuf *sb, const char *text, size_t width)
+/* text as lines of at most width columns, broken at spaces, the first
+ * indented by lead spaces and the others by hang (a word too long for
+ * that stands alone at the margin), then a newline. */
+static void add_wrapped(struct sbuf *sb, const char *text, size_t width,
+			size_t lead, size_t hang)
 {
-	size_t col = 0;
+	size_t col = lead, start = lead;
 
+	sb_addf(sb, "%*s", (int)lead, "");
 	for (const char *p = text; *p;) {
 		size_t spaces = strspn(p, " ");
 		const char *w = p + spaces;
 		size_t n = strcspn(w, " ");
 		if (!n)
 			break;
-		if (col && col + spaces + n > width) {
-			sb_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
+		if (col > start && col + spaces + n > width) {
+			col = start = hang + n > width ? 0 : hang;
+			sb_addf(sb, "\n%*s", (int)col, "");
+		} else if (col > start) {
 			sb_add(sb, p, spaces);
 			col += spaces;
 		}
@@ -12961,7 +12964,7 @@ static void write_cover(struct sbuf *m, const struct cover *c)
 	sb_adds(&body, c->aim);
 	if (c->organised) {
 		sb_addc(&body, '\n');
-		add_wrapped(&body, c->organised, 72);
+		add_wrapped(&body, c->organised, 72, 0, 0);
 		sb_addc(&body, '\n');
 	}
 	if (c->branch)
@@ -18994,12 +18997,21 @@ static void add_split_paragraph(struct sbuf *m, const struct split_run *sr,
 		"change, one for\neach %s that takes it.  The others:\n", sr->n,
 		sr->o->split == SPLIT_ROUTE ? "tree" :
 		sr->o->split == SPLIT_SUBSYSTEM ? "subsystem" : "list");
+	struct sbuf line = SBUF_INIT;
 	for (size_t i = 0; i < sr->n; i++)
-		if (i != self)
-			sb_addf(m, "  %s (%zu patch%s): %s\n", sr->cut[i].dir,
+		if (i != self) {
+			sb_setlen(&line, 0);
+			const char *key = sr->cut[i].key;
+			if (key && !strncmp(key, "git ", 4))
+				key += 4;       /* a T: line's URL says git */
+			sb_addf(&line, "%s (%zu patch%s): %s", sr->cut[i].dir,
 				sr->cut[i].n, sr->cut[i].n == 1 ? "" : "es",
-				!sr->cut[i].key ? "files of several" :
-				*sr->cut[i].key ? sr->cut[i].key : "none named");
+				!key ? "files of several" :
+				*key ? key : "none named");
+			/* 75 columns, as checkpatch.pl wants a message */
+			add_wrapped(m, line.buf, 75, 2, 4);
+		}
+	sb_release(&line);
 	sb_addc(m, '\n');
 }
 

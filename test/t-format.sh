@@ -556,7 +556,7 @@ t_format_split_route() {
 	has "to the tree's people" "$(sed -n '/^To:/,/^Cc:/p' <<<"$c")" " Wolf Sang <wolf@example.org>"
 	has "cc its lists" "$(sed -n '/^Cc:/,/^$/p' <<<"$c")" " linux-i2c@example.org"
 	has "the user's aim" "$c" "The aim of it all."
-	has "names the others and where they go" "$c" "  2-arm-foo (1 patch): git git://example.org/foo.git"
+	has "names the others and where they go" "$c" "  2-arm-foo (1 patch): git://example.org/foo.git"
 	has "each series its base" "$c" "base-commit: $(git rev-parse base-split)"
 	local d
 	for d in 1-i2c 2-arm-foo 3-sound-codec; do

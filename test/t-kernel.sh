@@ -277,12 +277,13 @@ t_kernel_format() {
 	done
 }
 
-# kernel_checkpatch MAIL GITS: the kinds of what checkpatch.pl reports in
-# MAIL that it does not report in GITS (git's mail of the same thing).
+# kernel_checkpatch MAIL... GITS: the kinds of what checkpatch.pl reports
+# in the MAILs that it does not report in GITS (git's mail of the same
+# thing).
 kernel_checkpatch() {
-	local cp; cp=$(kernel_tree)/scripts/checkpatch.pl
-	comm -23 <(perl "$cp" --no-tree --terse --show-types "$1" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u) \
-		<(perl "$cp" --no-tree --terse --show-types "$2" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u)
+	local cp gits=${!#}; cp=$(kernel_tree)/scripts/checkpatch.pl
+	comm -23 <(perl "$cp" --no-tree --terse --show-types "${@:1:$#-1}" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u) \
+		<(perl "$cp" --no-tree --terse --show-types "$gits" | sed -n 's/^[^:]*:[0-9]*: \([A-Z]*:[A-Z_]*\):.*/\1/p' | sort -u)
 }
 
 # split of the ofm change as one diff: every file's diff in exactly one
@@ -428,10 +429,16 @@ t_kernel_format_split() {
 	local i2c pxa
 	i2c=$(grep -l '^+++ b/drivers/i2c/busses/i2c-xiic.c' "$out_dir"/*/*.patch | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
 	has "i2c-omap.c with i2c-xiic.c" "$(ls -d "$out_dir/$i2c"/* | xargs grep -l '^+++ b/drivers/i2c/busses/i2c-omap.c')" "$i2c"
-	has "the i2c series goes to the i2c tree" "$(cat "$out_dir"/*/0000-cover-letter.patch)" "  $i2c (1 patch): git git://git.kernel.org/pub/scm/linux/kernel/git/wsa/linux.git"
+	has "the i2c series goes to the i2c tree" "$(cat "$out_dir"/*/0000-cover-letter.patch)" "  $i2c (1 patch):
+    git://git.kernel.org/pub/scm/linux/kernel/git/wsa/linux.git"
 	pxa=$(grep -l '^+++ b/arch/arm/mach-pxa/' "$out_dir"/*/*.patch | head -n 1 | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
 	lacks "the platform's file is not in the i2c series" "$pxa" "$i2c"
-	lacks "the platform's series goes to no i2c tree" "$(grep -h "^  $pxa (" "$out_dir"/*/0000-cover-letter.patch | head -n 1)" "wsa/linux.git"
+	lacks "the platform's series goes to no i2c tree" "$(grep -h -A 1 "^  $pxa (" "$out_dir"/*/0000-cover-letter.patch | head -n 2)" "wsa/linux.git"
+	# the others' trees are wrapped at 75 columns: checkpatch.pl finds
+	# nothing in any letter that git's own cover letter does not draw
+	git format-patch -q --cover-letter -o "$scratch/ksplit-git" ofm~2..ofm
+	eq "checkpatch.pl on every letter, beyond git's" \
+		"$(kernel_checkpatch "$out_dir"/*/0000-cover-letter.patch "$scratch/ksplit-git/0000-cover-letter.patch")" ""
 	if [ -e "$(git --exec-path)/git-send-email" ] &&
 	   perl -e 'use lib split(/:/, $ENV{GITPERLLIB} || "/usr/share/perl5"); require Git::LoadCPAN::Mail::Address;' 2>/dev/null; then
 		local sent
