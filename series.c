@@ -78,8 +78,6 @@
  *   - split --commit still applies each group to a whole index (git apply
  *     --cached, write-tree, commit-tree per group): its cost follows the
  *     tree; regroup's take path cannot serve it (no commit has the files).
- *   - format --split -v N: a lone patch has no letter, so no word of its
- *     fate.
  *   - routes from history cost a bounded git log beside the range (0.3 s
  *     on Xen's 10,000 commits), read for --by route and --compare even
  *     where no file's committer is in MAINTAINERS.
@@ -12547,17 +12545,29 @@ static void add_file_diff(struct sbuf *sb, const struct source *src,
 		sb_addc(sb, '\n');
 }
 
-/* One mail: the group's message msg and its files' diffs. */
+/* One patch mail to write: its head (author, date, id), its group of
+ * the source, its message, its tag ("[PATCH 3/7]") and what is said
+ * below its "---", ending in a blank line (a lone patch's changes since
+ * the last version, where git format-patch puts its --range-diff). */
+struct mail_item {
+	struct mail_opts mo;
+	const struct group *g;
+	struct sbuf msg, tag, notes;
+};
+
+/* One mail, with mo's head: the item's message and its files' diffs. */
 static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
-			     const struct source *src, const struct group *g,
-			     const struct sbuf *msg, const char *tag)
+			     const struct source *src, const struct mail_item *it)
 {
-	const char *body;
+	const struct sbuf *msg = &it->msg;
+	const struct group *g = it->g;
+	const char *body, *tag = it->tag.buf;
 	char *subject = message_subject(msg, &body);
 	struct sbuf text = SBUF_INIT;
 
 	sb_add(&text, body, (size_t)(msg->buf + msg->len - body));
 	sb_adds(&text, "---\n");
+	sb_add(&text, it->notes.buf, it->notes.len);
 	add_diffstat(&text, src, g->member, g->nr);
 	sb_addc(&text, '\n');
 	for (size_t i = 0; i < g->nr; i++)
@@ -12801,19 +12811,12 @@ static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
 	return r;
 }
 
-/* One patch mail to write: its head (author, date, id), its group of
- * the source, its message and its tag ("[PATCH 3/7]"). */
-struct mail_item {
-	struct mail_opts mo;
-	const struct group *g;
-	struct sbuf msg, tag;
-};
-
 static void mail_items_release(struct mail_item *it, size_t n)
 {
 	for (size_t i = 0; it && i < n; i++) {
 		sb_release(&it[i].msg);
 		sb_release(&it[i].tag);
+		sb_release(&it[i].notes);
 	}
 	free(it);
 }
@@ -12834,10 +12837,8 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 	int r = 0;
 
 	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
-	for (size_t i = 0; i < n; i++) {
-		write_patch_mail(&sm->text[base + i], &it[i].mo, src, it[i].g,
-				 &it[i].msg, it[i].tag.buf);
-	}
+	for (size_t i = 0; i < n; i++)
+		write_patch_mail(&sm->text[base + i], &it[i].mo, src, &it[i]);
 	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
@@ -12847,8 +12848,7 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 		mo.to = &to;
 		mo.cc = &cc;
 		sb_setlen(&sm->text[base + i], 0);
-		write_patch_mail(&sm->text[base + i], &mo, src, it[i].g,
-				 &it[i].msg, it[i].tag.buf);
+		write_patch_mail(&sm->text[base + i], &mo, src, &it[i]);
 		addresses_release(&to);
 		addresses_release(&cc);
 	}
@@ -13093,7 +13093,8 @@ static struct mail_item *group_items(const struct mail_opts *mo,
 	struct mail_item *it = xcalloc(p->nr + 1, sizeof *it);
 
 	for (size_t i = 0; i < p->nr; i++) {
-		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT };
+		it[i] = (struct mail_item){ *mo, &p->g[i], SBUF_INIT, SBUF_INIT,
+					    SBUF_INIT };
 		sb_add(&it[i].msg, msgs[i].buf, msgs[i].len);
 		sb_adds(&it[i].tag, "[PATCH");
 		if (p->nr > 1)
@@ -18706,7 +18707,7 @@ static struct mail_item *commit_items(const struct format_opts *o,
 		const struct rcommit *c = &rc->c[j];
 		it[i] = (struct mail_item){ { .author = c->author, .when = c->when,
 					      .tz = c->tz, .id = c->id },
-					    &p->g[j], SBUF_INIT, SBUF_INIT };
+					    &p->g[j], SBUF_INIT, SBUF_INIT, SBUF_INIT };
 		sb_adds(&it[i].msg, c->msg);
 		add_tag(&it[i].tag, o, i + 1, n, cover);
 	}
@@ -18841,6 +18842,10 @@ static int format_mails(struct cmd *c, const struct format_opts *o,
 		.ad = { o->all_cc, o->to.v, o->cc.v, o->to.n, o->cc.n } };
 	int r = format_cover(c, o, outdir, s.cover, &now, &f, &s.cv);
 
+	/* a lone patch says what changed below its "---", as git's would */
+	if (!r && o->prev && s.n == 1 && !s.cover)
+		r = failed(add_respin(&s.it[0].notes, o->prev, o->version,
+				      &c->rg, &c->rc, c->repo.gitdir));
 	if (!r)
 		r = failed(make_series(sm, &s, &c->src, c->ow.m, &c->ow.o));
 	sb_addf(rec, "date %lld\n", (long long)now.when);
@@ -19064,6 +19069,23 @@ static void cut_fates(struct sbuf *m, const struct split_run *sr, size_t i)
 	free(orphan);
 }
 
+/* What became of series i's previous patches and their range-diff, for
+ * its letter (of them: what names them) or below a lone patch's "---",
+ * where git format-patch --range-diff puts it. */
+static void cut_changes(struct sbuf *m, const struct split_run *sr, size_t i,
+			const char *patches, const char *them)
+{
+	int was = sr->o->version - 1;
+
+	sb_addf(m, "Changes since v%d (%s)%s:\n", was, sr->o->prev, patches);
+	cut_fates(m, sr, i);
+	size_t at = m->len;
+	sb_addf(m, "\nRange-diff%s against v%d:\n", them, was);
+	if (!add_cut_range_diff(m, sr, i))
+		sb_setlen(m, at);
+	sb_addc(m, '\n');
+}
+
 /* Series i's cover letter into *cv, its strings in f. */
 static void split_cover(struct split_run *sr, size_t i, const struct sbuf *pre,
 			size_t npre, struct format_cover *f, struct cover *cv)
@@ -19084,17 +19106,9 @@ static void split_cover(struct split_run *sr, size_t i, const struct sbuf *pre,
 		sb_addf(&f->aim, "It applies after %zu patch%s of the others, "
 			"named below by their patch ids.\n\n", npre,
 			npre == 1 ? "" : "es");
-	if (sr->respun) {
-		sb_addf(&f->changes, "Changes since v%d (%s) of this series' "
-			"patches:\n", sr->o->version - 1, sr->o->prev);
-		cut_fates(&f->changes, sr, i);
-		size_t at = f->changes.len;
-		sb_addf(&f->changes, "\nRange-diff of them against v%d:\n",
-			sr->o->version - 1);
-		if (!add_cut_range_diff(&f->changes, sr, i))
-			sb_setlen(&f->changes, at);
-		sb_addc(&f->changes, '\n');
-	}
+	if (sr->respun)
+		cut_changes(&f->changes, sr, i, " of this series' patches",
+			    " of them");
 	cover_commits(f, &c->rc, cut->commit, cut->n);
 	for (size_t j = 0; j < cut->n; j++) {
 		const struct group *g = &c->p.g[cut->commit[j]];
@@ -19138,6 +19152,8 @@ static int write_cut(struct split_run *sr, size_t i)
 			    s.cover);
 	if (s.cover)
 		split_cover(sr, i, &pre, npre, &f, &s.cv);
+	else if (sr->respun)
+		cut_changes(&s.it[0].notes, sr, i, "", "");
 	sb_release(&pre);
 	sb_addf(&dir, "%s/%s", sr->outdir, cut->dir);
 	int r = make_series(&sm, &s, &sr->c->src, sr->c->ow.m, &sr->c->ow.o);

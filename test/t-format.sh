@@ -436,6 +436,36 @@ Because.' > /dev/null
 	has "detached: said" "$err" "series: warning: the cover letter says nothing of v2: upstream.. ends at no branch"
 }
 
+# A lone patch has no letter: -v 2 says what became of v1 below its
+# "---", where git format-patch --range-diff puts it, and git am still
+# takes the patch.
+t_format_lone_v2() {
+	fseries f-lone
+	git checkout -q -b lone "$FB"
+	git cherry-pick "$FT" > /dev/null
+	local f; f=$(git diff --name-only HEAD~ HEAD | head -n 1)
+	run format -o "$scratch/fl1" "$FB..lone"
+	eq "v1: one mail" "$(ls "$scratch/fl1")" "0001-fs-do-it.patch"
+	echo 'int z;' >> "$f"
+	git commit -q --amend -a --no-edit
+	run format -v 2 -o "$scratch/fl2" "$FB..lone"
+	eq "v2: exit" "$rc" 0
+	local m=$scratch/fl2/v2-0001-fs-do-it.patch
+	eq "v2: below ---, what changed, then the range-diff" \
+		"$(sed -n '/^---$/,/^diff --git/p' "$m" | sed -E 's/[0-9a-f]{7}/H/g' | head -n 6)" "---
+Changes since v1 (series/lone/v1-base..series/lone/v1):
+- changed: fs: do it
+
+Range-diff against v1:
+1:  H ! 1:  H fs: do it"
+	has "v2: the diffstat after a blank line" "$(cat "$m")" "
+
+ $f | "
+	git checkout -q -b lone-am "$FB"
+	git am -q "$m" || bad "v2: git am"
+	eq "v2: git am gives the tree" "$(git rev-parse HEAD^{tree})" "$(git rev-parse lone^{tree})"
+}
+
 # The subjects are numbered as git format-patch numbers them: padded to
 # the total's width, the cover letter 00 of 10 (mail clients sort by
 # subject), with -v and --rfc as git writes them.
@@ -651,6 +681,15 @@ t_format_split_v2() {
 	lacks "v2: no other series' block" "$c" "sound: codec: x
 -:"
 	has "v2: the new map" "$(git cat-file blob refs/series/main/v2-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git"
+	# a series of one patch has no letter: its patch says it
+	local lone; lone=$(ls "$scratch"/sv2/*/v2-0001-sound-codec-x.patch)
+	eq "v2: the lone patch's folder has no letter" "$(ls "${lone%/*}" | wc -l)" 1
+	has "v2: the lone patch says its fate below ---" \
+		"$(sed -n '/^---$/,/^diff --git/p' "$lone")" "---
+Changes since v1 (series/main/v1-base..series/main/v1):
+- unchanged: sound: codec: x
+
+Range-diff against v1:"
 }
 
 # --split list: a series per first list of the patch's files (their

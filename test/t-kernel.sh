@@ -410,12 +410,19 @@ t_kernel_format_split() {
 	eq "together: every commit" "$(git rev-list --count base..HEAD)" "$(git rev-list --count base..ofm)"
 	git checkout -q -f ofm
 	# v2 of the same commits: each letter's range-diff holds its own
-	# patches' blocks, all unchanged (a lone patch has no letter)
+	# patches' blocks, all unchanged; a lone patch, with no letter, says
+	# its own below its "---"
 	run format --split route -v 2 -o "$scratch/ksplit-v2" base..ofm
 	eq "v2: exit" "$rc" 0
-	local mine own=0 letters=0 fates=0
+	local mine own=0 letters=0 fates=0 lone=0 lone_said=0
 	for d in "$scratch/ksplit-v2"/*/; do
-		[ -e "$d/v2-0000-cover-letter.patch" ] || continue
+		if [ ! -e "$d/v2-0000-cover-letter.patch" ]; then
+			lone=$((lone + 1))
+			grep -q '^- unchanged: ' "$d"v2-0001-*.patch &&
+				grep -q '^Range-diff against v1:$' "$d"v2-0001-*.patch &&
+				lone_said=$((lone_said + 1))
+			continue
+		fi
 		letters=$((letters + 1))
 		mine=$(sed -n '/^Range-diff of them against v1:/,/^$/p' "$d/v2-0000-cover-letter.patch" |
 			sed -nE 's/^ {0,3}[0-9]+: +[0-9a-f]+ = +[0-9]+: +([0-9a-f]+) .*/\1/p' | sort)
@@ -426,6 +433,7 @@ t_kernel_format_split() {
 	done
 	eq "v2: every letter's range-diff is its patches'" "$own" "$letters"
 	eq "v2: every letter's fates are its patches', each unchanged" "$fates" "$letters"
+	eq "v2: every lone patch says its fate and range-diff below ---" "$lone_said" "$lone"
 	local i2c pxa
 	i2c=$(grep -l '^+++ b/drivers/i2c/busses/i2c-xiic.c' "$out_dir"/*/*.patch | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
 	has "i2c-omap.c with i2c-xiic.c" "$(ls -d "$out_dir/$i2c"/* | xargs grep -l '^+++ b/drivers/i2c/busses/i2c-omap.c')" "$i2c"
