@@ -17127,6 +17127,9 @@ struct cut {
 				 * its one commit's files have several */
 	size_t part, parts;     /* 1-based; parts 1: whole */
 	char *prefix;           /* its subjects' common cut, "i2c: " or "" */
+	char *tag;              /* where another key's cut has its prefix
+				 * (or it has none), what tells it apart:
+				 * its key's short name; else NULL */
 	char *dir;              /* its folder, "03-i2c-busses" */
 	size_t day;             /* when it goes out, from 1 */
 };
@@ -17163,8 +17166,81 @@ static char *common_cut(char *const *subj, size_t n)
 	return xstrndup(n ? subj[0] : "", len);
 }
 
-/* Names cut i of n by its prefix, else by its list's name: "03-i2c-busses",
- * "04-linux-arm", "-part2" after it. */
+/* A key's short name, malloc'd: a tree's last two path components
+ * without ".git", then its branch ("tip/tip timers/core" of "git
+ * git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git
+ * timers/core"); a list's address or a section's title as it is; NULL
+ * for none. */
+static char *key_name(const char *key)
+{
+	const char *url = key, *sp = strchr(key, ' ');
+
+	if (!key || !*key)
+		return NULL;
+	if (sp && !memchr(key, ':', (size_t)(sp - key)))
+		url = sp + 1;           /* "git URL": the SCM's name first */
+	if (!strstr(url, "://"))
+		return xstrdup(key);
+	const char *end = url + strcspn(url, " "), *e = end, *at;
+	while (e > url && e[-1] == '/')
+		e--;
+	int k = 0;
+	for (at = e; at > url && !(at[-1] == '/' && ++k == 2); at--)
+		;
+	size_t n = (size_t)(e - at);
+	if (n > 4 && !memcmp(e - 4, ".git", 4))
+		n -= 4;
+	return xstrfmt("%.*s%s", (int)n, at, end);
+}
+
+static int same_key(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Tags each cut whose letter would read as another key's does (the same
+ * prefix, or none) with its key's short name, or the whole key where
+ * that is shared too: on LKML, which every letter of a kernel campaign
+ * reaches, two letters "drivers/usb: drop X" tell neither maintainer
+ * which is his. */
+static void tag_alike(struct cut *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int alike = !*c[i].prefix;
+		for (size_t j = 0; j < n && !alike; j++)
+			alike = !same_key(c[i].key, c[j].key) &&
+				!strcmp(c[i].prefix, c[j].prefix);
+		if (alike)
+			c[i].tag = key_name(c[i].key);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n && c[i].tag; j++)
+			if (!same_key(c[i].key, c[j].key) && c[j].tag &&
+			    !strcmp(c[i].tag, c[j].tag) &&
+			    !strcmp(c[i].prefix, c[j].prefix)) {
+				free(c[i].tag);
+				c[i].tag = xstrdup(c[i].key);
+			}
+}
+
+/* The folder-name words of s ("i2c-busses" of "i2c/busses: "), up to an
+ * address's '@', after a '-' where d holds some already. */
+static void add_name_words(struct sbuf *d, size_t start, const char *s)
+{
+	if (d->len > start)
+		sb_addc(d, '-');
+	for (const char *p = s; *p && *p != '@'; p++)
+		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+			sb_addc(d, *p);
+		else if (d->len > start && d->buf[d->len - 1] != '-')
+			sb_addc(d, '-');
+	while (d->len > start && d->buf[d->len - 1] == '-')
+		sb_setlen(d, d->len - 1);
+}
+
+/* Names cut i of n by its prefix, else by its list's name, then its tag:
+ * "03-i2c-busses", "04-linux-arm", "05-drivers-usb-gregkh-usb", "-part2"
+ * after it. */
 static void name_cut(struct cut *c, size_t i, size_t n)
 {
 	struct sbuf d = SBUF_INIT;
@@ -17173,13 +17249,9 @@ static void name_cut(struct cut *c, size_t i, size_t n)
 
 	sb_addf(&d, "%0*zu-", (int)decimal_width(n), i + 1);
 	size_t start = d.len;
-	for (const char *p = by; *p && *p != '@'; p++)
-		if (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-			sb_addc(&d, *p);
-		else if (d.len > start && d.buf[d.len - 1] != '-')
-			sb_addc(&d, '-');
-	while (d.len > start && d.buf[d.len - 1] == '-')
-		sb_setlen(&d, d.len - 1);
+	add_name_words(&d, start, by);
+	if (c->tag && by != c->key)
+		add_name_words(&d, start, c->tag);
 	if (d.len == start)
 		sb_adds(&d, c->key ? "series" : "several");
 	if (c->parts > 1)
@@ -17211,6 +17283,24 @@ static char *cut_dir(const struct cut *c, const struct plan *p,
 	return sb_detach(&d, NULL);
 }
 
+/* What the letter of c's commits starts its subject with: their
+ * subjects' common cut, else their files' common directory. */
+static char *cut_prefix(const struct cut *c, const struct plan *p,
+			const struct source *src, char *const *subj)
+{
+	char **cs = xcalloc(c->n + 1, sizeof *cs);
+
+	for (size_t j = 0; j < c->n; j++)
+		cs[j] = subj[c->commit[j]];
+	char *s = common_cut(cs, c->n);
+	free(cs);
+	if (!*s) {
+		free(s);
+		s = cut_dir(c, p, src);
+	}
+	return s;
+}
+
 /* The series of p's groups (a range's commits, subjects subj, files in
  * src) by key, each at most max commits, into *out.  Returns how many. */
 static size_t cut_series(const struct plan *p, const struct source *src,
@@ -17227,7 +17317,7 @@ static size_t cut_series(const struct plan *p, const struct source *src,
 			i++;
 		if (i == nb)
 			b[nb++] = (struct cut){ xcalloc(p->nr + 1, sizeof *b->commit),
-						0, gk, 1, 1, NULL, NULL, 0 };
+						0, gk, 1, 1, NULL, NULL, NULL, 0 };
 		b[i].commit[b[i].n++] = k;
 	}
 	for (size_t i = 0; i < nb; i++)
@@ -17238,25 +17328,18 @@ static size_t cut_series(const struct plan *p, const struct source *src,
 		size_t parts = (b[i].n + max - 1) / max, at = 0;
 		for (size_t part = 1; part <= parts; part++) {
 			size_t size = (b[i].n - at) / (parts - part + 1);
-			struct cut *c = &(*out)[nc];
+			struct cut *c = &(*out)[nc++];
 			*c = (struct cut){ xcalloc(size + 1, sizeof *c->commit), size,
-					   b[i].key, part, parts, NULL, NULL, 0 };
+					   b[i].key, part, parts, NULL, NULL, NULL,
+					   0 };
 			memcpy(c->commit, b[i].commit + at, size * sizeof *c->commit);
 			at += size;
-			char **cs = xcalloc(size + 1, sizeof *cs);
-			for (size_t j = 0; j < size; j++)
-				cs[j] = subj[c->commit[j]];
-			c->prefix = common_cut(cs, size);
-			free(cs);
-			if (!*c->prefix) {
-				free(c->prefix);
-				c->prefix = cut_dir(c, p, src);
-			}
-			nc++;
+			c->prefix = cut_prefix(c, p, src, subj);
 		}
 		free(b[i].commit);
 	}
 	free(b);
+	tag_alike(*out, nc);
 	for (size_t i = 0; i < nc; i++)
 		name_cut(&(*out)[i], i, nc);
 	return nc;
@@ -17273,6 +17356,7 @@ static void cuts_free(struct cut *c, size_t n)
 	for (size_t i = 0; c && i < n; i++) {
 		free(c[i].commit);
 		free(c[i].prefix);
+		free(c[i].tag);
 		free(c[i].dir);
 	}
 	free(c);
@@ -19096,8 +19180,13 @@ static void split_cover(struct split_run *sr, size_t i, const struct sbuf *pre,
 
 	add_tag(&f->tag, sr->o, 0, cut->n, 1);
 	sb_addf(&f->subject, "%s%s", cut->prefix, sr->subject.buf);
+	if (cut->tag || cut->parts > 1)
+		sb_addf(&f->subject, " (%s%s", cut->tag ? cut->tag : "",
+			cut->tag && cut->parts > 1 ? ", " : "");
 	if (cut->parts > 1)
-		sb_addf(&f->subject, " (part %zu of %zu)", cut->part, cut->parts);
+		sb_addf(&f->subject, "part %zu of %zu", cut->part, cut->parts);
+	if (cut->tag || cut->parts > 1)
+		sb_addc(&f->subject, ')');
 	sb_addf(&f->aim, "%s\n", sr->aim.buf);
 	add_split_paragraph(&f->aim, sr, i);
 	sb_adds(&f->base, sr->base.buf);

@@ -582,7 +582,7 @@ t_format_split_route() {
 	eq "a folder a series" "$(ls "$scratch/sr" | tr '\n' ' ')" "1-i2c 2-arm-foo 3-sound-codec 4-misc "
 	has "the commit of two trees, said" "$err" "its files go to several trees: a series of its own (4-misc)"
 	local c; c=$(cat "$scratch/sr/1-i2c/0000-cover-letter.patch")
-	has "the series' subject names its tree" "$c" "Subject: [PATCH 0/2] i2c: drop foo()"
+	eq "the series' subject names its tree, no more" "$(grep '^Subject:' <<<"$c")" "Subject: [PATCH 0/2] i2c: drop foo()"
 	has "to the tree's people" "$(sed -n '/^To:/,/^Cc:/p' <<<"$c")" " Wolf Sang <wolf@example.org>"
 	has "cc its lists" "$(sed -n '/^Cc:/,/^$/p' <<<"$c")" " linux-i2c@example.org"
 	has "the user's aim" "$c" "The aim of it all."
@@ -648,6 +648,29 @@ t_format_split_again() {
 	run format --split route --max-patches 1 --force -o "$scratch/sa" base-split..HEAD
 	eq "--force: exit" "$rc" 0
 	eq "--force: only the new folders" "$(ls "$scratch/sa" | tr '\n' ' ')" "1-i2c-foo-part1 2-i2c-bar-part2 3-arm-foo 4-sound-codec 5-misc "
+}
+
+# A change committed as "treewide: ..." gives every series the same
+# prefix: each letter then names its tree, so that no two read alike on
+# a list both reach.
+t_format_split_alike() {
+	route_tree fmt-split-alike
+	git tag base-alike
+	local f
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 arch/arm/mach-foo/board.c sound/foo-codec.c; do
+		git commit -qm "treewide: drop foo() from $(basename "$f" .c)" "$f"
+	done
+	echo 1 > sound/bar-codec.c; git add sound/bar-codec.c
+	git commit -qm 'treewide: drop foo() from bar-codec'
+	printf 'drop foo()\n\nWhy.\n' > "$scratch/alike.cover"
+	run format --split route --cover "$scratch/alike.cover" -o "$scratch/sal" base-alike..HEAD
+	eq "exit" "$rc" 0
+	eq "folders named by their trees" "$(ls "$scratch/sal" | tr '\n' ' ')" \
+		"1-treewide-example.org-i2c 2-treewide-example.org-foo 3-treewide-example.org-sound "
+	eq "letters named by their trees" "$(grep -h '^Subject:' "$scratch"/sal/*/0000-cover-letter.patch)" \
+		"Subject: [PATCH 0/2] treewide: drop foo() (example.org/i2c)
+Subject: [PATCH 0/2] treewide: drop foo() (example.org/sound)"
 }
 
 # -v 2 of a split set: each series' letter says what became of its own

@@ -401,6 +401,10 @@ t_kernel_format_split() {
 			{ bad_am=$((bad_am + 1)); git am --abort; }
 	done
 	eq "no series over 15 patches" "$bad_size" 0
+	# on LKML, which every letter reaches, no two read alike
+	eq "no two letters share a subject" "$(for d in "$out_dir"/*/0000-cover-letter.patch; do
+		awk '/^Subject:/ { s = $0; while ((getline l) > 0 && l ~ /^[ \t]/) s = s l; print s; exit }' "$d"
+	done | sed 's/^Subject: \[PATCH [0-9]*\/[0-9]*\] //' | sort | uniq -d)" ""
 	eq "each series applies to the base alone" "$bad_am" 0
 	git checkout -q -f -B together base
 	for d in "$out_dir"/*/; do
