@@ -247,7 +247,7 @@ sound/foo-codec.c "
 	run format --split route -o "$scratch/rh" HEAD~4..HEAD
 	eq "history: format --split route exit" "$rc" 0
 	eq "history: format --split route's series" "$(cd "$scratch/rh" && ls */*.patch | grep -v cover | tr '\n' ' ')" \
-		"1-x/0001-x-drivers-i2c-busses-i2c-foo.c.patch 1-x/0002-x-arch-arm-mach-foo-board.c.patch 2-x/0001-x-drivers-i2c-busses-i2c-bar.c.patch 3-x/0001-x-sound-foo-codec.c.patch "
+		"1-x-example.org-foo/0001-x-drivers-i2c-busses-i2c-foo.c.patch 1-x-example.org-foo/0002-x-arch-arm-mach-foo-board.c.patch 2-x-example.org-i2c/0001-x-drivers-i2c-busses-i2c-bar.c.patch 3-x-example.org-sound/0001-x-sound-foo-codec.c.patch "
 }
 
 t_by_needs_maintainers() {
