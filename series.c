@@ -232,46 +232,61 @@ static size_t fmt_number(char *buf, int c, int len, int prec, va_list *ap,
 	return (size_t)(end - p);
 }
 
+/* One conversion's flags, width, precision (-1: none) and length
+ * modifier (0 int, 1 long, 2 long long, 3 size_t). */
+struct fmt_spec {
+	int left, zero, width, prec, len;
+};
+
+/* Reads the spec after a '%' at *fmt, and the '*' arguments it takes. */
+static void fmt_spec(const char **fmt, va_list *ap, struct fmt_spec *sp)
+{
+	const char *f = *fmt;
+
+	*sp = (struct fmt_spec){ 0, 0, 0, -1, 0 };
+	for (;; f++)
+		if (*f == '-')
+			sp->left = 1;
+		else if (*f == '0')
+			sp->zero = 1;
+		else
+			break;
+	if (*f == '*') {
+		sp->width = va_arg(*ap, int);
+		sp->left |= sp->width < 0;
+		sp->width = sp->width < 0 ? -sp->width : sp->width;
+		f++;
+	}
+	for (; *f >= '0' && *f <= '9'; f++)
+		sp->width = sp->width * 10 + *f - '0';
+	if (*f == '.') {
+		sp->prec = 0;
+		if (*++f == '*') {
+			sp->prec = va_arg(*ap, int);
+			f++;
+		}
+		for (; *f >= '0' && *f <= '9'; f++)
+			sp->prec = sp->prec * 10 + *f - '0';
+	}
+	for (; *f == 'h' || *f == 'l' || *f == 'z'; f++)
+		sp->len = *f == 'z' ? 3 : *f == 'l' ? sp->len + 1 : sp->len;
+	*fmt = f;
+}
+
 static size_t fmt_v(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct fmt_out o = { buf, size, 0 };
+	struct fmt_spec sp;
 	va_list args;
 
 	va_copy(args, ap);
 	for (;;) {
 		const char *pct = strchr(fmt, '%');
-		size_t lit = pct ? (size_t)(pct - fmt) : strlen(fmt);
-		fmt_put(&o, fmt, lit);
+		fmt_put(&o, fmt, pct ? (size_t)(pct - fmt) : strlen(fmt));
 		if (!pct)
 			break;
 		fmt = pct + 1;
-		int left = 0, zero = 0, width = 0, prec = -1, len = 0;
-		for (;; fmt++)
-			if (*fmt == '-')
-				left = 1;
-			else if (*fmt == '0')
-				zero = 1;
-			else
-				break;
-		if (*fmt == '*') {
-			width = va_arg(args, int);
-			left |= width < 0;
-			width = width < 0 ? -width : width;
-			fmt++;
-		}
-		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
-			width = width * 10 + *fmt - '0';
-		if (*fmt == '.') {
-			prec = 0;
-			if (*++fmt == '*') {
-				prec = va_arg(args, int);
-				fmt++;
-			}
-			for (; *fmt >= '0' && *fmt <= '9'; fmt++)
-				prec = prec * 10 + *fmt - '0';
-		}
-		for (; *fmt == 'h' || *fmt == 'l' || *fmt == 'z'; fmt++)
-			len = *fmt == 'z' ? 3 : *fmt == 'l' ? len + 1 : len;
+		fmt_spec(&fmt, &args, &sp);
 		char tmp[24], sign = 0;
 		const char *s = tmp;
 		size_t n = 1;
@@ -279,27 +294,28 @@ static size_t fmt_v(char *buf, size_t size, const char *fmt, va_list ap)
 		if (c == 's') {
 			s = va_arg(args, const char *);
 			s = s ? s : "(null)";   /* as both C libraries write it */
-			n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
-			zero = 0;
+			n = sp.prec < 0 ? strlen(s) : strnlen(s, (size_t)sp.prec);
+			sp.zero = 0;
 		} else if (c == 'c') {
 			tmp[0] = (char)va_arg(args, int);
-			zero = 0;
+			sp.zero = 0;
 		} else if (strchr("diuxXo", c)) {
-			n = fmt_number(tmp, c, len, prec, &args, &sign);
-			zero &= prec < 0;
+			n = fmt_number(tmp, c, sp.len, sp.prec, &args, &sign);
+			sp.zero &= sp.prec < 0;
 		} else {
 			tmp[0] = (char)c;       /* "%%", and what no format here has */
-			width = 0;
+			sp.width = 0;
 		}
-		size_t pad = (size_t)width > n + !!sign ? (size_t)width - n - !!sign : 0;
-		if (!left && !zero)
+		size_t w = (size_t)sp.width, have = n + !!sign;
+		size_t pad = w > have ? w - have : 0;
+		if (!sp.left && !sp.zero)
 			fmt_pad(&o, ' ', pad);
 		if (sign)
 			fmt_put(&o, &sign, 1);
-		if (!left && zero)
+		if (!sp.left && sp.zero)
 			fmt_pad(&o, '0', pad);
 		fmt_put(&o, s, n);
-		if (left)
+		if (sp.left)
 			fmt_pad(&o, ' ', pad);
 	}
 	va_end(args);
