@@ -16337,24 +16337,30 @@ static void add_fates(struct sbuf *m, const struct respin *rs,
 		}
 }
 
-/* Version v's map of rg's branch, as record_version() wrote it, into
- * map: 1 read, 0 none (after a warning that the letters say nothing of
- * it). */
+/* Version v of branch br's map ("COMMIT KEY" a line), as
+ * record_version() wrote it, into map; whether it has one. */
+static int split_map(const char *br, int v, struct sbuf *map)
+{
+	char *ref = xstrfmt("refs/series/%s/v%d-split", br, v);
+	const char *words[] = { "cat-file", "blob", ref, NULL };
+
+	if (run_git(&(struct git_run){ .words = words, .out = map, .quiet = 1 }))
+		sb_setlen(map, 0);
+	free(ref);
+	return map->len > 0;
+}
+
+/* Version v's map of rg's branch into map: 1 read, 0 none (after a
+ * warning that the letters say nothing of it). */
 static int recorded_split(const struct range *rg, int v, struct sbuf *map)
 {
 	char *br = range_branch(rg);
-	struct sbuf ref = SBUF_INIT;
 
-	sb_addf(&ref, "refs/series/%s/v%d-split", br ? br : "", v);
-	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
-	if (!br || run_git(&(struct git_run){ .words = words, .out = map,
-					       .quiet = 1 }) || !map->len) {
-		sb_setlen(map, 0);
+	if (!br || !split_map(br, v, map))
 		warning("the letters say nothing of v%d: it was not sent "
-			"split, or not recorded so (no %s)", v, ref.buf);
-	}
+			"split, or not recorded so (no refs/series/%s/v%d-split)",
+			v, br ? br : "", v);
 	free(br);
-	sb_release(&ref);
 	return map->len > 0;
 }
 
@@ -17046,6 +17052,38 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 	}
 }
 
+/* A key's short name, malloc'd: a tree's last two path components
+ * without ".git", then its branch ("tip/tip timers/core" of "git
+ * git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git
+ * timers/core"); a list's address or a section's title as it is; NULL
+ * for none. */
+static char *key_name(const char *key)
+{
+	const char *url = key, *sp = strchr(key, ' ');
+
+	if (!key || !*key)
+		return NULL;
+	if (sp && !memchr(key, ':', (size_t)(sp - key)))
+		url = sp + 1;           /* "git URL": the SCM's name first */
+	if (!strstr(url, "://"))
+		return xstrdup(key);
+	const char *end = url + strcspn(url, " "), *e = end, *at;
+	while (e > url && e[-1] == '/')
+		e--;
+	int k = 0;
+	for (at = e; at > url && !(at[-1] == '/' && ++k == 2); at--)
+		;
+	size_t n = (size_t)(e - at);
+	if (n > 4 && !memcmp(e - 4, ".git", 4))
+		n -= 4;
+	return xstrfmt("%.*s%s", (int)n, at, end);
+}
+
+static int same_key(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
 /* Who of the To: of patches still out has not answered, with how many
  * of them and which (1-based). */
 struct waiter {
@@ -17093,11 +17131,53 @@ static size_t add_waiting(struct sbuf *out, const struct sent *s,
 	return nw;
 }
 
-/* The status of each patch, the summary, who owes an answer; whether
- * every patch is applied. */
+/* Where the version went out split (map: its "COMMIT KEY" lines), each
+ * series in the order of its first patch, with what became of its
+ * patches and which are still out (1-based): whose tree is done, whose
+ * owes the campaign patches. */
+static void add_by_series(struct sbuf *out, const struct rcommits *rc,
+			  const struct fate *f, const char *map)
+{
+	char *done = xcalloc(rc->nr + 1, 1);
+	size_t series = 0;
+
+	for (size_t i = 0; map && *map && i < rc->nr; i++) {
+		struct span key = mapped_key(map, rc->c[i].id);
+		if (done[i] || !key.p)
+			continue;
+		size_t n = 0, in = 0;
+		struct sbuf still = SBUF_INIT;
+		for (size_t j = i; j < rc->nr; j++) {
+			struct span k = mapped_key(map, rc->c[j].id);
+			if (done[j] || !k.p || !span_is(k, key.p, key.len))
+				continue;
+			done[j] = 1;
+			n++;
+			if (f[j].state == BY_LINK || f[j].state == BY_PATCH_ID ||
+			    f[j].state == MODIFIED)
+				in++;
+			else
+				sb_addf(&still, "%s%zu", still.len ? ", " : "", j + 1);
+		}
+		char *k = xstrndup(key.p, key.len), *name = key_name(k);
+		sb_addf(out, "%s  %s: %zu of %zu applied", series++ ? "" :
+			"by series:\n", name ? name : "none named", in, n);
+		if (still.len)
+			sb_addf(out, "; still out: %s", still.buf);
+		sb_addc(out, '\n');
+		free(name);
+		free(k);
+		sb_release(&still);
+	}
+	free(done);
+}
+
+/* The status of each patch, the summary, each series' where the version
+ * went out split (map, or NULL), who owes an answer; whether every patch
+ * is applied. */
 static int print_status(const struct rcommits *rc, char *const *subj,
 			const struct sent *s, const struct fate *f,
-			const struct additions *ad, long days)
+			const struct additions *ad, long days, const char *map)
 {
 	static const char *const word[] = { "pending", "applied", "applied",
 		"modified", "reverted", "answered" };
@@ -17115,6 +17195,7 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 		xfprintf(stdout, "%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
 		       subj[i], line.buf);
 	}
+	add_by_series(&waiting, rc, f, map);
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
 	size_t applied = count[BY_LINK] + count[BY_PATCH_ID] + count[MODIFIED];
 	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
@@ -17180,38 +17261,6 @@ static char *common_cut(char *const *subj, size_t n)
 		len = j;
 	}
 	return xstrndup(n ? subj[0] : "", len);
-}
-
-/* A key's short name, malloc'd: a tree's last two path components
- * without ".git", then its branch ("tip/tip timers/core" of "git
- * git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git
- * timers/core"); a list's address or a section's title as it is; NULL
- * for none. */
-static char *key_name(const char *key)
-{
-	const char *url = key, *sp = strchr(key, ' ');
-
-	if (!key || !*key)
-		return NULL;
-	if (sp && !memchr(key, ':', (size_t)(sp - key)))
-		url = sp + 1;           /* "git URL": the SCM's name first */
-	if (!strstr(url, "://"))
-		return xstrdup(key);
-	const char *end = url + strcspn(url, " "), *e = end, *at;
-	while (e > url && e[-1] == '/')
-		e--;
-	int k = 0;
-	for (at = e; at > url && !(at[-1] == '/' && ++k == 2); at--)
-		;
-	size_t n = (size_t)(e - at);
-	if (n > 4 && !memcmp(e - 4, ".git", 4))
-		n -= 4;
-	return xstrfmt("%.*s%s", (int)n, at, end);
-}
-
-static int same_key(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
 }
 
 /* Tags each cut whose letter would read as another key's does (the same
@@ -20047,7 +20096,7 @@ static const char *recorded_branch(const char *cmd, const char *ref, int *v,
 
 /* The version followed: its range into c->rg and its commits into c->rc;
  * *tag gets "refs/series/BRANCH/vN" (the caller frees it). */
-static int status_version(struct cmd *c, int v, char **tag)
+static int status_version(struct cmd *c, int v, char **tag, struct sbuf *map)
 {
 	int r;
 
@@ -20061,6 +20110,7 @@ static int status_version(struct cmd *c, int v, char **tag)
 	if (resolve_commit_quietly(*tag, c->rg.tip) < 0)
 		return failed(error("status: format recorded no v%d of %s (no %s)",
 				    v, br, *tag));
+	split_map(br, v, map);
 	return failed(read_range_commits(&c->rg, &c->rc, "followed"));
 }
 
@@ -20106,7 +20156,8 @@ static int cmd_status(struct args *a)
 	struct fate *f = NULL;
 	char *tag = NULL;
 	time_t date = 0;
-	if (!(r = status_version(&c, o.version, &tag))) {
+	struct sbuf map = SBUF_INIT;
+	if (!(r = status_version(&c, o.version, &tag, &map))) {
 		s = xcalloc(c.rc.nr + 1, sizeof *s);
 		f = xcalloc(c.rc.nr + 1, sizeof *f);
 		read_sent(tag, &c.rc, s, &date);
@@ -20117,9 +20168,10 @@ static int cmd_status(struct args *a)
 		read_answers(&rp.mb, &c.rc, rp.subj, s, f);
 		split_date(&now);
 		r = print_status(&c.rc, rp.subj, s, f, &rp.ad,
-				 date ? (long)((now.when - date) / 86400) : 0) ?
-		    0 : EXIT_NOTHING;
+				 date ? (long)((now.when - date) / 86400) : 0,
+				 map.buf) ? 0 : EXIT_NOTHING;
 	}
+	sb_release(&map);
 	if (s)
 		sent_release(s, f, c.rc.nr);
 	free(tag);

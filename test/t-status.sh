@@ -198,6 +198,28 @@ t_status_split_thanks() {
 	has "the other, pending" "$out" "pending  i2c: bar: x"
 }
 
+# A version that went out split: status rolls each series up, in the
+# order of its first patch, with the patches still out of it.
+t_status_by_series() {
+	split_range st-series
+	run format --split route -o "$scratch/st-series" "HEAD~5..main"
+	eq "format --split" "$rc" 0
+	git checkout -q -b up HEAD~5
+	git am -q "$scratch"/st-series/*-arm-foo/*.patch
+	git checkout -q main
+	run status up
+	eq "status: exit (not all in)" "$rc" 1
+	eq "status: each series" "$(sed -n '/^by series:/,/^waiting on:/p' <<<"$out")" "by series:
+  example.org/i2c: 0 of 2 applied; still out: 1, 3
+  example.org/foo: 1 of 1 applied
+  example.org/sound: 0 of 1 applied; still out: 4
+  (several): 0 of 1 applied; still out: 5
+waiting on:"
+	run format -o "$scratch/st-whole" "HEAD~5..main" --force -v 2
+	run status up
+	lacks "a version not split: no series" "$out" "by series:"
+}
+
 # The kernel's upstream of a formatted series (the mails in DIR, patches
 # in order): branch up at base with the first 150 applied, 1-100 by git
 # am --message-id (a Link each), 101-150 as sent; ten of each with a
