@@ -17470,6 +17470,26 @@ static size_t send_day(struct loads *l, const struct series_mails *sm,
 	return day;
 }
 
+/* The list that gets the most patches in all, into *total: the one that
+ * sets the send plan's pace (on the kernel, linux-kernel@, which every
+ * patch reaches). */
+static const char *busiest_list(const struct loads *l, size_t *total)
+{
+	const char *most = NULL;
+
+	*total = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		size_t n = 0;
+		for (size_t j = 0; j < l->n; j++)
+			n += !strcmp(l->v[j].list, l->v[i].list) ? l->v[j].n : 0;
+		if (n > *total) {
+			*total = n;
+			most = l->v[i].list;
+		}
+	}
+	return most;
+}
+
 static void loads_release(struct loads *l)
 {
 	for (size_t i = 0; i < l->n; i++)
@@ -19356,6 +19376,11 @@ static void print_send_plan(const struct split_run *sr)
 		"them over %zu day%s (no list gets more than %zu patch%s a "
 		"day):\n", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
 		sr->max == 1 ? "" : "es");
+	size_t most;
+	const char *pace = busiest_list(&sr->loads, &most);
+	if (days > 1 && pace)
+		xfprintf(stderr, "  (the pace is %s's: %zu patches in all)\n",
+			 pace, most);
 	for (size_t d = 1; d <= days; d++)
 		for (size_t i = 0; i < sr->n; i++) {
 			if (sr->cut[i].day != d)

@@ -602,11 +602,13 @@ t_format_split_route() {
 	git checkout -q -f main
 	has "the send plan" "$err" "  day 1: git send-email $scratch/sr/1-i2c/*.patch"
 	has "the plan's lists" "$err" "2 patches to linux-arm@example.org, linux-i2c@example.org"
+	lacks "one day: no pace named" "$err" "the pace is"
 	# parts: a series of at most one patch; a list gets one a day
 	run format --split route --max-patches 1 -o "$scratch/sr1" base-split..HEAD
 	eq "parts: exit" "$rc" 0
 	eq "parts: folders" "$(ls "$scratch/sr1" | tr '\n' ' ')" "1-i2c-foo-part1 2-i2c-bar-part2 3-arm-foo 4-sound-codec 5-misc "
 	has "parts: a list a patch a day" "$err" "  day 2: git send-email $scratch/sr1/2-i2c-bar-part2/*.patch"
+	has "parts: the list that sets the pace" "$err" "  (the pace is linux-arm@example.org's: 4 patches in all)"
 	run format --max-patches 3 base-split..HEAD
 	eq "--max-patches alone: usage" "$rc" 2
 }
