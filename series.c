@@ -16387,13 +16387,24 @@ static int recorded_respin(const struct range *now, int v, struct sbuf *m)
 
 /* git range-diff of prev_spec and now's range into out: 0, or -1 after
  * error(). */
+/* git range-diff's words, of the version prev_spec against news
+ * ("BASE..TIP"): malloc'd, the strings the caller's. */
+static const char **range_diff_words(const char *prev_spec, const char *news)
+{
+	const char **w = xcalloc(5, sizeof *w);
+
+	w[0] = "range-diff", w[1] = "--no-color", w[2] = prev_spec, w[3] = news;
+	return w;
+}
+
 static int range_diff(const char *prev_spec, const struct range *now,
 		      struct sbuf *out)
 {
 	char *news = xstrfmt("%s..%s", now->base, now->tip);
-	const char *words[] = { "range-diff", "--no-color", prev_spec, news, NULL };
+	const char **words = range_diff_words(prev_spec, news);
 	int st = run_git(&(struct git_run){ .words = words, .out = out });
 
+	free(words);
 	free(news);
 	return st ? git_failed("git range-diff", st) : 0;
 }
@@ -16410,13 +16421,10 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 	struct respin rs;
 	struct sbuf rd = SBUF_INIT, news = SBUF_INIT;
 	struct git_bg rdiff = { 0 };
-	const char **rw = xcalloc(5, sizeof *rw);
 	int r = -1;
 
 	sb_addf(&news, "%s..%s", now->base, now->tip);
-	rw[0] = "range-diff", rw[1] = "--no-color", rw[2] = prev_spec;
-	rw[3] = news.buf;
-	if (bg_start(&rdiff, gitdir, rw) < 0) {
+	if (bg_start(&rdiff, gitdir, range_diff_words(prev_spec, news.buf)) < 0) {
 		sb_release(&news);
 		return -1;
 	}
