@@ -2112,7 +2112,7 @@ static void print_help(const struct command *cmd)
 			xfprintf(stdout, "%-30s %s\n", line.buf, o->help);
 		}
 	xfprintf(stdout, "\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
-	       "128+N killed by signal N\n", cmd->exit1);
+		 "128+N killed by signal N\n", cmd->exit1);
 	sb_release(&line);
 }
 
@@ -5960,7 +5960,7 @@ void re_dump(const struct regex *re, FILE *f)
 	}
 	for (size_t i = 0; i < re->nlits; i++)
 		xfprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
-			re->lits[i]);
+			 re->lits[i]);
 }
 
 static int contains(const char *s, size_t n, const char *lit, int icase)
@@ -11295,7 +11295,7 @@ static size_t report_trailers(const struct regroup *rg, const struct plan *p,
 			}
 			if (all)
 				xfprintf(stdout, "%s %s: %.12s %.*s\n", lost || !kept ?
-				       "dropped" : "kept   ", t, rc->id, slen, rc->msg);
+					 "dropped" : "kept   ", t, rc->id, slen, rc->msg);
 		}
 	}
 	sb_release(&where);
@@ -12058,23 +12058,23 @@ static int print_compare(const struct selection *base, const struct source *src,
 	int r = ow->m ? same_files_answers(ow, src, all, total, rc) : 0;
 	if (!r)
 		xfprintf(stdout, "organisation  patches  most-recipients  cover-lists  "
-		       "most-to-a-list  maintainers\n");
+			 "most-to-a-list  maintainers\n");
 	at = 0;
 	for (size_t k = 0; k < NORGS; k++) {
 		struct org_figures f = org_figures(rc + at, p[k].nr);
 		if (!r && ow->m)
 			xfprintf(stdout, "%-12s%9zu%17zu%13zu%16zu%13zu\n",
-			       organisations[k].name, f.patches, f.most_rcpt,
-			       f.cover_lists, f.most_to_list, f.people);
+				 organisations[k].name, f.patches, f.most_rcpt,
+				 f.cover_lists, f.most_to_list, f.people);
 		else if (!r && p[k].nr)
 			xfprintf(stdout, "%-12s%9zu%17s%13s%16s%13s\n",
-			       organisations[k].name, f.patches, "-", "-", "-", "-");
+				 organisations[k].name, f.patches, "-", "-", "-", "-");
 		at += p[k].nr;
 		plan_release(&p[k]);
 	}
 	if (!r && !ow->m)
 		xfprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
-			"the forms compared without recipients\n");
+			 "the forms compared without recipients\n");
 	recipients_free(rc, total);
 	free(all);
 	return r;
@@ -15801,7 +15801,7 @@ static void report_patch(const struct findings *f, size_t g,
 		if (f->v[i].patch != g)
 			continue;
 		xfprintf(stdout, "%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
-		       f->v[i].rule->why, f->v[i].rule->name);
+			 f->v[i].rule->why, f->v[i].rule->name);
 		GROW(path, np + 1, ap);
 		path[np++] = (char *)f->v[i].path;
 	}
@@ -17201,18 +17201,18 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 		sb_setlen(&line, 0);
 		add_fate_details(&line, &f[i], &s[i], ad, i, days);
 		xfprintf(stdout, "%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
-		       subj[i], line.buf);
+			 subj[i], line.buf);
 	}
 	add_by_series(&waiting, rc, f, map);
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
 	size_t applied = count[BY_LINK] + count[BY_PATCH_ID] + count[MODIFIED];
 	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
-	       "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
-	       count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
+		 "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
+		 count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
 	if (count[REVERTED])
 		xfprintf(stdout, "%zu reverted, ", count[REVERTED]);
 	xfprintf(stdout, "%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
-	       count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
+		 count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
 	sb_release(&line);
 	sb_release(&waiting);
 	return applied == rc->nr;
@@ -18215,8 +18215,8 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 	txn_print(t, c->repo.old, NULL);
 	if (*c->repo.old)
 		xfprintf(stderr, "series: the index and the work tree still hold "
-			"%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
-			"the new HEAD\n", c->repo.old, c->repo.old);
+			 "%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
+			 "the new HEAD\n", c->repo.old, c->repo.old);
 	return 0;
 }
 
@@ -18300,9 +18300,9 @@ static void report_left_out(const struct cmd *c, const struct commit_opts *o)
 		out += !included(c->src.f[i].path, o->sel.include);
 	if (out)
 		xfprintf(stderr, "series: %zu file%s outside --include stay%s as "
-			"%.12s has %s; the old tip is %.12s\n", out,
-			out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
-			out == 1 ? "it" : "them", c->rg.tip);
+			 "%.12s has %s; the old tip is %.12s\n", out,
+			 out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
+			 out == 1 ? "it" : "them", c->rg.tip);
 }
 
 /* The new commits: shown with every trailer's fate (-n), or made; with
@@ -19054,8 +19054,8 @@ static int write_format_series(const struct series_mails *sm,
 	 * differ */
 	const char *thread = o->individual ? "--no-thread " : "";
 	xfprintf(stderr, "series: %zu mail%s; check, then send:\n"
-		"    git send-email --dry-run %s%s\n    git send-email %s%s\n",
-		nf, nf == 1 ? "" : "s", thread, cmd.buf, thread, cmd.buf);
+		 "    git send-email --dry-run %s%s\n    git send-email %s%s\n",
+		 nf, nf == 1 ? "" : "s", thread, cmd.buf, thread, cmd.buf);
 	sb_release(&cmd);
 	return 0;
 }
@@ -19381,9 +19381,9 @@ static void print_send_plan(const struct split_run *sr)
 			days = sr->cut[i].day;
 	}
 	xfprintf(stderr, "series: %zu series, %zu mails; check each, then send "
-		"them over %zu day%s (no list gets more than %zu patch%s a "
+		 "them over %zu day%s (no list gets more than %zu patch%s a "
 		"day):\n", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
-		sr->max == 1 ? "" : "es");
+		 sr->max == 1 ? "" : "es");
 	size_t most;
 	const char *pace = busiest_list(&sr->loads, &most);
 	if (days > 1 && pace)
@@ -19396,10 +19396,10 @@ static void print_send_plan(const struct split_run *sr)
 			struct sbuf w = SBUF_INIT;
 			add_shell_word(&w, sr->outdir);
 			xfprintf(stderr, "  day %zu: git send-email %s/%s/*.patch\n"
-				"         %zu patch%s to %s\n", d, w.buf,
-				sr->cut[i].dir, sr->cut[i].n,
-				sr->cut[i].n == 1 ? "" : "es",
-				*sr->lists[i] ? sr->lists[i] : "no list");
+				 "         %zu patch%s to %s\n", d, w.buf,
+				 sr->cut[i].dir, sr->cut[i].n,
+				 sr->cut[i].n == 1 ? "" : "es",
+				 *sr->lists[i] ? sr->lists[i] : "no list");
 			sb_release(&w);
 		}
 }
@@ -19790,10 +19790,10 @@ static int check_report(struct cmd *c, const struct findings *f, int range)
 	}
 	if (flagged)
 		xfprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
-			"hardware: send %s one by one (series format --individual) "
-			"and ask for Tested-by:\n", flagged, c->p.nr,
-			c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
-			flagged == 1 ? "it" : "them");
+			 "hardware: send %s one by one (series format --individual) "
+			 "and ask for Tested-by:\n", flagged, c->p.nr,
+			 c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
+			 flagged == 1 ? "it" : "them");
 	return flagged ? EXIT_NOTHING : EXIT_DONE;
 }
 
@@ -19950,7 +19950,7 @@ static size_t add_trailers(struct cmd *c, struct additions *ad,
 			added++;
 			if (dry_run)
 				xfprintf(stdout, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
-				       ad->v[k].line, ad->v[k].why);
+					 ad->v[k].line, ad->v[k].why);
 			else
 				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
 					rc->id, subj[i], ad->v[k].line, ad->v[k].why);
@@ -19968,8 +19968,8 @@ static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
 		return EXIT_FAIL;
 	fputs(said->buf, stderr);
 	xfprintf(stdout, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
-	       added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
-	       c->repo.ref, c->repo.old, c->t.tip);
+		 added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
+		 c->repo.ref, c->repo.old, c->t.tip);
 	return 0;
 }
 
@@ -20777,15 +20777,15 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 				sb_addf(fates, "- gone (the pattern no longer "
 					"touches its files): %s\n", subj);
 			xfprintf(stdout, "gone      %s (%s%.12s)\n", subj, in ? "applied as " :
-			       "the pattern no longer touches its files", in ?
-			       f->commit : "");
+				 "the pattern no longer touches its files", in ?
+				 f->commit : "");
 		}
 		free(subj);
 	}
 	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
-	       "%zu of v%d's gone (%zu applied)\n", rr->v + 1, c->p.nr,
-	       c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
-	       count[CHANGED], count[0], gone, rr->v, applied);
+		 "%zu of v%d's gone (%zu applied)\n", rr->v + 1, c->p.nr,
+		 c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
+		 count[CHANGED], count[0], gone, rr->v, applied);
 	sbufs_free(m, c->p.nr);
 }
 
@@ -20809,7 +20809,7 @@ static int respin_commit(struct cmd *c, struct respin_run *rr,
 	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
 		return EXIT_FAIL;
 	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
-		rr->br, rr->v + 1, rr->v + 1);
+		 rr->br, rr->v + 1, rr->v + 1);
 	return 0;
 }
 
@@ -20896,7 +20896,7 @@ static int print_usage(FILE *f)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		print_synopsis(f, "       series ", &commands[i]);
 	xfprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
-		   "128+N killed by signal N\n");
+		 "128+N killed by signal N\n");
 	return EXIT_USAGE;
 }
 
@@ -20910,21 +20910,21 @@ static int usage(const char *why)
 static void version(void)
 {
 	xfprintf(stdout, "series %s (", SERIES_VERSION);
-#if defined(__clang__)
-	xfprintf(stdout, "clang %d.%d.%d", __clang_major__, __clang_minor__,
-	       __clang_patchlevel__);
-#elif defined(__GNUC__)
-	xfprintf(stdout, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
-#else
-	xfprintf(stdout, "unknown compiler");
-#endif
-#if defined(SERIES_LIBC)
-	xfprintf(stdout, ", %s", SERIES_LIBC);
-#endif
-#if defined(SERIES_STATIC)
-	xfprintf(stdout, ", static");
-#endif
-	xfprintf(stdout, ")\n");
+		 #if defined(__clang__)
+		 xfprintf(stdout, "clang %d.%d.%d", __clang_major__, __clang_minor__,
+			  __clang_patchlevel__);
+		 #elif defined(__GNUC__)
+		 xfprintf(stdout, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+		 #else
+		 xfprintf(stdout, "unknown compiler");
+		 #endif
+		 #if defined(SERIES_LIBC)
+		 xfprintf(stdout, ", %s", SERIES_LIBC);
+		 #endif
+		 #if defined(SERIES_STATIC)
+		 xfprintf(stdout, ", static");
+		 #endif
+		 xfprintf(stdout, ")\n");
 }
 
 int main(int argc, char **argv)
