@@ -17067,10 +17067,9 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
  * for none. */
 static char *key_name(const char *key)
 {
-	const char *url = key, *sp = strchr(key, ' ');
-
 	if (!key || !*key)
 		return NULL;
+	const char *url = key, *sp = strchr(key, ' ');
 	if (sp && !memchr(key, ':', (size_t)(sp - key)))
 		url = sp + 1;           /* "git URL": the SCM's name first */
 	if (!strstr(url, "://"))

@@ -673,6 +673,12 @@ t_format_split_alike() {
 	eq "letters named by their trees" "$(grep -h '^Subject:' "$scratch"/sal/*/0000-cover-letter.patch)" \
 		"Subject: [PATCH 0/2] treewide: drop foo() (example.org/i2c)
 Subject: [PATCH 0/2] treewide: drop foo() (example.org/sound)"
+	# a commit whose files go to two trees has no key to name
+	echo 3 >> drivers/i2c/busses/i2c-bar.c; echo 3 >> sound/foo-codec.c
+	git commit -qam 'treewide: drop foo() from two'
+	run format --split route --cover "$scratch/alike.cover" -o "$scratch/sal3" base-alike..HEAD
+	eq "a commit of two trees beside them: exit" "$rc" 0
+	eq "a commit of two trees beside them: its folder" "$(ls "$scratch/sal3" | tail -n 1)" "4-treewide"
 }
 
 # -v 2 of a split set: each series' letter says what became of its own
