@@ -17146,17 +17146,19 @@ static void add_by_series(struct sbuf *out, const struct rcommits *rc,
 			  const struct fate *f, const char *map)
 {
 	char *done = xcalloc(rc->nr + 1, 1);
+	struct span *of = xcalloc(rc->nr + 1, sizeof *of);   /* each one's */
 	size_t series = 0;
 
+	for (size_t i = 0; map && *map && i < rc->nr; i++)
+		of[i] = mapped_key(map, rc->c[i].id);
 	for (size_t i = 0; map && *map && i < rc->nr; i++) {
-		struct span key = mapped_key(map, rc->c[i].id);
+		struct span key = of[i];
 		if (done[i] || !key.p)
 			continue;
 		size_t n = 0, in = 0;
 		struct sbuf still = SBUF_INIT;
 		for (size_t j = i; j < rc->nr; j++) {
-			struct span k = mapped_key(map, rc->c[j].id);
-			if (done[j] || !k.p || !span_is(k, key.p, key.len))
+			if (done[j] || !of[j].p || !span_is(of[j], key.p, key.len))
 				continue;
 			done[j] = 1;
 			n++;
@@ -17176,6 +17178,7 @@ static void add_by_series(struct sbuf *out, const struct rcommits *rc,
 		free(k);
 		sb_release(&still);
 	}
+	free(of);
 	free(done);
 }
 
