@@ -380,6 +380,31 @@ stmmac: do it"
 	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
 
+# %(prefix) counts votes: everyone's recent cuts of the file, worth less
+# the older they are, outvote a plurality of older ones; the user's own
+# cut, even an older one, outvotes both (people keep their own style).
+t_prefix_votes() {
+	newrepo prefix-votes
+	mkdir -p lib
+	echo 0 > lib/a.c; echo 0 > lib/b.c
+	commit_all "Initial commit"
+	local s
+	for s in "old: 1" "old: 2" "old: 3" "new: 1" "new: 2"; do
+		echo "$s" >> lib/a.c
+		GIT_AUTHOR_EMAIL=other@example.org git commit -qam "$s"
+	done
+	echo mine >> lib/b.c; git commit -qam "mine: b"
+	for s in "old: 1" "new: 1" "new: 2"; do
+		echo "$s" >> lib/b.c
+		GIT_AUTHOR_EMAIL=other@example.org git commit -qam "$s"
+	done
+	echo change >> lib/a.c; echo change >> lib/b.c
+	run plan --by file -m '%(prefix)x'
+	eq "votes: exit" "$rc" 0
+	eq "votes: recent over many, own over recent" "$(grep subject <<<"$out")" "    subject: new: x
+    subject: mine: x"
+}
+
 # An unborn branch has no HEAD to diff against: every file is new, so K:
 # lines search it whole, and plan answers (it failed on git diff HEAD).
 t_plan_unborn_recipients() {
