@@ -16495,6 +16495,14 @@ struct fate {
 	char *replied;          /* per To: box, 1: they replied */
 };
 
+/* Whether the patch is in the tree: by its link, its patch id, or
+ * edited on the way. */
+static int is_applied(const struct fate *f)
+{
+	return f->state == BY_LINK || f->state == BY_PATCH_ID ||
+	       f->state == MODIFIED;
+}
+
 /* BASE..REF's commits that touch the series' files, and their patch
  * ids; skip marks reverts and backports, taken those matched. */
 struct upstream {
@@ -17049,7 +17057,7 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 	static const char *const how[] = { "", "Link:", "patch id",
 		"subject, author and files" };
 
-	if (f->state >= BY_LINK && f->state <= MODIFIED) {
+	if (is_applied(f)) {
 		sb_addf(sb, "in %s as %.12s (%s)", f->ref, f->commit, how[f->state]);
 		if (f->edited)
 			sb_addf(sb, "; changed there: %s", f->edited);
@@ -17174,8 +17182,7 @@ static void add_by_series(struct sbuf *out, const struct rcommits *rc,
 				continue;
 			done[j] = 1;
 			n++;
-			if (f[j].state == BY_LINK || f[j].state == BY_PATCH_ID ||
-			    f[j].state == MODIFIED)
+			if (is_applied(&f[j]))
 				in++;
 			else
 				sb_addf(&still, "%s%zu", still.len ? ", " : "", j + 1);
@@ -17203,7 +17210,7 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 {
 	static const char *const word[] = { "pending", "applied", "applied",
 		"modified", "reverted", "answered" };
-	size_t count[6] = { 0 }, tagged = 0;
+	size_t count[6] = { 0 }, tagged = 0, applied = 0;
 	struct sbuf line = SBUF_INIT, waiting = SBUF_INIT;
 
 	for (size_t i = 0; i < rc->nr; i++) {
@@ -17212,6 +17219,7 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 			tags += ad->v[k].c == i;
 		tagged += tags > 0;
 		count[f[i].state]++;
+		applied += is_applied(&f[i]);
 		sb_setlen(&line, 0);
 		add_fate_details(&line, &f[i], &s[i], ad, i, days);
 		xfprintf(stdout, "%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
@@ -17219,7 +17227,6 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 	}
 	add_by_series(&waiting, rc, f, map);
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
-	size_t applied = count[BY_LINK] + count[BY_PATCH_ID] + count[MODIFIED];
 	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
 		 "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
 		 count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
@@ -20779,7 +20786,7 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 	}
 	for (size_t k = 0; k < rr->prev.nr; k++) {
 		const struct fate *f = &rr->up[k];
-		int in = f->state >= BY_LINK && f->state <= MODIFIED;
+		int in = is_applied(f);
 		char *subj = subject_of(rr->prev.c[k].msg);
 		if (rr->fate[k] == GONE) {
 			gone++;
