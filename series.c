@@ -17080,6 +17080,17 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 	}
 }
 
+/* The key as a reader follows it: a T: line's URL and branch, without
+ * its SCM's name ("git"); any other key (a list, a section's title) as
+ * it is. */
+static const char *key_url(const char *key)
+{
+	const char *sp = strchr(key, ' ');
+
+	return sp && !memchr(key, ':', (size_t)(sp - key)) &&
+	       strstr(sp + 1, "://") ? sp + 1 : key;
+}
+
 /* A key's short name, malloc'd: a tree's last two path components
  * without ".git", then its branch ("tip/tip timers/core" of "git
  * git://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git
@@ -17089,9 +17100,7 @@ static char *key_name(const char *key)
 {
 	if (!key || !*key)
 		return NULL;
-	const char *url = key, *sp = strchr(key, ' ');
-	if (sp && !memchr(key, ':', (size_t)(sp - key)))
-		url = sp + 1;           /* "git URL": the SCM's name first */
+	const char *url = key_url(key);
 	if (!strstr(url, "://"))
 		return xstrdup(key);
 	const char *end = url + strcspn(url, " "), *e = end, *at;
@@ -19205,12 +19214,10 @@ static void add_split_paragraph(struct sbuf *m, const struct split_run *sr,
 		if (i != self) {
 			sb_setlen(&line, 0);
 			const char *key = sr->cut[i].key;
-			if (key && !strncmp(key, "git ", 4))
-				key += 4;       /* a T: line's URL says git */
 			sb_addf(&line, "%s (%zu patch%s): %s", sr->cut[i].dir,
 				sr->cut[i].n, sr->cut[i].n == 1 ? "" : "es",
 				!key ? "files of several" :
-				*key ? key : "none named");
+				*key ? key_url(key) : "none named");
 			/* 75 columns, as checkpatch.pl wants a message */
 			add_wrapped(m, line.buf, 75, 2, 4);
 		}

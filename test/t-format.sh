@@ -549,6 +549,17 @@ team@example.org"
 	eq "compare: cover lists by file" "$by_file" 2
 }
 
+# --split subsystem: a series per section, the others named by their
+# titles whole (a title's words are not an SCM's name and its URL).
+t_format_split_subsystem() {
+	split_range fmt-split-sub
+	git tag base-split HEAD~5
+	run format --split subsystem -o "$scratch/ss" base-split..HEAD
+	eq "exit" "$rc" 0
+	local c; c=$(cat "$scratch"/ss/1-*/0000-cover-letter.patch)
+	has "one for each subsystem" "$c" "each subsystem that takes it.  The others:"
+	has "a title whole" "$c" "  2-i2c-bar (1 patch): I2C SUBSYSTEM HOST DRIVERS"
+}
 # format --split route: one series per tree, each in its own folder, each
 # applying to the base on its own (a series whose patch needs another's
 # names it), together the tip's tree; cover letters to the tree's people
