@@ -438,6 +438,16 @@ t_kernel_format_split() {
 	eq "v2: every letter's range-diff is its patches'" "$own" "$letters"
 	eq "v2: every letter's fates are its patches', each unchanged" "$fates" "$letters"
 	eq "v2: every lone patch says its fate and range-diff below ---" "$lone_said" "$lone"
+	# git am takes the lone v2 patches back, their notes left out
+	local lones; lones=$(for d in "$scratch/ksplit-v2"/*/; do
+		[ -e "$d/v2-0000-cover-letter.patch" ] ||
+			grep -L '^prerequisite-patch-id:' "$d"v2-0001-*.patch
+	done)
+	git checkout -q -f -B lone-v2 base
+	git am -q $lones > /dev/null 2>&1 || { bad "v2: git am of the lone patches"; git am --abort; }
+	eq "v2: every lone patch applied" "$(git rev-list --count base..HEAD)" "$(wc -l <<<"$lones")"
+	lacks "v2: no note in a message" "$(git log --format=%B base..HEAD)" "Range-diff"
+	git checkout -q -f ofm
 	local i2c pxa
 	i2c=$(grep -l '^+++ b/drivers/i2c/busses/i2c-xiic.c' "$out_dir"/*/*.patch | sed 's|.*/\([^/]*\)/[^/]*$|\1|')
 	has "i2c-omap.c with i2c-xiic.c" "$(ls -d "$out_dir/$i2c"/* | xargs grep -l '^+++ b/drivers/i2c/busses/i2c-omap.c')" "$i2c"
