@@ -16421,6 +16421,19 @@ static int range_diff(const char *prev_spec, const struct range *now,
 	return st ? git_failed("git range-diff", st) : 0;
 }
 
+/* The two headings of a new version's notes, worded as git format-patch
+ * --range-diff words its own: of says whose ("" the whole series'). */
+static void add_changes_heading(struct sbuf *m, int was, const char *since,
+				const char *of)
+{
+	sb_addf(m, "Changes since v%d (%s)%s:\n", was, since, of);
+}
+
+static void add_range_diff_heading(struct sbuf *m, int was, const char *of)
+{
+	sb_addf(m, "\nRange-diff%s against v%d:\n", of, was);
+}
+
 /* What became of each commit of the previous version: applied upstream
  * (its patch id is in the new base's history since the old base),
  * unchanged, changed (a new commit with its subject), or gone; then the
@@ -16443,7 +16456,7 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 	if (respin_open(&rs, prev_spec, now, rc) < 0)
 		goto out;
 	if (!recorded_respin(now, version, m)) {
-		sb_addf(m, "Changes since v%d (%s):\n", version - 1, prev_spec);
+		add_changes_heading(m, version - 1, prev_spec, "");
 		add_fates(m, &rs, rc, NULL, NULL);
 	}
 	int st = bg_finish(&rdiff, &rd);
@@ -16452,7 +16465,7 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 			git_failed("git range-diff", st);
 		goto out;
 	}
-	sb_addf(m, "\nRange-diff against v%d:\n", version - 1);
+	add_range_diff_heading(m, version - 1, "");
 	sb_add(m, rd.buf, rd.len);
 	sb_addc(m, '\n');
 	r = 0;
@@ -19282,10 +19295,10 @@ static void cut_changes(struct sbuf *m, const struct split_run *sr, size_t i,
 {
 	int was = sr->o->version - 1;
 
-	sb_addf(m, "Changes since v%d (%s)%s:\n", was, sr->o->prev, patches);
+	add_changes_heading(m, was, sr->o->prev, patches);
 	cut_fates(m, sr, i);
 	size_t at = m->len;
-	sb_addf(m, "\nRange-diff%s against v%d:\n", them, was);
+	add_range_diff_heading(m, was, them);
 	if (!add_cut_range_diff(m, sr, i))
 		sb_setlen(m, at);
 	sb_addc(m, '\n');
@@ -20776,8 +20789,11 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 	struct sbuf *m = group_messages(&c->p, &c->tm);
 	size_t count[3] = { 0 }, gone = 0, applied = 0;
 
-	sb_addf(fates, "Changes since v%d (%.12s..%.12s), found on %.12s:\n",
-		rr->v, rr->old.base, rr->old.tip, rr->onto);
+	char *since = xstrfmt("%.12s..%.12s", rr->old.base, rr->old.tip);
+	char *on = xstrfmt(", found on %.12s", rr->onto);
+	add_changes_heading(fates, rr->v, since, on);
+	free(since);
+	free(on);
 	for (size_t g = 0; g < c->p.nr; g++) {
 		size_t k = rr->was[g];
 		int w = k < rr->prev.nr ? rr->fate[k] : 0;
