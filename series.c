@@ -19238,16 +19238,13 @@ static void add_split_paragraph(struct sbuf *m, const struct split_run *sr,
 	sb_addc(m, '\n');
 }
 
-/* The commits of other series before series i's that touch its files:
- * "prerequisite-patch-id:" lines for base, and how many. */
-static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
-				size_t i)
+/* Marks in seen the commits of other series before series i's that
+ * touch its files: those it needs first. */
+static void mark_needed(const struct split_run *sr, size_t i, char *seen)
 {
 	const struct cut *cut = &sr->cut[i];
 	const struct plan *p = &sr->c->p;
 	const struct source *src = &sr->c->src;
-	char *seen = xcalloc(p->nr + 1, 1), pid[72];
-	size_t n = 0;
 
 	for (size_t a = 0; a < cut->n; a++)
 		for (size_t j = 0, k = cut->commit[a]; j < k; j++) {
@@ -19258,7 +19255,39 @@ static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
 					seen[j] = !strcmp(src->f[p->g[j].member[x]].path,
 							  src->f[p->g[k].member[y]].path);
 		}
-	for (size_t j = 0; j < p->nr; j++)
+}
+
+/* The patch ids of the commits some series needs first, into sr->ids
+ * ("PATCH-ID COMMIT" lines): theirs only, where a git log -p of the
+ * whole range took as long as reading the patches.  0, or -1 after
+ * error(). */
+static int needed_patch_ids(struct split_run *sr)
+{
+	size_t n = sr->c->rc.nr;
+	char *seen = xcalloc(n + 1, 1);
+	struct sbuf ids = SBUF_INIT, diff = SBUF_INIT;
+
+	for (size_t i = 0; i < sr->n; i++)
+		mark_needed(sr, i, seen);
+	for (size_t j = 0; j < n; j++)
+		if (seen[j])
+			sb_addf(&ids, "%s\n", sr->c->rc.c[j].id);
+	int r = commit_patch_ids(ids.buf, NULL, &sr->ids, &diff);
+	free(seen);
+	sb_release(&ids);
+	sb_release(&diff);
+	return r;
+}
+
+/* Series i's "prerequisite-patch-id:" lines for base, and how many. */
+static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
+				size_t i)
+{
+	size_t nc = sr->c->p.nr, n = 0;
+	char *seen = xcalloc(nc + 1, 1), pid[72];
+
+	mark_needed(sr, i, seen);
+	for (size_t j = 0; j < nc; j++)
 		if (seen[j] && !patch_of_commit(&sr->ids, sr->c->rc.c[j].id, pid)) {
 			sb_addf(base, "prerequisite-patch-id: %s\n", pid);
 			n++;
@@ -19567,7 +19596,6 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
 	int r = cover_text(o->cover, 0, outdir, &sr.subject, &sr.aim) < 0 ||
-		patch_ids(c->rg.spec, &sr.ids) < 0 ||
 		add_base(&sr.base, &c->rg) < 0 ? -1 : 0;
 
 	split_date(&sr.date);
@@ -19588,6 +19616,8 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 			sb_addf(map, "%s %s\n", c->rc.c[sr.cut[i].commit[j]].id,
 				cut_key(&sr.cut[i]));
 		}
+	if (!r)
+		r = needed_patch_ids(&sr);
 	if (!r && o->prev)
 		r = split_previous(&sr);
 	for (size_t i = 0; i < sr.n; i++)
