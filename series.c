@@ -13226,24 +13226,35 @@ static void l_lines(const struct maintainers *m, struct sbuf *out)
 		}
 }
 
-/* The warnings due before anything is sent: a list given more than 15
- * patches, a moderated or subscribers-only list, too many recipients. */
-/* What a run has warned about already, each once (owned strings). */
+/* What a run of several series has looked at already: the lists whose
+ * status it checked, each once (owned strings), and MAINTAINERS' L:
+ * lines, read once (l_lines()). */
 struct said {
 	char **v;
 	size_t n, alloc;
+	struct sbuf llines;
 };
+#define SAID_INIT { NULL, 0, 0, SBUF_INIT }
 
+static void said_release(struct said *sd)
+{
+	free_strings(sd->v, sd->n);
+	sb_release(&sd->llines);
+}
+
+/* The warnings due before anything is sent: a list given more than 15
+ * patches, a moderated or subscribers-only list (once a run: said, or
+ * NULL for a run of one series), too many recipients. */
 static void sending_warnings(const struct series_mails *sm,
 			     const struct maintainers *m, int max_rcpt,
 			     size_t extra, struct said *said)
 {
 	struct addresses lists = ADDRESSES_INIT;
-	struct sbuf llines = SBUF_INIT;
+	struct said one = SAID_INIT, *sd = said ? said : &one;
 
 	series_lists(sm, &lists);
-	if (m)
-		l_lines(m, &llines);
+	if (m && !sd->llines.len)
+		l_lines(m, &sd->llines);
 	for (size_t i = 0; i < lists.n; i++) {
 		struct span box = lists.v[i].box;
 		char *addr = xstrndup(box.p, box.len);
@@ -13255,17 +13266,16 @@ static void sending_warnings(const struct series_mails *sm,
 				"--compare)", addr, count, rule ? rule :
 				"its host publishes no limit, but vger's 15 at "
 				"once is what reviewers expect");
-		const char *st = m ? list_status(&llines, addr) : NULL;
-		if (st && said && has_line(said->v, said->n, addr))
-			st = NULL;
-		if (st && said) {
-			GROW(said->v, said->n + 1, said->alloc);
-			said->v[said->n++] = xstrdup(addr);
+		if (!m || has_line(sd->v, sd->n, addr)) {
+			free(addr);
+			continue;
 		}
+		GROW(sd->v, sd->n + 1, sd->alloc);
+		sd->v[sd->n++] = addr;
+		const char *st = list_status(&sd->llines, addr);
 		if (st)
 			warning("%s is %s: a mail from a non-member waits for a "
 				"moderator, or bounces", addr, st);
-		free(addr);
 	}
 	for (size_t i = 0; i < sm->n; i++) {
 		size_t k = sm->rcpt[i].n + extra;
@@ -13274,7 +13284,7 @@ static void sending_warnings(const struct series_mails *sm,
 				sm->name[i + (size_t)sm->cover], k, max_rcpt);
 	}
 	addresses_release(&lists);
-	sb_release(&llines);
+	said_release(&one);
 }
 
 /* ---- the transaction core -----------------------------------------------
@@ -15219,9 +15229,10 @@ static size_t count_calls(const char *text, size_t len, const char *const *names
 	size_t n = 0;
 
 	for (; names && *names; names++) {
-		size_t k = strlen(*names);
+		size_t k = strlen(*names), rare = rarest_byte(*names, k);
 		for (const char *p = text, *end = text + len, *q;
-		     (q = find_bytes(p, (size_t)(end - p), *names, k)); p = q + 1) {
+		     (q = find_bytes_at(p, (size_t)(end - p), *names, k, rare));
+		     p = q + 1) {
 			unsigned char before = q > text ? (unsigned char)q[-1] : ' ';
 			n += !isalnum(before) && before != '_';
 		}
@@ -19115,7 +19126,7 @@ struct split_run {
 	struct cut *cut;
 	size_t n, max, *cut_of;         /* cut_of: per commit, its series */
 	struct sbuf ids, subject, aim;  /* the range's patch ids; --cover's */
-	struct said said;               /* the lists warned about */
+	struct said said;               /* the lists checked */
 	struct sbuf base;               /* base-commit: and what it needs */
 	struct mail_opts date;          /* when the letters are dated */
 	struct respin rs;               /* with -v N: the previous version */
@@ -19483,7 +19494,7 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->ids);
 	sb_release(&sr->subject);
 	sb_release(&sr->aim);
-	free_strings(sr->said.v, sr->said.n);
+	said_release(&sr->said);
 	sb_release(&sr->base);
 	respin_close(&sr->rs);
 	sb_release(&sr->prev_map);
@@ -19588,7 +19599,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 {
 	struct split_run sr = { c, o, outdir, NULL, 0,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
-		SBUF_INIT, SBUF_INIT, { NULL, 0, 0 }, SBUF_INIT, { 0 },
+		SBUF_INIT, SBUF_INIT, SAID_INIT, SBUF_INIT, { 0 },
 		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL, NULL },
 		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL, NULL,
 		rec, SBUF_INIT };

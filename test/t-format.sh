@@ -646,6 +646,18 @@ t_format_split_prerequisite() {
 	[ -n "$(am_alone "$scratch/srp/1-i2c")" ] && ok || bad "1-i2c needs none"
 }
 
+# A moderated list that several series reach is said once a run.
+t_format_split_moderated_once() {
+	split_range fmt-split-mod
+	sed -i 's/^L:\tlinux-i2c@example.org$/L:\tlinux-i2c@example.org (moderated for non-subscribers)/' MAINTAINERS
+	git commit -qam 'moderated'
+	git tag base-split HEAD~6
+	run format --split route -o "$scratch/smod" base-split..HEAD~1
+	eq "exit" "$rc" 0
+	eq "two series reach the list" "$(grep -l '^Cc:.*linux-i2c@example.org\|^ linux-i2c@example.org' "$scratch"/smod/*/*.patch | sed 's|/[^/]*$||' | sort -u | wc -l)" 2
+	eq "said once" "$(grep -c 'linux-i2c@example.org is moderated' <<<"$err")" 1
+}
+
 # A second split into the same folder: refused, nothing written; with
 # --force, the folders the new split does not write are gone.
 t_format_split_again() {
