@@ -964,10 +964,15 @@ static int byte_rank(unsigned char c)
 static size_t rarest_byte(const char *s, size_t n)
 {
 	size_t k = 0;
+	int best = n ? byte_rank((unsigned char)s[0]) : 0;
 
-	for (size_t i = 1; i < n; i++)
-		if (byte_rank((unsigned char)s[i]) < byte_rank((unsigned char)s[k]))
+	for (size_t i = 1; i < n && best; i++) {
+		int r = byte_rank((unsigned char)s[i]);
+		if (r < best) {
+			best = r;
 			k = i;
+		}
+	}
 	return k;
 }
 
@@ -991,11 +996,13 @@ static const char *find_bytes_at(const char *h, size_t hn, const char *needle,
 	return NULL;
 }
 
-/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL. */
+/* The first place needle (nn bytes) occurs in h (hn bytes), or NULL.  In
+ * a short h, hunting for the first byte costs less than choosing one. */
 static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			      size_t nn)
 {
-	return find_bytes_at(h, hn, needle, nn, rarest_byte(needle, nn));
+	return find_bytes_at(h, hn, needle, nn,
+			     hn < 256 ? 0 : rarest_byte(needle, nn));
 }
 
 /* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
