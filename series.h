@@ -90,6 +90,13 @@ int sb_read_file(struct sbuf *sb, const char *path);
  * git fast-import reads back unambiguously). */
 void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always);
 
+/* ---- numbers -----------------------------------------------------------
+ * The number at s in base (8, 10 or 16), after white space and a sign,
+ * as strtoll() reads it: *end (when end is not NULL) just past its digits,
+ * or s where it has none; LLONG_MAX or LLONG_MIN, errno ERANGE, where it
+ * does not fit.  Nothing is allocated. */
+long long scan_number(const char *s, char **end, int base);
+
 /* ---- child processes ---------------------------------------------------
  * fd fields of struct child, before child_start():
  *   CHILD_INHERIT (0)  the child shares ours;

@@ -3,6 +3,7 @@
  * failure and "N passed, N failed" last; exits 1 on any failure.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,28 @@ static void test_format(void)
 	sb_addf(&sb, "%s", none);       /* as both C libraries write it */
 	CHECK_STR(sb.buf, "(null)");
 	sb_release(&sb);
+}
+
+/* scan_number() reads what strtoll reads, in each base the file uses, its
+ * end and its overflow included. */
+static void test_scan_number(void)
+{
+	static const char *const in[] = { "0", "42", "  -17x", "+8", "-", "",
+		"x1", "9223372036854775807", "9223372036854775808",
+		"-9223372036854775808", "-9223372036854775809",
+		"99999999999999999999", "100644 rest", "ff/FF", "\t12\n" };
+	static const int base[] = { 8, 10, 16 };
+
+	for (size_t i = 0; i < sizeof in / sizeof *in; i++)
+		for (size_t b = 0; b < 3; b++) {
+			char *e1, *e2;
+			errno = 0;
+			long long want = strtoll(in[i], &e1, base[b]);
+			int werr = errno;
+			errno = 0;
+			long long got = scan_number(in[i], &e2, base[b]);
+			CHECK(got == want && e1 == e2 && errno == werr);
+		}
 }
 
 #define H40 "0123456789012345678901234567890123456789"
@@ -303,6 +326,7 @@ int main(int argc, char **argv)
 	signal(SIGALRM, watchdog);
 	RUN(test_sbuf);
 	RUN(test_format);
+	RUN(test_scan_number);
 	RUN(test_status);
 	RUN(test_group_name);
 	RUN(test_templates);
