@@ -803,9 +803,10 @@ long long scan_number(const char *s, char **end, int base)
 	unsigned long long v = 0, lim = (unsigned long long)LLONG_MAX + neg;
 	int over = 0;
 	for (;; p++) {
-		int c = tolower((unsigned char)*p);
+		int c = (unsigned char)*p;
 		int x = c >= '0' && c <= '9' ? c - '0' :
-			c >= 'a' && c <= 'f' ? c - 'a' + 10 : 99;
+			c >= 'a' && c <= 'z' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'Z' ? c - 'A' + 10 : 99;
 		if (x >= base)
 			break;
 		if (v > (lim - (unsigned)x) / (unsigned)base)
@@ -821,7 +822,6 @@ long long scan_number(const char *s, char **end, int base)
 	}
 	return !neg ? (long long)v : v ? -(long long)(v - 1) - 1 : 0;
 }
-
 
 /* The line at *pos of [*pos, end), without its LF, in *line; *pos moves
  * past the LF.  Returns 0 at the end; a last line without LF is a line. */

@@ -92,9 +92,10 @@ void sb_quote_c(struct sbuf *sb, const char *s, size_t n, int always);
 
 /* ---- numbers -----------------------------------------------------------
  * The number at s in base (8, 10 or 16), after white space and a sign,
- * as strtoll() reads it: *end (when end is not NULL) just past its digits,
- * or s where it has none; LLONG_MAX or LLONG_MIN, errno ERANGE, where it
- * does not fit.  Nothing is allocated. */
+ * as strtoll() reads it, but for base 16's "0x", which no field read here
+ * carries (so "0x1f" is 0, its end at the x): *end (when end is not NULL)
+ * just past its digits, or s where it has none; LLONG_MAX or LLONG_MIN,
+ * errno ERANGE, where it does not fit.  Nothing is allocated. */
 long long scan_number(const char *s, char **end, int base);
 
 /* ---- child processes ---------------------------------------------------

@@ -83,7 +83,8 @@ static void test_scan_number(void)
 	static const char *const in[] = { "0", "42", "  -17x", "+8", "-", "",
 		"x1", "9223372036854775807", "9223372036854775808",
 		"-9223372036854775808", "-9223372036854775809",
-		"99999999999999999999", "100644 rest", "ff/FF", "\t12\n" };
+		"99999999999999999999", "100644 rest", "ff/FF", "\t12\n",
+		"\x10\x19", "g7", "Zz", "7@`" };
 	static const int base[] = { 8, 10, 16 };
 
 	for (size_t i = 0; i < sizeof in / sizeof *in; i++)
