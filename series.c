@@ -19169,7 +19169,7 @@ struct split_run {
 	const char *outdir;
 	struct cut *cut;
 	size_t n, max, *cut_of;         /* cut_of: per commit, its series */
-	struct sbuf ids, subject, aim;  /* the range's patch ids; --cover's */
+	struct sbuf ids, subject, aim;  /* needed commits' patch ids; --cover's */
 	struct said said;               /* the lists checked */
 	struct sbuf base;               /* base-commit: and what it needs */
 	struct mail_opts date;          /* when the letters are dated */
@@ -19184,6 +19184,8 @@ struct split_run {
 	char *thread;                   /* the mails' ids' end (thread_of) */
 	struct sbuf *rec;               /* what was sent to whom */
 	struct sbuf rdiff;              /* with -v N: git range-diff of it all */
+	char *need;                     /* a row per series: the commits it
+					 * needs first (mark_needed) */
 };
 
 /* The number of a range-diff header's side at *p ("12:"), 0 for "-:";
@@ -19312,23 +19314,25 @@ static void mark_needed(const struct split_run *sr, size_t i, char *seen)
 		}
 }
 
-/* The patch ids of the commits some series needs first, into sr->ids
- * ("PATCH-ID COMMIT" lines): theirs only, where a git log -p of the
- * whole range took as long as reading the patches.  0, or -1 after
- * error(). */
+/* Marks in sr->need each series' commits needed first, and puts the
+ * patch ids of all of them into sr->ids ("PATCH-ID COMMIT" lines):
+ * theirs only, where a git log -p of the whole range took as long as
+ * reading the patches.  0, or -1 after error(). */
 static int needed_patch_ids(struct split_run *sr)
 {
 	size_t n = sr->c->rc.nr;
-	char *seen = xcalloc(n + 1, 1);
 	struct sbuf ids = SBUF_INIT, diff = SBUF_INIT;
 
+	sr->need = xcalloc(xmul(sr->n, n + 1) + 1, 1);
 	for (size_t i = 0; i < sr->n; i++)
-		mark_needed(sr, i, seen);
+		mark_needed(sr, i, sr->need + i * (n + 1));
 	for (size_t j = 0; j < n; j++)
-		if (seen[j])
-			sb_addf(&ids, "%s\n", sr->c->rc.c[j].id);
+		for (size_t i = 0; i < sr->n; i++)
+			if (sr->need[i * (n + 1) + j]) {
+				sb_addf(&ids, "%s\n", sr->c->rc.c[j].id);
+				break;
+			}
 	int r = commit_patch_ids(ids.buf, NULL, &sr->ids, &diff);
-	free(seen);
 	sb_release(&ids);
 	sb_release(&diff);
 	return r;
@@ -19338,16 +19342,15 @@ static int needed_patch_ids(struct split_run *sr)
 static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
 				size_t i)
 {
-	size_t nc = sr->c->p.nr, n = 0;
-	char *seen = xcalloc(nc + 1, 1), pid[72];
+	size_t nc = sr->c->rc.nr, n = 0;
+	const char *need = sr->need + i * (nc + 1);
+	char pid[72];
 
-	mark_needed(sr, i, seen);
 	for (size_t j = 0; j < nc; j++)
-		if (seen[j] && !patch_of_commit(&sr->ids, sr->c->rc.c[j].id, pid)) {
+		if (need[j] && !patch_of_commit(&sr->ids, sr->c->rc.c[j].id, pid)) {
 			sb_addf(base, "prerequisite-patch-id: %s\n", pid);
 			n++;
 		}
-	free(seen);
 	return n;
 }
 
@@ -19535,6 +19538,7 @@ static void split_run_release(struct split_run *sr)
 	free_strings(sr->lists, sr->n);
 	cuts_free(sr->cut, sr->n);
 	free(sr->cut_of);
+	free(sr->need);
 	sb_release(&sr->ids);
 	sb_release(&sr->subject);
 	sb_release(&sr->aim);
@@ -19646,7 +19650,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		SBUF_INIT, SBUF_INIT, SAID_INIT, SBUF_INIT, { 0 },
 		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL, NULL },
 		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL, NULL,
-		rec, SBUF_INIT };
+		rec, SBUF_INIT, NULL };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
