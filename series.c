@@ -5189,18 +5189,26 @@ void patch_files_release(struct patch_files *pf)
  *   literals, '.', [classes] with ranges and negation, \d \D \w \W \s \S,
  *   \b \B, ^ $ (no /m), escapes \t \n \r \f \e \xHH and any escaped
  *   punctuation, (...), (?:...), (?i), (?i:...), a|b, * + ? {n} {n,} {n,m}
- *   and their lazy forms (a yes/no answer does not depend on laziness).
- * Refused with an error naming the construct: backreferences, look-around,
- * possessive quantifiers, named groups, other (?...) forms, \p, \Q, \G, \z,
- * unknown letter escapes, a program over RE_MAX_INST instructions.
+ *   and their lazy forms (a yes/no answer does not depend on laziness);
+ *   look-around (?<!...) (?<=...) (?!...) (?=...) whose alternatives are
+ *   each a fixed run of bytes (U-Boot's "(?<!uni)versal"): a test of the
+ *   bytes beside the position, so the VM stays a Pike VM.
+ * Refused with an error naming the construct: backreferences, look-around
+ * of another shape, possessive quantifiers, named groups, other (?...)
+ * forms, \p, \Q, \G, \z, unknown letter escapes, a program over
+ * RE_MAX_INST instructions.
  * The only answer is "does it match anywhere": no captures are kept.
  */
 
 enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
-       R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB };
+       R_EMPTY, R_BOL, R_EOL, R_WORDB, R_NWORDB, R_LOOK };
 
 enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
-       I_MATCH };
+       I_LOOK, I_MATCH };
+
+/* R_LOOK's lit and I_LOOK's y: which way it looks, and whether the bytes
+ * must not be there. */
+enum { LOOK_ON = 1, LOOK_BEHIND = 2, LOOK_NEG = 4 };
 
 #define RE_MAX_INST 20000
 
@@ -5210,9 +5218,10 @@ enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
 
 struct rnode {
 	int op;
-	int left, right;        /* children, -1 when none */
+	int left, right;        /* children, -1 when none; R_LOOK: its run */
 	unsigned char set[32];  /* R_LIT / R_CLASS: the bytes it accepts */
-	unsigned char lit;      /* R_LIT: the byte, for the prefilter */
+	unsigned char lit;      /* R_LIT: the byte, for the prefilter;
+				 * R_LOOK: its LOOK_ flags */
 	unsigned char icase;
 };
 
@@ -5227,8 +5236,9 @@ struct rparse {
 
 struct rinst {
 	unsigned char op;
-	unsigned cls;           /* I_CLASS: index into the class table */
-	unsigned x, y;          /* I_SPLIT / I_JMP targets */
+	unsigned cls;           /* I_CLASS, I_LOOK: index into the class table */
+	unsigned x, y;          /* I_SPLIT / I_JMP targets; I_LOOK: how many
+				 * classes from cls, its LOOK_ flags */
 };
 
 struct regex {
@@ -5592,6 +5602,7 @@ static int quantify(struct rparse *rp, int x)
 struct rgroup {
 	int alt, cat;           /* trees, or -1 when none yet */
 	int icase;
+	int look;               /* a look-around's LOOK_ flags, or 0 */
 };
 
 /* Ends the group's current alternative (an empty one is R_EMPTY) and
@@ -5608,14 +5619,23 @@ static int close_alt(struct rparse *rp, struct rgroup *g)
 
 /* After a '(': "?:" or nothing opens a group (1), "?i:" one that ignores
  * case (*icase set, 1); "?i)" ignores case for the rest of the group it
- * stands in (*icase set, 0); any other "?" form is refused (-1). */
-static int open_group(struct rparse *rp, int *icase)
+ * stands in (*icase set, 0); "?<!" "?<=" "?!" "?=" open a look-around
+ * (*look set, 1); any other "?" form is refused (-1). */
+static int open_group(struct rparse *rp, int *icase, int *look)
 {
 	if (rp->p >= rp->end || *rp->p != '?')
 		return 1;
 	rp->p++;
 	if (rp->p < rp->end && *rp->p == ':') {
 		rp->p++;
+		return 1;
+	}
+	int behind = rp->p < rp->end && *rp->p == '<';
+	const char *q = rp->p + behind;
+	if (q < rp->end && (*q == '!' || *q == '=')) {
+		*look = LOOK_ON | (behind ? LOOK_BEHIND : 0) |
+			(*q == '!' ? LOOK_NEG : 0);
+		rp->p = q + 1;
 		return 1;
 	}
 	if (rp->end - rp->p >= 2 && rp->p[0] == 'i' &&
@@ -5626,6 +5646,44 @@ static int open_group(struct rparse *rp, int *icase)
 	}
 	rp->err = "unsupported (? group";
 	return -1;
+}
+
+/* How many bytes the run n matches (literals, classes, '.' in a row),
+ * or -1 where it is no fixed run. */
+static int look_len(const struct rparse *rp, int n)
+{
+	const struct rnode *x = &rp->n[n];
+
+	if (x->op == R_LIT || x->op == R_CLASS || x->op == R_ANY)
+		return 1;
+	if (x->op == R_EMPTY)
+		return 0;
+	if (x->op != R_CAT)
+		return -1;
+	int l = look_len(rp, x->left), r = look_len(rp, x->right);
+	return l < 0 || r < 0 ? -1 : l + r;
+}
+
+/* A look-around's body as R_LOOK nodes, one per alternative: a negative
+ * one holds where all of them do (R_CAT), a positive one where any does
+ * (R_ALT).  -1 with rp->err where an alternative is no fixed run. */
+static int look_node(struct rparse *rp, int body, int flags)
+{
+	if (body < 0)
+		return -1;
+	if (rp->n[body].op == R_ALT) {
+		int l = look_node(rp, rp->n[body].left, flags);
+		int r = l < 0 ? -1 : look_node(rp, rp->n[body].right, flags);
+		return r < 0 ? -1 : rnew(rp, flags & LOOK_NEG ? R_CAT : R_ALT, l, r);
+	}
+	if (look_len(rp, body) < 0) {
+		rp->err = "look-around that is not a fixed run of bytes";
+		return -1;
+	}
+	int n = rnew(rp, R_LOOK, body, -1);
+	if (n >= 0)
+		rp->n[n].lit = (unsigned char)flags;
+	return n;
 }
 
 /*
@@ -5641,7 +5699,7 @@ static int parse_pattern(struct rparse *rp)
 	int root = -1;
 
 	GROW(g, 1, alloc);
-	g[0] = (struct rgroup){ -1, -1, 0 };
+	g[0] = (struct rgroup){ -1, -1, 0, 0 };
 	while (!rp->err) {
 		skip_x(rp);
 		if (rp->p >= rp->end) {
@@ -5664,13 +5722,15 @@ static int parse_pattern(struct rparse *rp)
 			}
 			rp->p++;
 			x = close_alt(rp, &g[depth--]);
+			if (g[depth + 1].look)
+				x = look_node(rp, x, g[depth + 1].look);
 		} else if (c == '(') {
-			int icase = g[depth].icase;
+			int icase = g[depth].icase, look = 0;
 			rp->p++;
-			int opens = open_group(rp, &icase);
+			int opens = open_group(rp, &icase, &look);
 			if (opens > 0) {
 				GROW(g, depth + 2, alloc);
-				g[++depth] = (struct rgroup){ -1, -1, icase };
+				g[++depth] = (struct rgroup){ -1, -1, icase, look };
 				continue;
 			}
 			g[depth].icase = icase;
@@ -5703,10 +5763,32 @@ static size_t rcount(const struct rparse *rp, int n, size_t *ncls)
 		return 2 + rcount(rp, x->left, ncls);
 	case R_PLUS: case R_QUEST:
 		return 1 + rcount(rp, x->left, ncls);
+	case R_LOOK:
+		*ncls += (size_t)look_len(rp, x->left);
+		return 1;
 	case R_EMPTY:
 		return 0;
 	default:
 		return 1;
+	}
+}
+
+/* The classes of look-around run n, in order, onto the class table. */
+static void look_rows(const struct rparse *rp, int n, struct regex *re)
+{
+	const struct rnode *x = &rp->n[n];
+	unsigned char *row = re->cls[re->ncls];
+
+	if (x->op == R_CAT) {
+		look_rows(rp, x->left, re);
+		look_rows(rp, x->right, re);
+	} else if (x->op == R_ANY) {
+		memset(row, 0xff, 32);
+		row['\n' >> 3] &= (unsigned char)~(1u << ('\n' & 7));
+		re->ncls++;
+	} else if (x->op != R_EMPTY) {
+		memcpy(row, x->set, 32);
+		re->ncls++;
 	}
 }
 
@@ -5728,6 +5810,14 @@ static void remit(const struct rparse *rp, int n, struct regex *re)
 	case R_EOL: pc->op = I_EOL; re->ninst++; break;
 	case R_WORDB: pc->op = I_WORDB; re->ninst++; break;
 	case R_NWORDB: pc->op = I_NWORDB; re->ninst++; break;
+	case R_LOOK:
+		pc->op = I_LOOK;
+		pc->cls = (unsigned)re->ncls;
+		look_rows(rp, x->left, re);
+		pc->x = (unsigned)re->ncls - pc->cls;
+		pc->y = x->lit;
+		re->ninst++;
+		break;
 	case R_EMPTY: break;
 	case R_CAT:
 		remit(rp, x->left, re);
@@ -5964,6 +6054,10 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 		if (in->op == I_BOL || in->op == I_EOL ||
 		    (in->op == I_CLASS && has_bit(re->cls[in->cls], '\n')))
 			re->one_line = 0;
+		/* a look at a '\n' would see where a line's search ends */
+		for (size_t k = 0; in->op == I_LOOK && k < in->x; k++)
+			if (has_bit(re->cls[in->cls + k], '\n'))
+				re->one_line = 0;
 	}
 
 	struct litset ls;
@@ -5986,7 +6080,7 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 void re_dump(const struct regex *re, FILE *f)
 {
 	static const char *const names[] = { "class", "any", "split", "jmp",
-		"bol", "eol", "wordb", "nwordb", "match" };
+		"bol", "eol", "wordb", "nwordb", "look", "match" };
 
 	for (size_t i = 0; i < re->ninst; i++) {
 		const struct rinst *in = &re->prog[i];
@@ -6024,6 +6118,18 @@ static int contains(const char *s, size_t n, const char *lit, int icase)
 			return 1;
 	}
 	return 0;
+}
+
+/* Whether look-around in holds at pos of s[0..len). */
+static int look_holds(const struct regex *re, const struct rinst *in,
+		      const char *s, size_t len, size_t pos)
+{
+	size_t k = in->x, at = in->y & LOOK_BEHIND ? pos - k : pos;
+	int hit = in->y & LOOK_BEHIND ? pos >= k : len - pos >= k;
+
+	for (size_t i = 0; hit && i < k; i++)
+		hit = has_bit(re->cls[in->cls + i], (unsigned char)s[at + i]);
+	return hit != !!(in->y & LOOK_NEG);
 }
 
 /* Adds pc and what it leads to without consuming input. */
@@ -6069,6 +6175,10 @@ static int addthread(struct regex *re, unsigned *list, size_t *n, unsigned pc,
 			break;
 		case I_WORDB: case I_NWORDB:
 			if ((is_word(prev) != is_word(cur)) == (in->op == I_WORDB))
+				stack[sp++] = pc + 1;
+			break;
+		case I_LOOK:
+			if (look_holds(re, in, s, len, pos))
 				stack[sp++] = pc + 1;
 			break;
 		case I_MATCH:

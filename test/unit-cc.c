@@ -96,8 +96,22 @@ static void test_regex_table(void)
 		{ "\\x41", "A", 1 }, { "a\\/b", "a/b", 1 }, { "\\t", "\t", 1 },
 		{ "a*?b", "aab", 1 }, { "(a|)+b", "b", 1 }, { "(a*)*b", "aaab", 1 },
 		{ "[\\d_]x", "_x", 1 }, { "[\\s]", " ", 1 },
+		/* look-around of fixed runs, as Perl answers (perl -e) */
+		{ "(?<!uni)versal", "versal", 1 },
+		{ "(?<!uni)versal", "universal", 0 },
+		{ "(?<!uni)versal", "xilinx_versal", 1 },
+		{ "(?<!uni)versal", "universal-versal", 1 },
+		{ "(?<!a|bc)x", "bcx", 0 }, { "(?<!a|bc)x", "ax", 0 },
+		{ "(?<!a|bc)x", "cx", 1 }, { "(?<=a|bc)x", "bcx", 1 },
+		{ "(?<=a|bc)x", "cx", 0 }, { "(?=ab)a", "ab", 1 },
+		{ "(?=ab)a", "ac", 0 }, { "(?!ab)a", "ab", 0 },
+		{ "(?!ab)a", "aab", 1 }, { "a(?!b)", "a", 1 },
+		{ "(?i)(?<!UNI)versal", "universal", 0 }, { "(?<=\\s)x", " x", 1 },
+		{ "(?<=.)x", "x", 0 }, { "(?<=.)x", "yx", 1 },
+		{ "(?<![\\w.])a", "x.a", 0 }, { "(?<![\\w.])a", "-a", 1 },
 		/* refused, never a silent mismatch */
-		{ "(?=a)", "a", -1 }, { "(?!a)", "a", -1 }, { "(?<=a)b", "ab", -1 },
+		{ "(?<=a+)b", "ab", -1 }, { "(?=a*)", "a", -1 },
+		{ "(?<=^a)b", "ab", -1 },
 		{ "(a)\\1", "aa", -1 }, { "a*+", "a", -1 }, { "\\p{L}", "a", -1 },
 		{ "(?<n>a)", "a", -1 }, { "(a", "a", -1 }, { "a)", "a", -1 },
 		{ "[a", "a", -1 }, { "*a", "a", -1 }, { "a{3,2}", "a", -1 },
@@ -262,9 +276,9 @@ static void test_maintainers_refusals(void)
 		   *ac[] = { "a.c" };
 
 	/* a pattern we cannot run: an error naming its line */
-	static const char bad[] = "S\nM: a <a@b>\nN: (?=x)\n";
+	static const char bad[] = "S\nM: a <a@b>\nN: (?=x+)\n";
 	CHECK(query_text(bad, sizeof bad - 1, xc, 1, NULL, 0, &out, &err) < 0);
-	CHECK(strstr(err.buf, "MAINTAINERS:3: N: (?=x): ") != NULL);
+	CHECK(strstr(err.buf, "MAINTAINERS:3: N: (?=x+): ") != NULL);
 	/* ... as soon as its literal occurs in the path; before that it
 	 * cannot match, in Perl either, so it changes no answer (o++ is
 	 * possessive, which the engine refuses) */
