@@ -397,8 +397,15 @@ struct cc_opts {
 			      * elsewhere as a list (struct recipient);
 			      * a cover letter wants it, cc does not pay
 			      * for it */
+	/* where --git and --git-fallback cut: --git-min-signatures,
+	 * --git-max-maintainers, --git-min-percent (1, 5, 5) */
+	int git_min_sign, git_max_maint, git_min_percent;
+	int find_files;      /* --find-maintainer-files: every MAINTAINERS
+			      * below the top, read as one (U-Boot's boards) */
+	char git_since[32];  /* --git-since: how far back (1-year-ago) */
 };
-#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0 }
+#define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 5, 5, 0, \
+		       "1-year-ago" }
 /* Return the file (free with maintainers_free).  _parse copies buf; _take
  * takes text's bytes (text is left empty); _open maps or reads path, and
  * returns NULL with "path: why" appended to err when it cannot.  What the

@@ -207,3 +207,57 @@ Ole K <ole@example.org> (commit_signer:1/2=50%)"
 	done
 	eq "no one any run of the script names is left out" "$missing" ""
 }
+
+# A U-Boot-like tree, against the script with the same files: its
+# .get_maintainer.conf (--find-maintainer-files; --git cut at 2 people,
+# 15% and six months; --maintainer-path=.), a board's MAINTAINERS below
+# the top and a directory's own one (U-Boot's drivers/net/MAINTAINERS,
+# which once made that directory the tree's top and every answer empty),
+# an N: line with look-behind (U-Boot's "(?<!uni)versal", which once
+# stopped every command), and the script's own chief penguin, whose
+# sign-offs are no one's recipients.
+t_cc_uboot_like_vs_script() {
+	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
+	histtree
+	sed 's/^push(@penguin_chief, "Linus Torvalds:torvalds\\@linux-foundation.org");/push(@penguin_chief, "Tom RINI:trini\\@example.org");/' \
+		"$gm" > scripts/get_maintainer.pl
+	eq "the chief replaced" "$(grep -c '^push(@penguin_chief, "Tom RINI' scripts/get_maintainer.pl)" 1
+	mkdir -p board/acme drivers/net arch/arm/mach-versal
+	printf 'ACME BOARD\nM:\tAce Me <ace@example.org>\nS:\tMaintained\nF:\tboard/acme/\n' > board/acme/MAINTAINERS
+	printf 'NET HERE\nM:\tNet Here <neth@example.org>\nS:\tMaintained\nF:\tdrivers/net/\n' > drivers/net/MAINTAINERS
+	printf '\nARM VERSAL\nM:\tVer Sal <versal@example.org>\nS:\tMaintained\nN:\t(?<!uni)versal\n' >> MAINTAINERS
+	printf -- '--find-maintainer-files\n--git\n--git-min-percent 15\n--git-since 6-months-ago\n--git-max-maintainers 2\n--maintainer-path=.\n' > .get_maintainer.conf
+	local f i who
+	for f in board/acme/acme.c drivers/net/eth.c arch/arm/mach-versal/cpu.c arch/arm/universal.c; do
+		echo "int x;" > "$f"
+	done
+	hcommit "Tom Rini <trini@example.org>" "base
+
+Signed-off-by: Tom Rini <trini@example.org>"
+	# signers of acme.c by count 4, 3, 2, 1 (Tom's own not counted)
+	for who in "Ann A <ann@example.org>:4" "Bob B <bob@example.org>:3" \
+		   "Cat C <cat@example.org>:2" "Dan D <dan@example.org>:1"; do
+		for i in $(seq "${who##*:}"); do
+			echo "int ${who:0:1}$i;" >> board/acme/acme.c
+			echo "int ${who:0:1}$i;" >> drivers/net/eth.c
+			hcommit "${who%:*}" "acme: ${who:0:3} $i
+
+Signed-off-by: ${who%:*}
+Signed-off-by: Tom Rini <trini@example.org>"
+		done
+	done
+	local mine theirs
+	for f in board/acme/acme.c drivers/net/eth.c arch/arm/mach-versal/cpu.c arch/arm/universal.c; do
+		theirs=$(perl scripts/get_maintainer.pl --rolestats -f "$f" 2>&1)
+		mine=$("$SERIES" cc --roles -f "$f" 2>&1)
+		eq "as the script: $f" "$mine" "$theirs"
+	done
+	has "a board's MAINTAINERS read" "$mine$("$SERIES" cc -f board/acme/acme.c)" "ace@example.org"
+	lacks "the chief's sign-offs count for no one" "$("$SERIES" cc -f board/acme/acme.c)" "trini@"
+	cd drivers/net || return
+	eq "from below, the same top" "$("$SERIES" cc -f eth.c)" "$(cd ../.. && "$SERIES" cc -f drivers/net/eth.c)"
+	cd "$H_TREE" || return
+	printf -- '--git-min-percent\n' > .get_maintainer.conf
+	run cc -f drivers/net/eth.c
+	has "a value missing: a warning" "$err" "--git-min-percent: bad value ''; ignored"
+}
