@@ -19337,9 +19337,11 @@ static int cmd_cc(struct args *a)
 	struct sbuf out = SBUF_INIT;
 	char *mpath = NULL;
 	if (!(r = failed(find_tree(&ca, &c.top, &mpath)))) {
-		/* the conf first, then the command line over it */
+		/* the conf first, then the command line over it; a file
+		 * named is that file alone, as the script's --mpath FILE */
 		read_conf(&o, c.top);
 		apply_switches(&o, &ca);
+		o.find_files &= !ca.mfile;
 		m = load_maintainers(mpath, c.top, &o);
 		r = m ? cc_answer(m, &o, &ca, c.top, &out) : EXIT_FAIL;
 	}

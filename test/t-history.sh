@@ -257,6 +257,7 @@ Signed-off-by: Tom Rini <trini@example.org>"
 	cd drivers/net || return
 	eq "from below, the same top" "$("$SERIES" cc -f eth.c)" "$(cd ../.. && "$SERIES" cc -f drivers/net/eth.c)"
 	cd "$H_TREE" || return
+	eq "--maintainers FILE: that file alone" "$("$SERIES" cc --maintainers MAINTAINERS -f board/acme/acme.c | grep -c ace@)" 0
 	printf -- '--git-min-percent\n' > .get_maintainer.conf
 	run cc -f drivers/net/eth.c
 	has "a value missing: a warning" "$err" "--git-min-percent: bad value ''; ignored"
