@@ -9066,28 +9066,18 @@ static int file_wants_history(const struct scan *s, const struct cc_opts *o,
 
 enum { HIST_JOBS = 4 };
 
-/* Of git log's output for file, onto out, the lines find_signers()
- * reads (a commit's, an author's, a signature, file's numstat), trimmed:
- * a year of a busy file's log is mostly commit messages, and every
- * file's log is held until the answers are made. */
-static void keep_signer_lines(const struct sbuf *log, const char *file,
-			      struct sbuf *out)
+/* Of git log's output, onto out, trimmed, the lines find_signers() may
+ * read (LOG_FORMAT's own, those with an address, a numstat's): a year of a
+ * busy file's log is mostly commit messages, and every file's log is
+ * held until the answers are made. */
+static void keep_signer_lines(const struct sbuf *log, struct sbuf *out)
 {
 	const char *pos = log->buf, *end = log->buf + log->len;
-	size_t fl = strlen(file);
 
 	for (struct span l; next_line(&pos, end, &l);) {
 		struct span t = trim_span(l);
-		size_t d1 = 0;
-		while (d1 < t.len && t.p[d1] >= '0' && t.p[d1] <= '9')
-			d1++;
-		const char *tab = d1 < t.len && t.p[d1] == '\t' ?
-			memchr(t.p + d1 + 1, '\t', t.len - d1 - 1) : NULL;
-		int stat = d1 && tab && (size_t)(t.p + t.len - tab - 1) == fl &&
-			   !memcmp(tab + 1, file, fl);
-		if (stat || starts_with(t.p, t.p + t.len, "GitCommit: ") ||
-		    starts_with(t.p, t.p + t.len, "GitAuthor: ") ||
-		    (memchr(t.p, '@', t.len) && memchr(t.p, ':', t.len))) {
+		if (t.len && (memchr(t.p, '@', t.len) || isdigit((unsigned char)*t.p) ||
+			      starts_with(t.p, t.p + t.len, "Git"))) {
 			sb_add(out, t.p, t.len);
 			sb_addc(out, '\n');
 		}
@@ -9126,7 +9116,7 @@ static void prefetch_histories(struct scan *s, const struct cc_opts *o)
 		for (size_t j = 0; j < n; j++) {
 			struct sbuf log = SBUF_INIT;
 			s->hist_ok[who[j]] = bg_finish(&job[j], &log) == 0;
-			keep_signer_lines(&log, s->file[who[j]], &s->hist[who[j]]);
+			keep_signer_lines(&log, &s->hist[who[j]]);
 			sb_release(&log);
 		}
 	}
