@@ -8709,8 +8709,8 @@ static int names_chief(const struct maintainers *m, const char *line)
 	return 0;
 }
 
-/* vcs_find_signers(): commits, signers (not Linus) and authors of the
- * log, and with file, each commit's numstat line of it. */
+/* vcs_find_signers(): commits, signers (not a chief penguin) and authors
+ * of the log, and with file, each commit's numstat line of it. */
 static void find_signers(struct query *q, struct history *h, const char *file)
 {
 	size_t nstats = 0, fl = file ? strlen(file) : 0;
@@ -9055,12 +9055,13 @@ static void file_sections(struct scan *s, struct query *q,
 	sb_release(&text);
 }
 
-/* --git: every file's recent signers; --git-fallback: those of the files
- * no section maintains exactly. */
+/* Whether file fi's history is read: --git, every file's; --git-fallback,
+ * those of the files no section maintains exactly. */
 static int file_wants_history(const struct scan *s, const struct cc_opts *o,
-			 size_t fi)
+			      size_t fi)
 {
-	return o->git || (o->git_fallback && !has_suffix(s->file[fi], "MAINTAINERS") &&
+	return o->git || (o->git_fallback &&
+			  !has_suffix(s->file[fi], "MAINTAINERS") &&
 			  !exactly_maintained(s, fi));
 }
 
@@ -9076,7 +9077,8 @@ static void keep_signer_lines(const struct sbuf *log, struct sbuf *out)
 
 	for (struct span l; next_line(&pos, end, &l);) {
 		struct span t = trim_span(l);
-		if (t.len && (memchr(t.p, '@', t.len) || isdigit((unsigned char)*t.p) ||
+		if (t.len && (memchr(t.p, '@', t.len) ||
+			      isdigit((unsigned char)*t.p) ||
 			      starts_with(t.p, t.p + t.len, "Git"))) {
 			sb_add(out, t.p, t.len);
 			sb_addc(out, '\n');
@@ -9122,6 +9124,8 @@ static void prefetch_histories(struct scan *s, const struct cc_opts *o)
 	}
 }
 
+/* The signers, authors and authors of the lines of each of cq's files
+ * that wants them. */
 static void history_signers(struct scan *s, struct query *q,
 			    const struct cc_query *cq)
 {
@@ -9132,8 +9136,9 @@ static void history_signers(struct scan *s, struct query *q,
 			file_signoffs(s, q, cq->file[i]);
 }
 
-/* THE REST names Linus; the script drops him unless asked. */
-static void drop_linus(struct query *q)
+/* THE REST names Linus; the script drops its chief penguins unless asked
+ * (--git-chief-penguins, which series does not take). */
+static void drop_chiefs(struct query *q)
 {
 	size_t w = 0;
 
@@ -9263,7 +9268,7 @@ static void answer(struct scan *s, const struct cc_opts *o, size_t qi,
 		deduplicate_email(&q, &q.lists[i].email);
 	if (history)
 		history_signers(s, &q, cq);
-	drop_linus(&q);
+	drop_chiefs(&q);
 	add_file_emails(&q, &femails);
 	if (history && o->fixes)
 		fixes_of(&q, cq);
@@ -9468,14 +9473,15 @@ int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
  * switches, .get_maintainer.ignore, .mailmap.
  */
 
-/* Whether dir/name exists. */
-static int dir_has(const struct sbuf *dir, const char *name, struct sbuf *probe)
+/* Whether dir/name exists (a regular file, where file). */
+static int dir_has(const struct sbuf *dir, const char *name, int file,
+		   struct sbuf *probe)
 {
 	struct stat st;
 
 	sb_setlen(probe, 0);
 	sb_addf(probe, "%s/%s", dir->buf, name);
-	return !stat(probe->buf, &st);
+	return !stat(probe->buf, &st) && (!file || S_ISREG(st.st_mode));
 }
 
 /* The tree's top at or above start: the nearest directory that holds a
@@ -9498,9 +9504,9 @@ static char *find_up(const char *start)
 		sb_adds(&dir, start);
 	}
 	for (;;) {
-		if (dir_has(&dir, "MAINTAINERS", &probe)) {
-			if (dir_has(&dir, "scripts/get_maintainer.pl", &probe) ||
-			    dir_has(&dir, ".git", &probe)) {
+		if (dir_has(&dir, "MAINTAINERS", 1, &probe)) {
+			if (dir_has(&dir, "scripts/get_maintainer.pl", 1, &probe) ||
+			    dir_has(&dir, ".git", 0, &probe)) {
 				free(nearest);
 				nearest = xstrdup(dir.buf);
 				break;
