@@ -261,4 +261,10 @@ Signed-off-by: Tom Rini <trini@example.org>"
 	printf -- '--git-min-percent\n' > .get_maintainer.conf
 	run cc -f drivers/net/eth.c
 	has "a value missing: a warning" "$err" "--git-min-percent: bad value ''; ignored"
+	printf -- '--find-maintainer-files\n' > .get_maintainer.conf
+	printf 'K:\t(?<=x+)y\n' >> board/acme/MAINTAINERS
+	echo "int xy;" >> board/acme/acme.c
+	run cc -f board/acme/acme.c
+	eq "a board's bad pattern: exit" "$rc" 3
+	has "named by its own file and line" "$err" "board/acme/MAINTAINERS:5: K: (?<=x+)y: "
 }
