@@ -9026,8 +9026,8 @@ static int read_tree_file(const struct maintainers *m, const char *file,
  * maintained section with an M: line. */
 static int exactly_maintained(const struct scan *s, size_t fi)
 {
-	for (size_t h = 0; h < s->nfh; h++)
-		if (s->fh[h].file == fi && s->fh[h].deep &&
+	for (size_t h = first_hit(s, fi); h < s->nfh && s->fh[h].file == fi; h++)
+		if (s->fh[h].deep &&
 		    section_maintained(s->m, &s->sec[s->fh[h].sec]))
 			return 1;
 	return 0;
@@ -9068,7 +9068,8 @@ static int file_wants_history(const struct scan *s, const struct cc_opts *o,
 enum { HIST_JOBS = 4 };
 
 /* Of git log's output, onto out, trimmed, the lines find_signers() may
- * read (LOG_FORMAT's own, those with an address, a numstat's): a year of a
+ * read (LOG_FORMAT's own "Git...", those with an address, a numstat's,
+ * and any other that starts so): a year of a
  * busy file's log is mostly commit messages, and every file's log is
  * held until the answers are made. */
 static void keep_signer_lines(const struct sbuf *log, struct sbuf *out)
@@ -9077,9 +9078,8 @@ static void keep_signer_lines(const struct sbuf *log, struct sbuf *out)
 
 	for (struct span l; next_line(&pos, end, &l);) {
 		struct span t = trim_span(l);
-		if (t.len && (memchr(t.p, '@', t.len) ||
-			      isdigit((unsigned char)*t.p) ||
-			      starts_with(t.p, t.p + t.len, "Git"))) {
+		if (t.len && (memchr(t.p, '@', t.len) || *t.p == 'G' ||
+			      isdigit((unsigned char)*t.p))) {
 			sb_add(out, t.p, t.len);
 			sb_addc(out, '\n');
 		}
