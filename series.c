@@ -4768,21 +4768,29 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
  * What the recent history says of the files, read once and bounded: the
  * last HISTORY_WINDOW commits before rev, whatever the depth of history
  * behind them, looked up in memory after (subject prefixes, merge routes):
- *   git log --no-merges --min-parents=1 -z --format=%x01%ae%x02%ce%x02%s
+ *   git log --min-parents=1 -z --format=%x01%H %P%x02%ae%x02%ce%x02%s
  *           --name-only --no-renames --max-count=HISTORY_WINDOW REV
  * (a root commit is an import, not a patch: a tarball's 78,000 paths
  * would cost more than the rest of the window).
- * Grammar: per commit "\1" AUTHOR "\2" COMMITTER "\2" SUBJECT NUL, then
- * (with paths) LF and its paths, each ending in NUL.  An address or a
- * subject holds no NUL or LF (%s is one line); a record starts with \1
- * only after a NUL, so a path that starts with \1 is misread as a record,
- * which then has no "\2" and is dropped.
+ * Grammar: per commit "\1" ID [" " PARENT]... "\2" AUTHOR "\2" COMMITTER
+ * "\2" SUBJECT NUL, then (with paths) LF and its paths, each ending in
+ * NUL; a merge lists no paths.  An address or a subject holds no NUL or
+ * LF (%s is one line); a record starts with \1 only after a NUL, so a path
+ * that starts with \1 is misread as a record, which then has no "\2" and
+ * is dropped.
  *
  * A subject's cut is its leading run of "WORD: ", a word having no blank
  * and no ':' ("xen/arm: vgic: " of "xen/arm: vgic: fix x: y"; a revert has
  * none).  Only focused commits are kept: a cut, at most HISTORY_FILES
  * files in at most HISTORY_DIRS directories; a sweep says nothing of one
  * area, neither its words nor who takes its patches.
+ *
+ * Every commit is a node of the graph, for the tree that merged it: the
+ * main line is the first parents from rev; a commit off it came in with
+ * the oldest merge of the main line that reaches it, whose subject names
+ * the tree ("Merge tag 'x' of URL", "Merge branch 'x' of URL into y",
+ * "Merge URL"); a merge that names none, and the main line's own
+ * commits, are the main tree's.
  */
 
 #define HISTORY_WINDOW 10000
@@ -4792,13 +4800,26 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 
 /* A focused commit of the log: its author's and committer's addresses,
  * its cut, its paths (window.path[path0 .. path0 + npath)) and their
- * directories ("." for the top).  Spans and paths point into window.log. */
+ * directories ("." for the top), and its node.  Spans and paths point
+ * into window.log. */
 struct past {
 	struct span author, committer, cut;
 	size_t path0, npath;
 	struct span dir[HISTORY_DIRS];
 	size_t ndir;
+	size_t node;
 };
+
+/* A commit of the log, focused or not: its id, its parents as the log
+ * lists them ("P1 P2"), and its subject; by, the node of the main line
+ * it came in with (a merge, or itself where it is on the main line), or
+ * NO_MERGE where no merge in the window reaches it.  Spans point into
+ * window.log. */
+struct node {
+	struct span id, parents, subject;
+	size_t by;
+};
+#define NO_MERGE ((size_t)-1)
 
 struct window {
 	struct git_bg bg;        /* the log, while it runs */
@@ -4807,9 +4828,12 @@ struct window {
 	size_t nr, alloc;
 	const char **path;
 	size_t npath, apath;
+	struct node *node;       /* in the log's order */
+	size_t nnode, anode;
 	int read;                /* window_read() done */
 };
-#define WINDOW_INIT { { { 0 }, NULL, 0, 0 }, SBUF_INIT, NULL, 0, 0, NULL, 0, 0, 0 }
+#define WINDOW_INIT { { { 0 }, NULL, 0, 0 }, SBUF_INIT, NULL, 0, 0, NULL, 0, 0, \
+		      NULL, 0, 0, 0 }
 
 /* The length of the leading "WORD: " run of s (n bytes). */
 static size_t cut_len(const char *s, size_t n)
@@ -4860,7 +4884,46 @@ static void keep_past(struct window *w, struct past *c)
 	w->c[w->nr++] = *c;
 }
 
-/* The focused commits of w->log, as the grammar above reads it. */
+/* The next field of a record, up to a '\2' before end, into f; where
+ * there is none, 0. */
+static int next_field(const char **pos, const char *end, struct span *f)
+{
+	const char *sep = memchr(*pos, '\2', (size_t)(end - *pos));
+
+	if (!sep)
+		return 0;
+	*f = (struct span){ *pos, (size_t)(sep - *pos) };
+	*pos = sep + 1;
+	return 1;
+}
+
+/* Reads a record's head "\1" ID [" " PARENT]... "\2" AUTHOR "\2"
+ * COMMITTER "\2" SUBJECT (NUL at end) into a new node and cur; 0 where it
+ * is not one. */
+static int read_record(struct window *w, const char *pos, const char *end,
+		       struct past *cur)
+{
+	struct span head, author, committer;
+
+	pos++;
+	if (!next_field(&pos, end, &head) || !next_field(&pos, end, &author) ||
+	    !next_field(&pos, end, &committer))
+		return 0;
+	const char *sp = memchr(head.p, ' ', head.len);
+	size_t idlen = sp ? (size_t)(sp - head.p) : head.len;
+	GROW(w->node, w->nnode + 1, w->anode);
+	w->node[w->nnode] = (struct node){
+		{ head.p, idlen },
+		{ head.p + idlen + !!sp, head.len - idlen - !!sp },
+		{ pos, (size_t)(end - pos) }, NO_MERGE };
+	*cur = (struct past){ .author = author, .committer = committer,
+		.cut = { pos, cut_len(pos, (size_t)(end - pos)) },
+		.path0 = w->npath, .node = w->nnode++ };
+	return 1;
+}
+
+/* The commits of w->log, as the grammar above reads it: every node, and
+ * the focused ones. */
 static void parse_window(struct window *w)
 {
 	const char *pos = w->log.buf, *end = pos + w->log.len;
@@ -4872,18 +4935,7 @@ static void parse_window(struct window *w)
 		if (*pos == '\1') {
 			if (in)
 				keep_past(w, &cur);
-			const char *sep = memchr(pos, '\2', (size_t)(nul - pos));
-			const char *sep2 = sep ? memchr(sep + 1, '\2',
-						(size_t)(nul - sep - 1)) : NULL;
-			in = sep2 != NULL;
-			if (!in)
-				continue;
-			cur = (struct past){ .path0 = w->npath };
-			cur.author = (struct span){ pos + 1, (size_t)(sep - pos - 1) };
-			cur.committer = (struct span){ sep + 1,
-						       (size_t)(sep2 - sep - 1) };
-			cur.cut = (struct span){ sep2 + 1,
-				cut_len(sep2 + 1, (size_t)(nul - sep2 - 1)) };
+			in = read_record(w, pos, nul, &cur);
 			continue;
 		}
 		const char *path = pos + (*pos == '\n');
@@ -4897,6 +4949,106 @@ static void parse_window(struct window *w)
 		keep_past(w, &cur);
 }
 
+/* A node's id and index, to sort and bsearch by id. */
+struct id_at {
+	struct span id;
+	size_t node;
+};
+
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct span *x = &((const struct id_at *)a)->id,
+			  *y = &((const struct id_at *)b)->id;
+	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Pushes onto the stack the nodes of node i's parents from the k-th
+ * (0: the first) to before the e-th, those the window holds. */
+static void push_parents(const struct window *w, const struct id_at *ix,
+			 size_t i, size_t k, size_t e, size_t **stack,
+			 size_t *n, size_t *alloc)
+{
+	struct span p = w->node[i].parents;
+
+	for (size_t j = 0; p.len && j < e; j++) {
+		const char *sp = memchr(p.p, ' ', p.len);
+		size_t len = sp ? (size_t)(sp - p.p) : p.len, lo = 0, hi = w->nnode;
+		struct id_at key = { { p.p, len }, 0 };
+		BSEARCH(lo, hi, mid, cmp_id_at(&ix[mid], &key) < 0);
+		if (j >= k && lo < w->nnode && !cmp_id_at(&ix[lo], &key)) {
+			GROW(*stack, *n + 1, *alloc);
+			(*stack)[(*n)++] = ix[lo].node;
+		}
+		p.p += len + (sp != NULL);
+		p.len -= len + (sp != NULL);
+	}
+}
+
+/* Which merge of the main line brought each node in (node.by), as the
+ * part's head says: the main line's own are their own; a merge's
+ * second and later parents, and all they reach that nothing older
+ * reached first, are the merge's. */
+static void attribute_merges(struct window *w)
+{
+	size_t n = w->nnode, *line = xcalloc(n + 1, sizeof *line), nline = 0;
+	size_t *stack = NULL, ns = 0, as = 0;
+	struct id_at *ix = xcalloc(n + 1, sizeof *ix);
+
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (struct id_at){ w->node[i].id, i };
+	sort_n(ix, n, sizeof *ix, cmp_id_at);
+	for (size_t i = 0; n && w->node[i].by == NO_MERGE; ) {
+		w->node[i].by = i;
+		line[nline++] = i;
+		ns = 0;
+		push_parents(w, ix, i, 0, 1, &stack, &ns, &as);
+		if (!ns)
+			break;
+		i = stack[0];
+	}
+	for (size_t k = nline; k-- > 0; ) {
+		size_t m = line[k];
+		ns = 0;
+		push_parents(w, ix, m, 1, SIZE_MAX, &stack, &ns, &as);
+		while (ns) {
+			size_t x = stack[--ns];
+			if (w->node[x].by != NO_MERGE)
+				continue;
+			w->node[x].by = m;
+			push_parents(w, ix, x, 0, SIZE_MAX, &stack, &ns, &as);
+		}
+	}
+	free(line);
+	free(stack);
+	free(ix);
+}
+
+/* The tree that merged c, as its merge's subject names it (the first word
+ * after "Merge " with "://" in it): an empty span for the main tree; p
+ * NULL where the window does not say. */
+static struct span merged_by(const struct window *w, const struct past *c)
+{
+	size_t by = w->node[c->node].by;
+
+	if (by == NO_MERGE)
+		return (struct span){ NULL, 0 };
+	const struct node *m = &w->node[by];
+	struct span s = m->subject, t = { s.p, 0 };
+	if (!memchr(m->parents.p, ' ', m->parents.len) ||
+	    !starts_with(s.p, s.p + s.len, "Merge "))
+		return t;
+	for (const char *p = s.p + 6, *end = s.p + s.len; p < end; ) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		size_t len = sp ? (size_t)(sp - p) : (size_t)(end - p);
+		if (find_bytes(p, len, "://", 3))
+			return (struct span){ p, len };
+		p += len + 1;
+	}
+	return t;
+}
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -4904,8 +5056,8 @@ static void parse_window(struct window *w)
  * in dir (the git directory); where it cannot start, there is none. */
 static void window_start(struct window *w, const char *dir, const char *rev)
 {
-	static const char *const head[] = { "log", "--no-merges",
-		"--min-parents=1", "-z", "--format=%x01%ae%x02%ce%x02%s",
+	static const char *const head[] = { "log",
+		"--min-parents=1", "-z", "--format=%x01%H %P%x02%ae%x02%ce%x02%s",
 		"--name-only", "--no-renames", ("--max-count=" STR(HISTORY_WINDOW)) };
 	const char **words = xcalloc(sizeof head / sizeof *head + 3,
 				     sizeof *words);
@@ -4930,6 +5082,7 @@ static void window_read(struct window *w, const char *dir, const char *rev)
 	if (!w->bg.started || bg_finish(&w->bg, &w->log))
 		sb_setlen(&w->log, 0);
 	parse_window(w);
+	attribute_merges(w);
 }
 
 static void window_release(struct window *w)
@@ -4938,6 +5091,7 @@ static void window_release(struct window *w)
 	sb_release(&w->log);
 	free(w->c);
 	free(w->path);
+	free(w->node);
 }
 
 /* ==== 4. recipients ======================================================
@@ -10044,54 +10198,59 @@ static int cmp_keyed(const void *a, const void *b)
 	return c ? c : strcmp(x->path, y->path);
 }
 
-/* Adds who committed c to the files of k[0..n) keyed s (len bytes), at
- * most ROUTE_COMMITS a file: seen[file * ROUTE_COMMITS + j]. */
-static void note_committer(const struct keyed *k, size_t n, const char *s,
-			   size_t len, const struct past *c, struct span *seen,
-			   size_t *nseen)
+/* Notes c as a recent commit of the files of k[0..n) keyed s (len
+ * bytes), at most ROUTE_COMMITS a file: seen[file * ROUTE_COMMITS + j]. */
+static void note_commit(const struct keyed *k, size_t n, const char *s,
+			size_t len, const struct past *c,
+			const struct past **seen, size_t *nseen)
 {
 	size_t lo = 0, hi = n;
 
 	BSEARCH(lo, hi, mid, cmp_bytes(k[mid].key, s, len) < 0);
 	for (; lo < n && !cmp_bytes(k[lo].key, s, len); lo++)
 		if (nseen[k[lo].idx] < ROUTE_COMMITS)
-			seen[k[lo].idx * ROUTE_COMMITS +
-			     nseen[k[lo].idx]++] = c->committer;
+			seen[k[lo].idx * ROUTE_COMMITS + nseen[k[lo].idx]++] = c;
 }
 
-/* The distinct committers of v (most recent first) into own->by, those
- * of more commits first, the most recent on a tie. */
-static void rank_committers(const struct span *v, size_t nv,
-			    struct file_owner *own)
+/* The distinct spans of v (most recent first, those with p NULL left
+ * out) into *out, malloc'd: those of more commits first, the most recent
+ * on a tie. */
+static void rank_spans(const struct span *v, size_t nv, char ***out,
+		       size_t *nout)
 {
 	size_t count[ROUTE_COMMITS] = { 0 }, nd = 0;
 	struct span d[ROUTE_COMMITS];
 
 	for (size_t a = 0; a < nv; a++) {
 		size_t k = 0;
+		if (!v[a].p)
+			continue;
 		while (k < nd && !span_is(d[k], v[a].p, v[a].len))
 			k++;
 		if (k == nd)
 			d[nd++] = v[a];
 		count[k]++;
 	}
-	own->by = xcalloc(nd + 1, sizeof *own->by);
+	*out = xcalloc(nd + 1, sizeof **out);
+	*nout = 0;
 	for (size_t most = nv; most; most--)
 		for (size_t k = 0; k < nd; k++)
 			if (count[k] == most)
-				own->by[own->nby++] = xstrndup(d[k].p, d[k].len);
+				(*out)[(*nout)++] = xstrndup(d[k].p, d[k].len);
 }
 
-/* Who committed the recent focused patches of each of src's files, into
- * own[i].by (malloc'd, the caller frees): of the window's last
- * ROUTE_COMMITS touching the file, else its directory, the committers,
- * most commits first, the most recent on a tie. */
+/* What the recent focused patches of each of src's files say, of the
+ * window's last ROUTE_COMMITS touching the file, else its directory:
+ * who committed them into own[i].by, most commits first, the most recent
+ * on a tie; into own[i].merged the tree that merged the most of them, as
+ * merged_by() names it (NULL where the window does not say).  The caller
+ * frees both. */
 static void recent_committers(const struct window *w, const struct source *src,
 			      struct file_owner *own)
 {
 	size_t n = src->nr;
 	struct keyed *path = xcalloc(n + 1, sizeof *path), *dir = xcalloc(n + 1, sizeof *dir);
-	struct span *seen = xcalloc(2 * n * ROUTE_COMMITS + 1, sizeof *seen);
+	const struct past **seen = xcalloc(2 * n * ROUTE_COMMITS + 1, sizeof *seen);
 	size_t *nseen = xcalloc(2 * n + 1, sizeof *nseen);
 
 	for (size_t i = 0; i < n; i++) {
@@ -10103,22 +10262,152 @@ static void recent_committers(const struct window *w, const struct source *src,
 	for (size_t j = 0; j < w->nr; j++) {
 		const struct past *c = &w->c[j];
 		for (size_t i = 0; i < c->npath; i++)
-			note_committer(path, n, w->path[c->path0 + i],
-				       strlen(w->path[c->path0 + i]), c, seen, nseen);
+			note_commit(path, n, w->path[c->path0 + i],
+				    strlen(w->path[c->path0 + i]), c, seen, nseen);
 		for (size_t i = 0; i < c->ndir; i++)
-			note_committer(dir, n, c->dir[i].p, c->dir[i].len, c,
-				       seen + n * ROUTE_COMMITS, nseen + n);
+			note_commit(dir, n, c->dir[i].p, c->dir[i].len, c,
+				    seen + n * ROUTE_COMMITS, nseen + n);
 	}
 	for (size_t i = 0; i < n; i++) {
-		int f = nseen[i] > 0;
-		rank_committers(seen + (f ? i : n + i) * ROUTE_COMMITS,
-				nseen[f ? i : n + i], &own[i]);
+		size_t at = nseen[i] ? i : n + i, nv = nseen[at];
+		struct span who[ROUTE_COMMITS], tree[ROUTE_COMMITS];
+		char **t;
+		size_t nt;
+		for (size_t k = 0; k < nv; k++) {
+			who[k] = seen[at * ROUTE_COMMITS + k]->committer;
+			tree[k] = merged_by(w, seen[at * ROUTE_COMMITS + k]);
+		}
+		rank_spans(who, nv, &own[i].by, &own[i].nby);
+		rank_spans(tree, nv, &t, &nt);
+		own[i].merged = nt ? xstrdup(t[0]) : NULL;
+		free_strings(t, nt);
 		free(dir[i].key);
 	}
 	free(path);
 	free(dir);
 	free(seen);
 	free(nseen);
+}
+
+/* The tree in a T: value or a merge's subject word, by its path: the
+ * first word with "://", its scheme and host, trailing '/' and ".git"
+ * cut (a tree keeps its path where its host moves: source.denx.de to
+ * git.u-boot-project.org); p NULL where there is none. */
+static struct span url_core(struct span v)
+{
+	const char *end = v.p + v.len, *p = find_bytes(v.p, v.len, "://", 3);
+
+	if (!p)
+		return (struct span){ NULL, 0 };
+	const char *e = p += 3;
+	while (e < end && *e != ' ' && *e != '\t')
+		e++;
+	const char *slash = memchr(p, '/', (size_t)(e - p));
+	p = slash ? slash + 1 : e;
+	while (e > p && e[-1] == '/')
+		e--;
+	if (e - p > 4 && !memcmp(e - 4, ".git", 4))
+		e -= 4;
+	return (struct span){ p, (size_t)(e - p) };
+}
+
+/* Whether two url_core()s are one tree. */
+static int same_tree(struct span a, struct span b)
+{
+	return a.p && b.p && a.len == b.len && !memcmp(a.p, b.p, a.len);
+}
+
+/* The trees the window's merges name, as url_core() cuts them, each
+ * once, into *out (malloc'd; spans into w's log). */
+static size_t merging_trees(const struct window *w, struct span **out)
+{
+	size_t nd = 0;
+
+	*out = xcalloc(w->nnode + 1, sizeof **out);
+	for (size_t i = 0; i < w->nnode; i++) {
+		const struct node *m = &w->node[i];
+		if (!memchr(m->parents.p, ' ', m->parents.len))
+			continue;
+		struct span c = url_core(m->subject);
+		size_t k = 0;
+		while (k < nd && !same_tree((*out)[k], c))
+			k++;
+		if (c.p && k == nd)
+			(*out)[nd++] = c;
+	}
+	return nd;
+}
+
+/* The T: value of MAINTAINERS that names the tree c (a url_core()),
+ * malloc'd, or NULL. */
+static char *tree_value(const struct maintainers *m, struct span c)
+{
+	const char *end = m->text + m->len;
+
+	for (const char *p = m->text; p < end; ) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct span line = { p, (size_t)((nl ? nl : end) - p) };
+		p = nl ? nl + 1 : end;
+		if (line.len < 2 || memcmp(line.p, "T:", 2))
+			continue;
+		struct span v = trim_span((struct span){ line.p + 2, line.len - 2 });
+		if (same_tree(url_core(v), c))
+			return xstrndup(v.p, v.len);
+	}
+	return NULL;
+}
+
+/* Each route where history outweighs MAINTAINERS: where the tree that
+ * merged the most of the file's recent patches (own[i].merged) is one
+ * a merge names, not the main line, and MAINTAINERS names no tree for
+ * the file or one that merged nothing in the window (a board section
+ * without T:, a tree renamed or retired), that tree, as the T: that
+ * names it, else as "git URL".  test/bench routes measures it on
+ * U-Boot's history (README, Figures); the main line's own commits say
+ * nothing (the files only THE REST covers keep their route), and where
+ * MAINTAINERS names a tree that merges, it wins (a platform's tree
+ * takes a subsystem's driver now and then). */
+static void routes_from_merges(const struct maintainers *m,
+			       const struct window *w, struct file_owner *own,
+			       size_t n)
+{
+	struct span *merging = NULL, *memo = NULL;
+	char **value = NULL;
+	size_t nmerging = SIZE_MAX, nmemo = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!own[i].merged || !*own[i].merged)
+			continue;
+		if (nmerging == SIZE_MAX)
+			nmerging = merging_trees(w, &merging);
+		struct span c = url_core((struct span){ own[i].merged,
+							strlen(own[i].merged) });
+		if (own[i].route) {
+			struct span r = url_core((struct span){ own[i].route,
+								strlen(own[i].route) });
+			size_t k = 0;
+			while (k < nmerging && !same_tree(merging[k], r))
+				k++;
+			if (k < nmerging)
+				continue;
+		}
+		size_t k = 0;
+		while (k < nmemo && !same_tree(memo[k], c))
+			k++;
+		if (k == nmemo) {
+			memo = xrealloc(memo, (nmemo + 1) * sizeof *memo);
+			value = xrealloc(value, (nmemo + 1) * sizeof *value);
+			memo[nmemo] = c;
+			value[nmemo] = tree_value(m, c);
+			if (!value[nmemo++])
+				value[k] = xstrfmt("git %s", own[i].merged);
+		}
+		free(own[i].route);
+		own[i].route = xstrdup(value[k]);
+	}
+	free(merging);
+	free(memo);
+	free_strings(value, nmemo);
 }
 
 /* Fills ow's facts for src's files: owners and routes, from one pass
@@ -10142,6 +10431,8 @@ static int owner_facts(struct owners *ow, const struct source *src,
 	int r = maintainers_owners(ow->m, path, n, own, &err);
 	if (r < 0)
 		error("%s", err.buf);
+	else if (w)
+		routes_from_merges(ow->m, w, own, n);
 	ow->n = n;
 	ow->section = xcalloc(n + 1, sizeof *ow->section);
 	ow->route = xcalloc(n + 1, sizeof *ow->route);
@@ -10154,6 +10445,7 @@ static int owner_facts(struct owners *ow, const struct source *src,
 			ow->title[i] = xstrdup(own[i].section ? own[i].section :
 					       "THE REST");
 		free_strings(own[i].by, own[i].nby);
+		free(own[i].merged);
 	}
 	free(path);
 	free(own);

@@ -488,6 +488,9 @@ struct file_owner {
 	int rest;          /* THE REST covers it */
 	char **by;         /* in: committers' addresses, or NULL */
 	size_t nby;
+	char *merged;      /* in: the URL of the tree that merged the most of
+			    * its recent patches, "" the main tree's; NULL
+			    * where history does not say */
 };
 int maintainers_owners(struct maintainers *m, char *const *file, size_t n,
 		       struct file_owner *own, struct sbuf *err);

@@ -250,6 +250,85 @@ sound/foo-codec.c "
 		"1-x-example.org-foo/0001-x-drivers-i2c-busses-i2c-foo.c.patch 1-x-example.org-foo/0002-x-arch-arm-mach-foo-board.c.patch 2-x-example.org-i2c/0001-x-drivers-i2c-busses-i2c-bar.c.patch 3-x-example.org-sound/0001-x-sound-foo-codec.c.patch "
 }
 
+# route_merges NAME: a tree whose custodians' trees merge into its main
+# line: SPI (a tree that merges), FOO SOC (a tree, its merges named on
+# another host), a board without T:, an old tree that merges nothing,
+# and a file only THE REST covers; each file changed after the merges.
+route_merges() {
+	newrepo "$1"
+	mkdir -p drivers/spi board/foo board/bar arch/foo lib
+	local f
+	for f in drivers/spi/spi-core.c drivers/spi/spi-media.c board/foo/foo.c \
+		 board/bar/bar.c arch/foo/soc.c lib/x.c; do echo 1 > "$f"; done
+	cat > MAINTAINERS <<'M'
+THE REST
+M:	Tom Main <tom@example.org>
+T:	git https://example.org/u-boot.git
+F:	*
+F:	*/
+
+SPI
+M:	Jag Spi <jag@example.org>
+T:	git https://example.org/custodians/u-boot-spi.git
+F:	drivers/spi/
+
+FOO SOC
+M:	Fo Soc <fo@example.org>
+T:	git https://example.org/custodians/u-boot-foo.git
+F:	arch/foo/
+
+FOO BOARD
+M:	Fo Soc <fo@example.org>
+F:	board/foo/
+
+BAR BOARD
+M:	Ba Board <ba@example.org>
+T:	git https://example.org/custodians/u-boot-old.git
+F:	board/bar/
+M
+	commit_all
+	git branch -q base
+	git checkout -q -b spi base
+	echo 2 >> drivers/spi/spi-core.c; git commit -qam "spi: core: fix"
+	git checkout -q -b media base
+	for f in 1 2; do echo "m$f" >> drivers/spi/spi-media.c; git commit -qam "spi: media: fix $f"; done
+	git checkout -q -b foo base
+	echo 2 >> board/foo/foo.c; git commit -qam "board: foo: fix"
+	echo 2 >> board/bar/bar.c; git commit -qam "board: bar: fix"
+	git checkout -q -
+	git checkout -q master 2>/dev/null || git checkout -q main
+	git merge -q --no-ff -m "Merge branch 'next' of https://example.org/custodians/u-boot-spi" spi
+	git merge -q --no-ff -m "Merge tag 'media-1' of https://example.org/custodians/u-boot-media" media
+	git merge -q --no-ff -m "Merge tag 'foo-2' of https://mirror.example.net/custodians/u-boot-foo/" foo
+	echo 2 >> lib/x.c; git commit -qam "lib: x: fix"
+	for f in drivers/spi/spi-core.c drivers/spi/spi-media.c board/foo/foo.c \
+		 board/bar/bar.c arch/foo/soc.c lib/x.c; do echo 3 >> "$f"; done
+}
+
+# With merges in history, the route of a file is the tree that merged its
+# recent patches where MAINTAINERS names none (board/foo/) or names one
+# that merged nothing (board/bar/'s old tree): the foo tree, as FOO SOC's
+# T: names it, though the merge names another host.  Where MAINTAINERS'
+# tree merges (SPI), it wins over the media tree that merged
+# spi-media.c; the main line's own commits change nothing (lib/x.c).
+t_by_route_from_merges() {
+	route_merges g-route-merges
+	run plan --by route
+	eq "merges: exit" "$rc" 0
+	eq "merges: the tree that merged them" "$(plan_sets "$out")" "arch/foo/soc.c board/bar/bar.c board/foo/foo.c 
+drivers/spi/spi-core.c drivers/spi/spi-media.c 
+lib/x.c "
+	git add -A && git commit -qm "x: all"
+	git branch -q tip
+	git reset -q --hard HEAD~1
+	git checkout -q -b one HEAD
+	for f in board/foo/foo.c board/bar/bar.c lib/x.c; do echo 4 >> "$f"; git commit -qm "x: $f" "$f"; done
+	run format --split route -o "$scratch/rm" HEAD~3..HEAD
+	eq "merges: format --split route exit" "$rc" 0
+	eq "merges: format --split route's series" "$(cd "$scratch/rm" && ls */*.patch | grep -v cover | tr '\n' ' ')" \
+		"1-x-custodians-u-boot-foo/0001-x-board-foo-foo.c.patch 1-x-custodians-u-boot-foo/0002-x-board-bar-bar.c.patch 2-x/0001-x-lib-x.c.patch "
+}
+
 t_by_needs_maintainers() {
 	newrepo g-missing
 	mkdir d; echo a > d/a; commit_all; echo b >> d/a
