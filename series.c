@@ -9221,44 +9221,237 @@ static int file_wants_history(const struct scan *s, const struct cc_opts *o,
 
 enum { HIST_JOBS = 4 };
 
+/* Whether find_signers() may read the trimmed line t: LOG_FORMAT's own
+ * "Git...", one with an address, a numstat's, and any other that starts
+ * so. */
+static int signer_line(struct span t)
+{
+	return t.len && (memchr(t.p, '@', t.len) || *t.p == 'G' ||
+			 isdigit((unsigned char)*t.p));
+}
+
 /* Of git log's output, onto out, trimmed, the lines find_signers() may
- * read (LOG_FORMAT's own "Git...", those with an address, a numstat's,
- * and any other that starts so): a year of a
- * busy file's log is mostly commit messages, and every file's log is
- * held until the answers are made. */
+ * read: a year of a busy file's log is mostly commit messages, and every
+ * file's log is held until the answers are made. */
 static void keep_signer_lines(const struct sbuf *log, struct sbuf *out)
 {
 	const char *pos = log->buf, *end = log->buf + log->len;
 
 	for (struct span l; next_line(&pos, end, &l);) {
 		struct span t = trim_span(l);
-		if (t.len && (memchr(t.p, '@', t.len) || *t.p == 'G' ||
-			      isdigit((unsigned char)*t.p))) {
+		if (signer_line(t)) {
 			sb_add(out, t.p, t.len);
 			sb_addc(out, '\n');
 		}
 	}
 }
 
-/* The logs of every file some query wants history of, each once, HIST_JOBS
- * gits at a time, before the answers: one git log --follow per file took
- * 0.13 s on U-Boot (whose conf asks --git of every file), and a cover
- * letter's query asked again for every file of its patches. */
-static void prefetch_histories(struct scan *s, const struct cc_opts *o)
+/* Whether l is a line of --summary (" create mode 100644 PATH"). */
+static int summary_line(struct span l)
+{
+	static const char *const kind[] = { " create mode ", " delete mode ",
+		" mode change ", " rename ", " copy " };
+
+	for (size_t i = 0; i < sizeof kind / sizeof *kind; i++)
+		if (starts_with(l.p, l.p + l.len, kind[i]))
+			return 1;
+	return 0;
+}
+
+/* The path of a numstat line "ADDED TAB REMOVED TAB PATH" (each count
+ * digits, or "-" for a binary file); p NULL where l is not one. */
+static struct span numstat_path(struct span l)
+{
+	size_t at = 0;
+
+	for (int field = 0; field < 2; field++) {
+		size_t d = at;
+		if (d < l.len && l.p[d] == '-')
+			d++;
+		else
+			while (d < l.len && isdigit((unsigned char)l.p[d]))
+				d++;
+		if (d == at || d >= l.len || l.p[d] != '\t')
+			return (struct span){ NULL, 0 };
+		at = d + 1;
+	}
+	return (struct span){ l.p + at, l.len - at };
+}
+
+/* The file of s that is the len bytes at p, and that mode[] marks with
+ * want; else s->nfile. */
+static size_t wanted_file(const struct scan *s, const char *mode, int want,
+			  struct span p)
+{
+	size_t lo = 0, hi = s->nfile;
+
+	BSEARCH(lo, hi, mid, cmp_bytes(s->file[mid], p.p, p.len) < 0);
+	return lo < s->nfile && !cmp_bytes(s->file[lo], p.p, p.len) &&
+	       mode[lo] == want ? lo : s->nfile;
+}
+
+/*
+ * One log of many files (joint_words()) read as a log of each: a commit
+ * block "GitCommit: ..." up to the next is a commit of each file its
+ * numstat lines name, which gets the block's signer lines and its own
+ * numstat line, as its own git log --follow gives them.  That holds
+ * because --follow turns off the history's pruning (revision.c: "Can't
+ * prune commits with rename following") as --full-history does, and
+ * --no-merges shows the same commits.  A file some commit of the window
+ * creates (" create mode", --no-renames making a rename one) may have had
+ * another name, where --follow goes on (it looks for a copy's source in
+ * the whole tree before: a file the commit only changed may be one), so
+ * it is marked 2, for its own log.
+ */
+static void split_joint_log(struct scan *s, const struct sbuf *log, char *mode)
+{
+	const char *pos = log->buf, *end = pos + log->len;
+	struct sbuf keep = SBUF_INIT;
+	size_t *hit = NULL, nhit = 0, ahit = 0;
+	struct span *stat = NULL;
+
+	for (struct span l; pos < end || nhit; ) {
+		int more = next_line(&pos, end, &l);
+		if (!more || starts_with(l.p, l.p + l.len, "GitCommit: ")) {
+			for (size_t k = 0; k < nhit; k++) {
+				sb_add(&s->hist[hit[k]], keep.buf, keep.len);
+				sb_add(&s->hist[hit[k]], stat[k].p, stat[k].len);
+				sb_addc(&s->hist[hit[k]], '\n');
+			}
+			sb_setlen(&keep, 0);
+			nhit = 0;
+			if (!more)
+				break;
+		}
+		struct span p = numstat_path(l), t = trim_span(l);
+		size_t fi;
+		if (starts_with(l.p, l.p + l.len, " create mode ") && t.len > 19 &&
+		    (fi = wanted_file(s, mode, 1, (struct span){ t.p + 19,
+							t.len - 19 })) < s->nfile)
+			mode[fi] = 2;
+		else if (p.p && (fi = wanted_file(s, mode, 1, p)) < s->nfile) {
+			GROW(hit, nhit + 1, ahit);
+			stat = xrealloc(stat, ahit * sizeof *stat);
+			hit[nhit] = fi;
+			stat[nhit++] = t;
+		} else if (!p.p && signer_line(t) && !summary_line(l)) {
+			sb_add(&keep, t.p, t.len);
+			sb_addc(&keep, '\n');
+		}
+	}
+	sb_release(&keep);
+	free(hit);
+	free(stat);
+}
+
+/* The words of one git log of files[0..n) since --git-since (a buffer of
+ * 48), malloc'd (the strings not). */
+static const char **joint_words(char *since, const struct cc_opts *o,
+				char *const *files, size_t n)
+{
+	static const char *const head[] = { "-c", "core.quotePath=true",
+		"log", "--no-color", "--full-history", "--no-renames", NULL,
+		"--numstat", "--summary", "--no-merges", LOG_FORMAT, "--" };
+	size_t nh = sizeof head / sizeof *head;
+	const char **w = xcalloc(nh + n + 1, sizeof *w);
+
+	memcpy(w, head, sizeof head);
+	fmt_buf(since, 48, "--since=%s", o->git_since);
+	w[6] = since;
+	memcpy(w + nh, files, n * sizeof *files);
+	return w;
+}
+
+/* Whether git writes path as it is in a numstat line (core.quotePath
+ * quotes the others, which find_signers() then does not match). */
+static int plain_path(const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return 0;
+	return 1;
+}
+
+/* The files of s whose history is read, mode[i] 1 where one joint log
+ * may give it, 2 where it needs its own; how many of each. */
+static void history_modes(const struct scan *s, const struct cc_opts *o,
+			  char *mode, size_t *njoint)
+{
+	*njoint = 0;
+	for (size_t i = 0; i < s->nfile; i++)
+		if (file_wants_history(s, o, i)) {
+			mode[i] = plain_path(s->file[i]) ? 1 : 2;
+			*njoint += mode[i] == 1;
+		}
+	if (*njoint < 2)        /* one file: its own log is as cheap */
+		for (size_t i = 0; i < s->nfile; i++)
+			if (mode[i] == 1)
+				mode[i] = 2, --*njoint;
+}
+
+/* A joint log's paths stay well inside the kernel's 2 MB of arguments. */
+enum { JOINT_BYTES = 256 * 1024 };
+
+/* The logs of the files mode[] marks 1, in joint logs of neighbouring
+ * files, HIST_JOBS or more (git's walk costs less the fewer paths it
+ * matches; each at most JOINT_BYTES of paths), HIST_JOBS at a time; where
+ * one fails, its files are marked 2. */
+static void joint_histories(struct scan *s, const struct cc_opts *o,
+			    char *mode, size_t njoint)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct git_bg job[HIST_JOBS];
+	char since[HIST_JOBS][48];
+	size_t from[HIST_JOBS + 1], bytes = 0, nf = 0;
+	char **files = xcalloc(njoint + 1, sizeof *files);
+
+	for (size_t i = 0; i < s->nfile; i++)
+		if (mode[i] == 1)
+			bytes += strlen(files[nf++] = s->file[i]) + 1;
+	size_t parts = bytes / JOINT_BYTES + 1;
+	parts = parts < HIST_JOBS ? HIST_JOBS : parts;
+	size_t per = (nf + parts - 1) / parts;
+	for (size_t at = 0; at < nf; ) {
+		size_t n = 0;
+		for (; n < HIST_JOBS && at < nf; n++, at += per) {
+			size_t k = nf - at < per ? nf - at : per;
+			from[n] = at;
+			job[n] = (struct git_bg){ .run = { .quiet = 1,
+						.dir = s->m->top } };
+			bg_start(&job[n], tmp && *tmp ? tmp : "/tmp",
+				 joint_words(since[n], o, files + at, k));
+		}
+		from[n] = at < nf ? at : nf;
+		for (size_t j = 0; j < n; j++) {
+			struct sbuf log = SBUF_INIT;
+			if (job[j].started && bg_finish(&job[j], &log) == 0)
+				split_joint_log(s, &log, mode);
+			else
+				for (size_t k = from[j]; k < from[j + 1]; k++)
+					mode[file_index(s, files[k])] = 2;
+			sb_release(&log);
+		}
+	}
+	for (size_t i = 0; i < s->nfile; i++)
+		if (mode[i] == 1)
+			s->hist_ok[i] = 1;
+	free(files);
+}
+
+/* The logs of the files mode[] marks 2, each its own git log --follow,
+ * HIST_JOBS at a time. */
+static void own_histories(struct scan *s, const struct cc_opts *o,
+			  const char *mode)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct git_bg job[HIST_JOBS];
 	size_t who[HIST_JOBS], next = 0;
 	char since[HIST_JOBS][48];
 
-	s->hist = xcalloc(s->nfile + 1, sizeof *s->hist);
-	s->hist_ok = xcalloc(s->nfile + 1, 1);
-	for (size_t i = 0; i < s->nfile; i++)
-		sb_init(&s->hist[i]);
 	while (next < s->nfile) {
 		size_t n = 0;
 		for (; n < HIST_JOBS && next < s->nfile; next++) {
-			if (!file_wants_history(s, o, next))
+			if (mode[next] != 2)
 				continue;
 			const char **w = xcalloc(12, sizeof *w);
 			signoffs_words(w, since[n], o, s->file[next]);
@@ -9272,10 +9465,33 @@ static void prefetch_histories(struct scan *s, const struct cc_opts *o)
 		for (size_t j = 0; j < n; j++) {
 			struct sbuf log = SBUF_INIT;
 			s->hist_ok[who[j]] = bg_finish(&job[j], &log) == 0;
+			sb_setlen(&s->hist[who[j]], 0);
 			keep_signer_lines(&log, &s->hist[who[j]]);
 			sb_release(&log);
 		}
 	}
+}
+
+/* The logs of every file some query wants history of, each read once
+ * before the answers: one git log --follow per file took 0.13 s on
+ * U-Boot (whose conf asks --git of every file), and a cover letter's
+ * query asked again for every file of its patches.  Most come from a
+ * few joint logs (the 217 files of 30 U-Boot series: 14 s of logs per
+ * file, 2 s joint), the rest from their own. */
+static void prefetch_histories(struct scan *s, const struct cc_opts *o)
+{
+	char *mode = xcalloc(s->nfile + 1, 1);
+	size_t njoint;
+
+	s->hist = xcalloc(s->nfile + 1, sizeof *s->hist);
+	s->hist_ok = xcalloc(s->nfile + 1, 1);
+	for (size_t i = 0; i < s->nfile; i++)
+		sb_init(&s->hist[i]);
+	history_modes(s, o, mode, &njoint);
+	if (njoint)
+		joint_histories(s, o, mode, njoint);
+	own_histories(s, o, mode);
+	free(mode);
 }
 
 /* The signers, authors and authors of the lines of each of cq's files

@@ -268,3 +268,75 @@ Signed-off-by: Tom Rini <trini@example.org>"
 	eq "a board's bad pattern: exit" "$rc" 3
 	has "named by its own file and line" "$err" "board/acme/MAINTAINERS:5: K: (?<=x+)y: "
 }
+
+# cc of many files with --git reads a few joint logs, not one git log
+# --follow per file: each file's signers, authors and line counts must
+# still be those the script's own per-file log gives, where history is
+# not a line: a commit on a branch whose change the merge dropped (-s
+# ours; --follow shows it, a pruned joint log would not), a file renamed
+# and changed (its own log follows the old name), one copied from a file
+# the same commit only changed (--follow finds copies in the whole tree),
+# and a path git quotes.  The files are older than the year the logs
+# read, as most are.  (The script cannot log a path with a space: its
+# git runs through a shell.)
+t_cc_joint_logs_vs_script() {
+	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
+	histtree
+	cp "$gm" scripts/get_maintainer.pl
+	local q f
+	q="drivers/foo/caf$(printf '\303\251').c"
+	mkdir -p drivers/foo/sub
+	printf 'int q;\n' > "$q"
+	seq 1 40 | sed 's/^/int old_/; s/$/;/' > drivers/foo/old.c
+	seq 1 40 | sed 's/^/int src_/; s/$/;/' > drivers/foo/src.c
+	# a new root, two years old, so that the files predate the window
+	local old="@$(( $(date +%s) - 730 * 86400 )) +0000"
+	git checkout -q --orphan jt
+	GIT_AUTHOR_DATE=$old GIT_COMMITTER_DATE=$old hcommit "Old O <old2@example.org>" "all
+
+Signed-off-by: Old O <old2@example.org>"
+	echo "int a;" >> drivers/foo/old.c
+	hcommit "Ann A <ann@example.org>" "foo: old
+
+Signed-off-by: Ann A <ann@example.org>"
+	git checkout -q -b side
+	echo "int side;" >> drivers/bar/bar.c
+	hcommit "Sid E <side@example.org>" "bar: side
+
+Signed-off-by: Sid E <side@example.org>"
+	git checkout -q jt
+	echo "int main_;" >> drivers/foo/foo.c
+	hcommit "Bob B <bob@example.org>" "foo: main
+
+Signed-off-by: Bob B <bob@example.org>"
+	git merge -q -s ours --no-edit side
+	git mv drivers/foo/old.c drivers/foo/sub/new.c
+	echo "int moved;" >> drivers/foo/sub/new.c
+	cp drivers/foo/src.c drivers/foo/copy.c
+	echo "int changed;" >> drivers/foo/src.c
+	echo "int q2;" >> "$q"
+	hcommit "Cat C <cat@example.org>" "foo: move, copy
+
+Signed-off-by: Cat C <cat@example.org>
+Signed-off-by: Bob B <bob@example.org>"
+	local files=() margs=()
+	for f in drivers/bar/bar.c drivers/foo/foo.c drivers/foo/sub/new.c \
+		 drivers/foo/copy.c drivers/foo/src.c "$q" drivers/odd/odd.c; do
+		files+=("$f"); margs+=(-f "$f")
+	done
+	# no cut inside a tie (series keeps a tie whole), and ties in the
+	# script's hash order: each answer's lines sorted
+	local mine theirs g=(--git --git-max-maintainers 20)
+	theirs=$(perl scripts/get_maintainer.pl "${g[@]}" --rolestats "${margs[@]}" 2>&1 | LC_ALL=C sort)
+	mine=$("$SERIES" cc "${g[@]}" --roles -f "${files[@]}" 2>&1 | LC_ALL=C sort)
+	eq "joint logs: as the script, file by file" "$mine" "$theirs"
+	has "joint logs: the dropped side's signer counts" "$mine" "side@example.org"
+	has "joint logs: the renamed file's old name followed" \
+		"$("$SERIES" cc "${g[@]}" --roles -f drivers/foo/sub/new.c drivers/odd/odd.c)" \
+		"Ann A <ann@example.org> (commit_signer:1/2=50%,authored:1/2=50%"
+	for f in "${files[@]}"; do
+		eq "joint logs: as the script: $f" \
+			"$("$SERIES" cc "${g[@]}" --roles -f "$f" 2>&1 | LC_ALL=C sort)" \
+			"$(perl scripts/get_maintainer.pl "${g[@]}" --rolestats -f "$f" 2>&1 | LC_ALL=C sort)"
+	done
+}
