@@ -9367,14 +9367,25 @@ static const char **joint_words(char *since, const struct cc_opts *o,
 	return w;
 }
 
-/* Whether git writes path as it is in a numstat line (core.quotePath
- * quotes the others, which find_signers() then does not match). */
-static int plain_path(const char *path)
+/* Whether a joint log gives path's history as its own log does: git
+ * writes the path as it is in a numstat line (core.quotePath quotes the
+ * others, which find_signers() then does not match), as a pathspec it
+ * names only itself (no glob, no ":(magic)"), and it is no directory of
+ * the tree below top (-f DIR: its own log is of all below). */
+static int joint_path(const char *top, const char *path)
 {
+	struct sbuf full = SBUF_INIT;
+	struct stat st;
+
+	if (*path == ':')
+		return 0;
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
-		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+		if (*p < 0x20 || *p >= 0x7f || strchr("\"\\*?[", *p))
 			return 0;
-	return 1;
+	sb_addf(&full, "%s/%s", top, path);
+	int dir = lstat(full.buf, &st) == 0 && S_ISDIR(st.st_mode);
+	sb_release(&full);
+	return !dir;
 }
 
 /* The files of s whose history is read, mode[i] 1 where one joint log
@@ -9385,7 +9396,7 @@ static void history_modes(const struct scan *s, const struct cc_opts *o,
 	*njoint = 0;
 	for (size_t i = 0; i < s->nfile; i++)
 		if (file_wants_history(s, o, i)) {
-			mode[i] = plain_path(s->file[i]) ? 1 : 2;
+			mode[i] = joint_path(s->m->top, s->file[i]) ? 1 : 2;
 			*njoint += mode[i] == 1;
 		}
 	if (*njoint < 2)        /* one file: its own log is as cheap */

@@ -276,9 +276,12 @@ Signed-off-by: Tom Rini <trini@example.org>"
 # ours; --follow shows it, a pruned joint log would not), a file renamed
 # and changed (its own log follows the old name), one copied from a file
 # the same commit only changed (--follow finds copies in the whole tree),
-# and a path git quotes.  The files are older than the year the logs
-# read, as most are.  (The script cannot log a path with a space: its
-# git runs through a shell.)
+# a path git quotes, and a directory (-f DIR: all below it), whose own
+# file is named by no other.  The files
+# are older than the year the logs read, as most are.  (The script
+# cannot log a path with a space or a glob's bytes, its git running
+# through a shell: a glob-named file is checked against our own log of
+# it alone, which is git's answer to that pathspec.)
 t_cc_joint_logs_vs_script() {
 	local gm; gm=$(gm_script) && [ -n "$gm" ] || { skip_no_script; return; }
 	histtree
@@ -289,6 +292,10 @@ t_cc_joint_logs_vs_script() {
 	printf 'int q;\n' > "$q"
 	seq 1 40 | sed 's/^/int old_/; s/$/;/' > drivers/foo/old.c
 	seq 1 40 | sed 's/^/int src_/; s/$/;/' > drivers/foo/src.c
+	mkdir -p drivers/baz
+	printf 'int z;\n' > drivers/baz/baz.c
+	printf 'int g;\n' > 'drivers/foo/g[1].c'
+	printf 'int g1;\n' > drivers/foo/g1.c
 	# a new root, two years old, so that the files predate the window
 	local old="@$(( $(date +%s) - 730 * 86400 )) +0000"
 	git checkout -q --orphan jt
@@ -319,9 +326,15 @@ Signed-off-by: Bob B <bob@example.org>"
 
 Signed-off-by: Cat C <cat@example.org>
 Signed-off-by: Bob B <bob@example.org>"
+	echo "int z2;" >> drivers/baz/baz.c
+	echo "int g2;" >> drivers/foo/g1.c
+	hcommit "Zed Z <zed@example.org>" "baz, g1
+
+Signed-off-by: Zed Z <zed@example.org>"
 	local files=() margs=()
 	for f in drivers/bar/bar.c drivers/foo/foo.c drivers/foo/sub/new.c \
-		 drivers/foo/copy.c drivers/foo/src.c "$q" drivers/odd/odd.c; do
+		 drivers/foo/copy.c drivers/foo/src.c "$q" drivers/odd/odd.c \
+		 drivers/baz; do
 		files+=("$f"); margs+=(-f "$f")
 	done
 	# no cut inside a tie (series keeps a tie whole), and ties in the
@@ -334,6 +347,9 @@ Signed-off-by: Bob B <bob@example.org>"
 	has "joint logs: the renamed file's old name followed" \
 		"$("$SERIES" cc "${g[@]}" --roles -f drivers/foo/sub/new.c drivers/odd/odd.c)" \
 		"Ann A <ann@example.org> (commit_signer:1/2=50%,authored:1/2=50%"
+	eq "joint logs: a glob's name, as its own log" \
+		"$("$SERIES" cc "${g[@]}" --roles -f 'drivers/foo/g[1].c' drivers/odd/odd.c | grep -c zed@)" \
+		"$("$SERIES" cc "${g[@]}" --roles -f 'drivers/foo/g[1].c' | grep -c zed@)"
 	for f in "${files[@]}"; do
 		eq "joint logs: as the script: $f" \
 			"$("$SERIES" cc "${g[@]}" --roles -f "$f" 2>&1 | LC_ALL=C sort)" \
