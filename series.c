@@ -5030,9 +5030,30 @@ static void attribute_merges(struct window *w)
 	free(ix);
 }
 
-/* The tree that merged c, as its merge's subject names it (the first word
- * after "Merge " with "://" in it): an empty span for the main tree; p
- * NULL where the window does not say. */
+/* Whether node m is a merge (two parents or more). */
+static int is_merge(const struct node *m)
+{
+	return memchr(m->parents.p, ' ', m->parents.len) != NULL;
+}
+
+/* The first word of v with "://" in it (a URL); p NULL where none. */
+static struct span url_word(struct span v)
+{
+	const char *end = v.p + v.len, *p = find_bytes(v.p, v.len, "://", 3);
+
+	if (!p)
+		return (struct span){ NULL, 0 };
+	const char *b = p, *e = p;
+	while (b > v.p && b[-1] != ' ' && b[-1] != '\t')
+		b--;
+	while (e < end && *e != ' ' && *e != '\t')
+		e++;
+	return (struct span){ b, (size_t)(e - b) };
+}
+
+/* The tree that merged c, as its merge's subject names it ("Merge ...",
+ * its url_word()): an empty span for the main tree; p NULL where the
+ * window does not say. */
 static struct span merged_by(const struct window *w, const struct past *c)
 {
 	size_t by = w->node[c->node].by;
@@ -5040,18 +5061,10 @@ static struct span merged_by(const struct window *w, const struct past *c)
 	if (by == NO_MERGE)
 		return (struct span){ NULL, 0 };
 	const struct node *m = &w->node[by];
-	struct span s = m->subject, t = { s.p, 0 };
-	if (!memchr(m->parents.p, ' ', m->parents.len) ||
-	    !starts_with(s.p, s.p + s.len, "Merge "))
-		return t;
-	for (const char *p = s.p + 6, *end = s.p + s.len; p < end; ) {
-		const char *sp = memchr(p, ' ', (size_t)(end - p));
-		size_t len = sp ? (size_t)(sp - p) : (size_t)(end - p);
-		if (find_bytes(p, len, "://", 3))
-			return (struct span){ p, len };
-		p += len + 1;
-	}
-	return t;
+	struct span s = m->subject, u = url_word(s);
+	if (!is_merge(m) || !starts_with(s.p, s.p + s.len, "Merge ") || !u.p)
+		return (struct span){ s.p, 0 };
+	return u;
 }
 
 #define STR_(x) #x
@@ -10527,13 +10540,11 @@ static void recent_committers(const struct window *w, const struct source *src,
  * git.u-boot-project.org); p NULL where there is none. */
 static struct span url_core(struct span v)
 {
-	const char *end = v.p + v.len, *p = find_bytes(v.p, v.len, "://", 3);
+	struct span u = url_word(v);
 
-	if (!p)
-		return (struct span){ NULL, 0 };
-	const char *e = p += 3;
-	while (e < end && *e != ' ' && *e != '\t')
-		e++;
+	if (!u.p)
+		return u;
+	const char *p = find_bytes(u.p, u.len, "://", 3) + 3, *e = u.p + u.len;
 	const char *slash = memchr(p, '/', (size_t)(e - p));
 	p = slash ? slash + 1 : e;
 	while (e > p && e[-1] == '/')
@@ -10558,7 +10569,7 @@ static size_t merging_trees(const struct window *w, struct span **out)
 	*out = xcalloc(w->nnode + 1, sizeof **out);
 	for (size_t i = 0; i < w->nnode; i++) {
 		const struct node *m = &w->node[i];
-		if (!memchr(m->parents.p, ' ', m->parents.len))
+		if (!is_merge(m))
 			continue;
 		struct span c = url_core(m->subject);
 		size_t k = 0;
@@ -10574,12 +10585,9 @@ static size_t merging_trees(const struct window *w, struct span **out)
  * malloc'd, or NULL. */
 static char *tree_value(const struct maintainers *m, struct span c)
 {
-	const char *end = m->text + m->len;
+	const char *pos = m->text, *end = m->text + m->len;
 
-	for (const char *p = m->text; p < end; ) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct span line = { p, (size_t)((nl ? nl : end) - p) };
-		p = nl ? nl + 1 : end;
+	for (struct span line; next_line(&pos, end, &line); ) {
 		if (line.len < 2 || memcmp(line.p, "T:", 2))
 			continue;
 		struct span v = trim_span((struct span){ line.p + 2, line.len - 2 });
