@@ -18333,15 +18333,15 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 /* ---- several series ----------------------------------------------------------
  * A tree-wide change goes out as one series per tree that merges it (or
  * per subsystem), each the size a list takes.  The commits keep the
- * range's order; a commit goes with the key all its files share (one
- * whose files have several is a series of its own), and a series of more
+ * range's order; a commit goes with the key most of its files have (one
+ * whose files tie between keys is a series of its own), and a series of more
  * than max commits is cut into parts of even size, in order.  The days
  * of the send plan give no list more than max patches a day.
  */
 struct cut {
 	size_t *commit, n;      /* into the range's commits, in order */
-	const char *key;        /* what its files share ("" none), or NULL:
-				 * its one commit's files have several */
+	const char *key;        /* what most of its files have ("" none), or
+				 * NULL: its one commit's files tie */
 	size_t part, parts;     /* 1-based; parts 1: whole */
 	char *prefix;           /* its subjects' common cut, "i2c: " or "" */
 	char *tag;              /* where another key's cut has its prefix
@@ -18351,19 +18351,34 @@ struct cut {
 	size_t day;             /* when it goes out, from 1 */
 };
 
-/* The key all of group g's files have in key[] (NULL reads ""), or NULL
- * where they differ. */
+/* The key most of group g's files have in key[] (NULL reads ""), "" only
+ * where no file has another, or NULL where two keys tie.  A patch goes
+ * to the tree that takes most of it, with its other maintainers' acks,
+ * as maintainers route a patch of several trees; a file no tree names
+ * (THE REST's include/, doc/) is anyone's, so it does not outvote the
+ * others.  test/bench routes measures it (README, Figures). */
 static const char *group_key(const struct group *g, char *const *key)
 {
-	const char *k = NULL;
+	const char **k = xcalloc(g->nr + 1, sizeof *k), *best = "";
+	size_t most = 0, run;
+	int tie = 0;
 
-	for (size_t j = 0; j < g->nr; j++) {
-		const char *f = key[g->member[j]] ? key[g->member[j]] : "";
-		if (k && strcmp(k, f))
-			return NULL;
-		k = f;
+	for (size_t j = 0; j < g->nr; j++)
+		k[j] = key[g->member[j]] ? key[g->member[j]] : "";
+	sort_n(k, g->nr, sizeof *k, cmp_str);
+	/* "" sorts first: its run counts only where it is the only one */
+	for (size_t i = 0; i < g->nr; i += run) {
+		for (run = 1; i + run < g->nr && !strcmp(k[i], k[i + run]); run++)
+			;
+		if (!*k[i] && i + run < g->nr)
+			continue;
+		if (run == most)
+			tie = 1;
+		if (run > most)
+			best = k[i], most = run, tie = 0;
 	}
-	return k ? k : "";
+	free(k);
+	return tie ? NULL : best;
 }
 
 /* The leading "WORD: " run the n subjects share, malloc'd ("" none). */
@@ -20704,8 +20719,8 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		r = split_previous(&sr);
 	for (size_t i = 0; i < sr.n; i++)
 		if (!sr.cut[i].key)
-			warning("%s: its files go to several %s: a series of its "
-				"own (%s)", c->rc.c[sr.cut[i].commit[0]].id,
+			warning("%s: its files go to several %s, as many to each: a "
+				"series of its own (%s)", c->rc.c[sr.cut[i].commit[0]].id,
 				o->split == SPLIT_ROUTE ? "trees" :
 				o->split == SPLIT_SUBSYSTEM ? "subsystems" : "lists",
 				sr.cut[i].dir);

@@ -591,7 +591,7 @@ t_format_split_route() {
 	run format --split route --cover "$scratch/split.cover" -o "$scratch/sr" base-split..HEAD
 	eq "exit" "$rc" 0
 	eq "a folder a series" "$(ls "$scratch/sr" | tr '\n' ' ')" "1-i2c 2-arm-foo 3-sound-codec 4-misc "
-	has "the commit of two trees, said" "$err" "its files go to several trees: a series of its own (4-misc)"
+	has "the commit of two trees, said" "$err" "its files go to several trees, as many to each: a series of its own (4-misc)"
 	local c; c=$(cat "$scratch/sr/1-i2c/0000-cover-letter.patch")
 	eq "the series' subject names its tree, no more" "$(grep '^Subject:' <<<"$c")" "Subject: [PATCH 0/2] i2c: drop foo()"
 	has "to the tree's people" "$(sed -n '/^To:/,/^Cc:/p' <<<"$c")" " Wolf Sang <wolf@example.org>"
@@ -746,6 +746,35 @@ Changes since v1 (series/main/v1-base..series/main/v1):
 Range-diff against v1:"
 }
 
+# A commit of several trees goes with the tree most of its files go to; a
+# file no section names (include/) does not outvote one that has a tree;
+# two trees of one file each tie: a series of its own, said.
+t_format_split_route_most() {
+	route_tree fmt-split-most
+	git checkout -q -- .
+	mkdir -p include; echo 1 > include/foo.h
+	git add include/foo.h; git commit -qm 'include: foo.h'
+	git tag base-split
+	local f
+	for f in drivers/i2c/busses/i2c-foo.c drivers/i2c/busses/i2c-bar.c \
+		 sound/foo-codec.c; do echo 3 >> "$f"; done
+	git commit -qam 'i2c: two drivers, a codec'
+	echo 3 >> arch/arm/mach-foo/board.c; echo 2 >> include/foo.h
+	git commit -qam 'arm: foo: board and header'
+	echo 4 >> drivers/i2c/busses/i2c-bar.c; echo 4 >> sound/foo-codec.c
+	git commit -qam 'misc: both'
+	run format --split route -o "$scratch/sm" base-split..HEAD
+	eq "exit" "$rc" 0
+	eq "two of three files: the i2c tree; the board's with its header" \
+		"$(git cat-file blob refs/series/main/v1-split)" "$(git rev-parse HEAD~2) git git://example.org/i2c.git
+$(git rev-parse HEAD~1) git git://example.org/foo.git
+$(git rev-parse HEAD) (several)"
+	eq "a folder a series" "$(ls "$scratch/sm" | tr '\n' ' ')" "1-i2c 2-arm-foo 3-misc "
+	has "a tie: said" "$err" "its files go to several trees, as many to each: a series of its own (3-misc)"
+	has "the codec's maintainer still gets its patch" \
+		"$(sed -n '/^To:/,/^Subject:/p' "$scratch"/sm/1-i2c/*)" "Tak Ashi <tak@example.org>"
+}
+
 # --split list: a series per first list of the patch's files (their
 # owning section's first L:), named by it where the subjects share no
 # prefix.
@@ -756,5 +785,5 @@ t_format_split_list() {
 	eq "exit" "$rc" 0
 	eq "a folder a list" "$(ls "$scratch/sl" | tr '\n' ' ')" "1-linux-arm 2-i2c-bar 3-sound-codec 4-misc "
 	has "the others by list" "$(cat "$scratch/sl/1-linux-arm/0000-cover-letter.patch")" "  2-i2c-bar (1 patch): linux-i2c@example.org"
-	has "a commit of two lists: said" "$err" "its files go to several lists: a series of its own (4-misc)"
+	has "a commit of two lists: said" "$err" "its files go to several lists, as many to each: a series of its own (4-misc)"
 }
