@@ -4921,6 +4921,10 @@ static int read_record(struct window *w, const char *pos, const char *end,
 		{ head.p, idlen },
 		{ head.p + idlen + !!sp, head.len - idlen - !!sp },
 		{ pos, (size_t)(end - pos) }, NO_MERGE };
+	/* a byte-order mark some mailer put first (5 subjects of Xen's) is
+	 * no part of the cut that %(prefix) hands on */
+	if (end - pos >= 3 && !memcmp(pos, "\xEF\xBB\xBF", 3))
+		pos += 3;
 	*cur = (struct past){ .author = author, .committer = committer,
 		.cut = { pos, cut_len(pos, (size_t)(end - pos)) },
 		.path0 = w->npath, .node = w->nnode++ };

@@ -380,6 +380,18 @@ stmmac: do it"
 	eq "prefix: unborn" "$(grep subject <<<"$out")" "    subject: .: x"
 }
 
+# A subject that begins with a byte-order mark (a mailer's, five of Xen's)
+# gives its cut without it.
+t_prefix_byte_order_mark() {
+	newrepo prefix-bom
+	echo 0 > a.c; commit_all "Initial commit"
+	echo 1 >> a.c; git commit -qam "$(printf '\357\273\277docs: x')"
+	echo 2 >> a.c
+	run plan -m '%(prefix)y'
+	eq "the cut, no mark" "$(grep subject <<<"$out" | od -c | head -n 2)" \
+		"$(printf '    subject: docs: y\n' | od -c | head -n 2)"
+}
+
 # %(prefix) counts votes: everyone's recent cuts of the file, worth less
 # the older they are, outvote a plurality of older ones; the user's own
 # cut, even an older one, outvotes both (people keep their own style).
