@@ -1151,7 +1151,7 @@ static struct address parse_address(struct span l)
 	return a;
 }
 
-static int same_box(struct span a, struct span b)
+static int span_caseeq(struct span a, struct span b)
 {
 	return a.len == b.len && !strncasecmp(a.p, b.p, a.len);
 }
@@ -1160,7 +1160,7 @@ static int same_box(struct span a, struct span b)
 static int addresses_have(const struct addresses *l, struct span box)
 {
 	for (size_t i = 0; l && i < l->n; i++)
-		if (same_box(l->v[i].box, box))
+		if (span_caseeq(l->v[i].box, box))
 			return 1;
 	return 0;
 }
@@ -2398,7 +2398,7 @@ static struct span list_address(const struct recipient *v)
 static int recipients_list(const struct recipients *r, struct span box)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].list && same_box(list_address(&r->v[i]), box))
+		if (r->v[i].list && span_caseeq(list_address(&r->v[i]), box))
 			return 1;
 	return 0;
 }
@@ -4774,16 +4774,16 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
  * What the recent history says of the files, read once and bounded: the
  * last HISTORY_WINDOW commits before rev, whatever the depth of history
  * behind them, looked up in memory after (subject prefixes, merge routes):
- *   git log --min-parents=1 -z --format=%x01%H %P%x02%ae%x02%ce%x02%s
+ *   git log --min-parents=1 -z --format=%x01%H %P%x02%ae%x02%an%x02%ce%x02%s
  *           --name-only --no-renames --max-count=HISTORY_WINDOW REV
  * (a root commit is an import, not a patch: a tarball's 78,000 paths
  * would cost more than the rest of the window).
- * Grammar: per commit "\1" ID [" " PARENT]... "\2" AUTHOR "\2" COMMITTER
- * "\2" SUBJECT NUL, then (with paths) LF and its paths, each ending in
- * NUL; a merge lists no paths.  An address or a subject holds no NUL or
- * LF (%s is one line); a record starts with \1 only after a NUL, so a path
- * that starts with \1 is misread as a record, which then has no "\2" and
- * is dropped.
+ * Grammar: per commit "\1" ID [" " PARENT]... "\2" AUTHOR "\2" NAME "\2"
+ * COMMITTER "\2" SUBJECT NUL, then (with paths) LF and its paths, each
+ * ending in NUL; a merge lists no paths.  An address, a name or a subject
+ * holds no NUL or LF (%s is one line; git drops newlines from names); a
+ * record starts with \1 only after a NUL, so a path that starts with \1
+ * is misread as a record, which then has no "\2" and is dropped.
  *
  * A subject's cut is its leading run of "WORD: ", a word having no blank
  * and no ':' ("xen/arm: vgic: " of "xen/arm: vgic: fix x: y"; a revert has
@@ -4804,12 +4804,12 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 #define HISTORY_DIRS 2
 #define ROUTE_COMMITS 5
 
-/* A focused commit of the log: its author's and committer's addresses,
- * its cut, its paths (window.path[path0 .. path0 + npath)) and their
- * directories ("." for the top), and its node.  Spans and paths point
+/* A focused commit of the log: its author's address and name, its
+ * committer's address, its cut, its paths (window.path[path0 .. path0 +
+ * npath)) and their directories ("." for the top), and its node.  Spans and paths point
  * into window.log. */
 struct past {
-	struct span author, committer, cut;
+	struct span author, name, committer, cut;
 	size_t path0, npath;
 	struct span dir[HISTORY_DIRS];
 	size_t ndir;
@@ -4903,17 +4903,17 @@ static int next_field(const char **pos, const char *end, struct span *f)
 	return 1;
 }
 
-/* Reads a record's head "\1" ID [" " PARENT]... "\2" AUTHOR "\2"
- * COMMITTER "\2" SUBJECT (NUL at end) into a new node and cur; 0 where it
- * is not one. */
+/* Reads a record's head "\1" ID [" " PARENT]... "\2" AUTHOR "\2" NAME
+ * "\2" COMMITTER "\2" SUBJECT (NUL at end) into a new node and cur; 0
+ * where it is not one. */
 static int read_record(struct window *w, const char *pos, const char *end,
 		       struct past *cur)
 {
-	struct span head, author, committer;
+	struct span head, author, name, committer;
 
 	pos++;
 	if (!next_field(&pos, end, &head) || !next_field(&pos, end, &author) ||
-	    !next_field(&pos, end, &committer))
+	    !next_field(&pos, end, &name) || !next_field(&pos, end, &committer))
 		return 0;
 	const char *sp = memchr(head.p, ' ', head.len);
 	size_t idlen = sp ? (size_t)(sp - head.p) : head.len;
@@ -4926,7 +4926,8 @@ static int read_record(struct window *w, const char *pos, const char *end,
 	 * no part of the cut that %(prefix) hands on */
 	if (end - pos >= 3 && !memcmp(pos, "\xEF\xBB\xBF", 3))
 		pos += 3;
-	*cur = (struct past){ .author = author, .committer = committer,
+	*cur = (struct past){ .author = author, .name = name,
+		.committer = committer,
 		.cut = { pos, cut_len(pos, (size_t)(end - pos)) },
 		.path0 = w->npath, .node = w->nnode++ };
 	return 1;
@@ -5080,7 +5081,8 @@ static struct span merged_by(const struct window *w, const struct past *c)
 static void window_start(struct window *w, const char *dir, const char *rev)
 {
 	static const char *const head[] = { "log",
-		"--min-parents=1", "-z", "--format=%x01%H %P%x02%ae%x02%ce%x02%s",
+		"--min-parents=1", "-z",
+		"--format=%x01%H %P%x02%ae%x02%an%x02%ce%x02%s",
 		"--name-only", "--no-renames", ("--max-count=" STR(HISTORY_WINDOW)) };
 	const char **words = xcalloc(sizeof head / sizeof *head + 3,
 				     sizeof *words);
@@ -11274,40 +11276,124 @@ static char *subject_of(const char *msg)
  * bcm2835: ", "x86/mm: "), from the window of history before rev (part
  * 3).  The focused commits near a group vote for their cuts: those
  * touching its files (level 0), its directories (1), or under their
- * ancestors of two components or more ("drivers/net", never "drivers";
- * 2).  Each level hears everyone's last PREFIX_ALL, a vote worth less
- * the older it is, and the user's own last PREFIX_OWN, each worth
- * PREFIX_OWN_VOTE (people keep their own style); a level's votes count
- * level_weight[] times.  The cut with most votes wins, the first heard
- * on a tie.  test/bench measures the rate on Xen's history
- * (README, Figures): asking the levels in turn, first the user's own
- * plurality then everyone's, predicted 1.4 points fewer on the 2,400
- * commits of its tuning windows; weighing a cut by its distinct authors,
- * more where a maintainer committed it, by the user's cuts elsewhere in
- * the tree, or adding votes for the file's name in a cut's shape
- * ("x86/%s: ") predicted no more than this rule.
+ * ancestors of two components or more ("drivers/net", never "drivers"):
+ * 2 under the parent directory, 3 under the one above, 4 further off.
+ * Each level hears everyone's last PREFIX_ALL, a vote worth less the
+ * older it is, and the user's own last PREFIX_OWN, each worth
+ * PREFIX_OWN_VOTE (people keep their own style; the user is known by
+ * address or by name, as addresses change with employers); a level's
+ * votes count level_weight[] times.  Then two rules of how Xen's
+ * maintainers write (test/bench prefix; README, Figures):
+ *   - a cut that does not name the group hands SHAPE_VOTE tenths of its
+ *     votes to the window's latest cut of its shape that does:
+ *     "x86/pvh: " to "x86/io-apic: " for io_apic.c, "xen/arm: vgic: "
+ *     to "xen/arm: vgic-v3: " for vgic-v3.c.  A group's names are its one
+ *     file's stem, its directories' last components, and that file's
+ *     whole name ("CHANGELOG.md: " names CHANGELOG.md); a word names one
+ *     where both agree in letters and digits, whatever the case;
+ *   - cuts that differ only in case pool their votes ("x86/HVM: ",
+ *     "x86/hvm: "), and the winner is spelled as the user last spelled
+ *     it in the window, else as its most voted spelling.
+ * The first heard wins a tie.  What else was tried, and lost, is in the
+ * README: votes by distinct authors, more where a maintainer committed
+ * the cut, the user's cuts elsewhere, the diff's identifiers.
  */
 #define PREFIX_OWN 3
 #define PREFIX_ALL 10
+#define PREFIX_LEVELS 5
 #define PREFIX_OWN_VOTE 3000
-static const unsigned level_weight[3] = { 10, 3, 1 };
+#define SHAPE_VOTE 3
+static const unsigned level_weight[PREFIX_LEVELS] = { 20, 6, 4, 2, 1 };
 /* 1000 * 0.8^i, the vote of everyone's i-th most recent commit */
 static const unsigned recency_vote[PREFIX_ALL] = {
 	1000, 800, 640, 512, 410, 328, 262, 210, 168, 134
 };
+/* the levels' cuts, and one handed on by each */
+#define BALLOT (2 * PREFIX_LEVELS * (PREFIX_OWN + PREFIX_ALL))
 
 /* The cuts heard so far, in the order first heard, with their votes. */
 struct ballot {
-	struct span cut[3 * (PREFIX_OWN + PREFIX_ALL)];
-	unsigned long votes[3 * (PREFIX_OWN + PREFIX_ALL)];
+	struct span cut[BALLOT];
+	unsigned long votes[BALLOT];
 	size_t nr;
 };
 
-/* A group's files, directories and their ancestors, each sorted. */
+/* A group's files, directories and their ancestors, each sorted, and
+ * its names (spans into file and dir). */
 struct area {
 	char **file, **dir, **up;
 	size_t nfile, ndir, nup;
+	struct span *name;
+	size_t nname;
 };
+
+/* A cut of the window split at its last word: head "x86/", word "mm" of
+ * "x86/mm: "; head "xen: ", word "arm" of "xen: arm: ".  at is its
+ * commit's place in the window, most recent first. */
+struct shape {
+	struct span head, word, cut;
+	size_t at;
+};
+
+/* The user, as the window's commits name their author. */
+struct me {
+	char *text;             /* git var GIT_AUTHOR_IDENT; owns the spans */
+	struct ident id;
+};
+
+/* strcmp of a and b's letters and digits, case folded: "IO-APIC" and
+ * "io_apic" are one word. */
+static int cmp_folded(struct span a, struct span b)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		while (i < a.len && !isalnum((unsigned char)a.p[i]))
+			i++;
+		while (j < b.len && !isalnum((unsigned char)b.p[j]))
+			j++;
+		if (i == a.len || j == b.len)
+			return (i < a.len) - (j < b.len);
+		int x = tolower((unsigned char)a.p[i++]),
+		    y = tolower((unsigned char)b.p[j++]);
+		if (x != y)
+			return x - y;
+	}
+}
+
+/* Whether span s holds a letter or digit. */
+static int has_alnum(struct span s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		if (isalnum((unsigned char)s.p[i]))
+			return 1;
+	return 0;
+}
+
+/* The last component of path, up to its first dot for a file whose
+ * name does not start with one ("io_apic" of x86/io_apic.c). */
+static struct span path_name(const char *path, int file)
+{
+	const char *b = base_name(path);
+	struct span s = { b, strlen(b) };
+	const char *dot = file && s.len && *s.p != '.' ?
+			  memchr(s.p, '.', s.len) : NULL;
+
+	if (dot)
+		s.len = (size_t)(dot - s.p);
+	return s;
+}
+
+/* Adds name s to the area's, unless it is empty or there already. */
+static void add_name(struct area *a, struct span s)
+{
+	if (!has_alnum(s))
+		return;
+	for (size_t i = 0; i < a->nname; i++)
+		if (!cmp_folded(a->name[i], s))
+			return;
+	a->name[a->nname++] = s;
+}
 
 static void area_of(struct area *a, const struct group *g,
 		    const struct source *src)
@@ -11333,6 +11419,14 @@ static void area_of(struct area *a, const struct group *g,
 	sort_unique(a->file, &a->nfile, 1);
 	sort_unique(a->dir, &a->ndir, 1);
 	sort_unique(a->up, &a->nup, 1);
+	a->name = xcalloc(a->ndir + 3, sizeof *a->name);
+	if (a->nfile == 1)
+		add_name(a, path_name(a->file[0], 1));
+	for (size_t i = 0; i < a->ndir; i++)
+		if (strcmp(a->dir[i], "."))
+			add_name(a, path_name(a->dir[i], 0));
+	if (a->nfile == 1)
+		add_name(a, path_name(a->file[0], 0));
 }
 
 static void area_release(struct area *a)
@@ -11340,6 +11434,7 @@ static void area_release(struct area *a)
 	free_strings(a->file, a->nfile);
 	free_strings(a->dir, a->ndir);
 	free_strings(a->up, a->nup);
+	free(a->name);
 }
 
 /* Whether the sorted v holds the len bytes at s. */
@@ -11351,8 +11446,47 @@ static int has_string(char *const *v, size_t n, const char *s, size_t len)
 	return lo < n && !cmp_bytes(v[lo], s, len);
 }
 
-/* How near c comes to the area: 0 its files, 1 its directories, 2 under
- * their ancestors, 3 not at all. */
+/* The number of path components of d ("." has none). */
+static size_t components(struct span d)
+{
+	size_t n = !span_is(d, ".", 1);
+
+	for (size_t i = 0; i < d.len; i++)
+		n += d.p[i] == '/';
+	return n;
+}
+
+/* The number of leading components d and e share. */
+static size_t shared_components(struct span d, struct span e)
+{
+	size_t n = 0, i = 0;
+
+	while (i < d.len && i < e.len && d.p[i] == e.p[i]) {
+		i++;
+		if ((i == d.len || d.p[i] == '/') && (i == e.len || e.p[i] == '/'))
+			n++;
+	}
+	return n;
+}
+
+/* The level of a commit under an ancestor: 1 + how many components of
+ * the nearest of the area's directories it does not share, at most
+ * PREFIX_LEVELS - 1. */
+static int cousin_level(const struct past *c, const struct area *a)
+{
+	size_t best = PREFIX_LEVELS - 1;
+
+	for (size_t i = 0; i < c->ndir; i++)
+		for (size_t k = 0; k < a->ndir; k++) {
+			struct span d = { a->dir[k], strlen(a->dir[k]) };
+			size_t l = 1 + components(d) - shared_components(c->dir[i], d);
+			best = l < best ? l : best;
+		}
+	return (int)best;
+}
+
+/* How near c comes to the area: 0 its files, 1 its directories, 2 and
+ * on under their ancestors (cousin_level()), PREFIX_LEVELS not at all. */
 static int nearness(const struct window *w, const struct past *c,
 		    const struct area *a)
 {
@@ -11369,9 +11503,16 @@ static int nearness(const struct window *w, const struct past *c,
 			size_t n = strlen(a->up[k]);
 			if (c->dir[i].len >= n && !memcmp(c->dir[i].p, a->up[k], n) &&
 			    (c->dir[i].len == n || c->dir[i].p[n] == '/'))
-				return 2;
+				return cousin_level(c, a);
 		}
-	return 3;
+	return PREFIX_LEVELS;
+}
+
+/* Whether c is the user's (by address or by name). */
+static int is_mine(const struct past *c, const struct me *me)
+{
+	return me && (span_caseeq(c->author, me->id.addr) ||
+		      (me->id.name.len && span_caseeq(c->name, me->id.name)));
 }
 
 /* Gives cut n more votes, hearing it first where it is new. */
@@ -11388,21 +11529,21 @@ static void vote(struct ballot *b, struct span cut, unsigned long n)
 	b->votes[i] += n;
 }
 
-/* The group's prefix from the window, or NULL. */
-static char *prefix_of(const struct window *w, const struct area *a,
-		       const char *me)
+/* The levels' votes: everyone's last PREFIX_ALL and the user's last
+ * PREFIX_OWN at each level. */
+static void hear_levels(struct ballot *b, const struct window *w,
+			const struct area *a, const struct me *me)
 {
-	struct span own[3][PREFIX_OWN], all[3][PREFIX_ALL];
-	size_t nown[3] = { 0 }, nall[3] = { 0 }, mlen = me ? strlen(me) : 0;
+	struct span own[PREFIX_LEVELS][PREFIX_OWN], all[PREFIX_LEVELS][PREFIX_ALL];
+	size_t nown[PREFIX_LEVELS] = { 0 }, nall[PREFIX_LEVELS] = { 0 };
 	int full = 0;
 
-	for (size_t i = 0; i < w->nr && full < 6; i++) {
+	for (size_t i = 0; i < w->nr && full < 2 * PREFIX_LEVELS; i++) {
 		const struct past *c = &w->c[i];
 		int l = nearness(w, c, a);
-		if (l == 3)
+		if (l == PREFIX_LEVELS)
 			continue;
-		if (me && c->author.len == mlen && nown[l] < PREFIX_OWN &&
-		    !strncasecmp(c->author.p, me, mlen)) {
+		if (nown[l] < PREFIX_OWN && is_mine(c, me)) {
 			own[l][nown[l]++] = c->cut;
 			full += nown[l] == PREFIX_OWN;
 		}
@@ -11411,36 +11552,151 @@ static char *prefix_of(const struct window *w, const struct area *a,
 			full += nall[l] == PREFIX_ALL;
 		}
 	}
-	struct ballot b = { .nr = 0 };
-	for (int l = 0; l < 3; l++) {
+	for (int l = 0; l < PREFIX_LEVELS; l++) {
 		for (size_t i = 0; i < nall[l]; i++)
-			vote(&b, all[l][i], level_weight[l] * recency_vote[i]);
+			vote(b, all[l][i], 10ul * level_weight[l] * recency_vote[i]);
 		for (size_t i = 0; i < nown[l]; i++)
-			vote(&b, own[l][i], level_weight[l] * PREFIX_OWN_VOTE);
+			vote(b, own[l][i], 10ul * level_weight[l] * PREFIX_OWN_VOTE);
 	}
-	size_t best = 0;
-	for (size_t i = 1; i < b.nr; i++)
-		if (b.votes[i] > b.votes[best])
-			best = i;
-	return b.nr ? xstrndup(b.cut[best].p, b.cut[best].len) : NULL;
 }
 
-/* The author's address the user's commits get, or NULL. */
-static char *user_address(void)
+/* The head and last word of a cut ("x86/" and "mm" of "x86/mm: "). */
+static struct shape shape_of(struct span cut, size_t at)
+{
+	struct span body = { cut.p, cut.len - 2 };
+	size_t h = 0;
+
+	for (size_t i = 0; i < body.len; i++)
+		if (body.p[i] == '/')
+			h = i + 1;
+		else if (body.p[i] == ':' && i + 1 < body.len && body.p[i + 1] == ' ')
+			h = i + 2;
+	return (struct shape){ { cut.p, h }, { cut.p + h, body.len - h }, cut, at };
+}
+
+static int cmp_head(struct span a, struct span b)
+{
+	int c = memcmp(a.p, b.p, a.len < b.len ? a.len : b.len);
+
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static int cmp_shape(const void *x, const void *y)
+{
+	const struct shape *a = x, *b = y;
+	int c = cmp_head(a->head, b->head);
+
+	if (!c)
+		c = cmp_folded(a->word, b->word);
+	return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* The window's cuts by shape, sorted (cmp_shape()): the caller frees it. */
+static struct shape *shapes_of(const struct window *w)
+{
+	struct shape *s = xcalloc(w->nr + 1, sizeof *s);
+
+	for (size_t i = 0; i < w->nr; i++)
+		s[i] = shape_of(w->c[i].cut, i);
+	sort_n(s, w->nr, sizeof *s, cmp_shape);
+	return s;
+}
+
+/* The window's latest cut of head and a word name names, or p NULL. */
+static struct span shape_find(const struct shape *s, size_t n,
+			      struct span head, struct span name)
+{
+	size_t lo = 0, hi = n;
+
+	BSEARCH(lo, hi, mid, cmp_head(s[mid].head, head) < 0 ||
+		(!cmp_head(s[mid].head, head) && cmp_folded(s[mid].word, name) < 0));
+	if (lo < n && !cmp_head(s[lo].head, head) && !cmp_folded(s[lo].word, name))
+		return s[lo].cut;
+	return (struct span){ NULL, 0 };
+}
+
+/* Each cut that names none of the area's names hands SHAPE_VOTE tenths
+ * of its votes to the window's latest cut of its shape that does. */
+static void hand_on(struct ballot *b, const struct area *a,
+		    const struct shape *s, size_t ns)
+{
+	for (size_t i = 0, n = b->nr; i < n; i++) {
+		struct shape c = shape_of(b->cut[i], 0);
+		size_t k = 0;
+		while (k < a->nname && cmp_folded(c.word, a->name[k]))
+			k++;
+		for (size_t j = 0; k == a->nname && j < a->nname; j++) {
+			struct span to = shape_find(s, ns, c.head, a->name[j]);
+			if (!to.p)
+				continue;
+			if (!span_is(to, c.cut.p, c.cut.len))
+				vote(b, to, b->votes[i] * SHAPE_VOTE / 10);
+			break;
+		}
+	}
+}
+
+/* The ballot's winner, its spellings' votes pooled, spelled as the user
+ * last spelled it, else as most voted. */
+static struct span winner(const struct ballot *b, const struct window *w,
+			  const struct me *me)
+{
+	size_t best = 0;
+	unsigned long most = 0;
+
+	for (size_t i = 0; i < b->nr; i++) {
+		unsigned long sum = 0;
+		size_t j = 0;
+		while (j < i && !span_caseeq(b->cut[j], b->cut[i]))
+			j++;
+		for (size_t k = i; j == i && k < b->nr; k++)
+			sum += span_caseeq(b->cut[k], b->cut[i]) ? b->votes[k] : 0;
+		if (j == i && (!i || sum > most))
+			best = i, most = sum;
+	}
+	for (size_t i = 0; me && i < w->nr; i++)
+		if (span_caseeq(w->c[i].cut, b->cut[best]) && is_mine(&w->c[i], me))
+			return w->c[i].cut;
+	for (size_t k = best + 1; k < b->nr; k++)
+		if (span_caseeq(b->cut[k], b->cut[best]) &&
+		    b->votes[k] > b->votes[best])
+			best = k;
+	return b->cut[best];
+}
+
+/* The group's prefix from the window (s: its ns cuts by shape), or NULL. */
+static char *prefix_of(const struct window *w, const struct area *a,
+		       const struct me *me, const struct shape *s, size_t ns)
+{
+	struct ballot b = { .nr = 0 };
+
+	hear_levels(&b, w, a, me);
+	if (!b.nr)
+		return NULL;
+	hand_on(&b, a, s, ns);
+	struct span cut = winner(&b, w, me);
+	return xstrndup(cut.p, cut.len);
+}
+
+/* The user's identity as git gives it (git var GIT_AUTHOR_IDENT), or
+ * NULL; the caller frees it with free(me->text) and free(me). */
+static struct me *user_ident(void)
 {
 	const char *words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
 	struct sbuf out = SBUF_INIT;
-	struct ident id;
-	char *addr = NULL;
+	struct me *me = xcalloc(1, sizeof *me);
 
 	if (!run_git(&(struct git_run){ .words = words, .out = &out,
 					 .quiet = 1 })) {
 		chomp(&out);
-		if (parse_ident(out.buf, &id) == 0)
-			addr = xstrndup(id.addr.p, id.addr.len);
+		me->text = sb_detach(&out, NULL);
+		if (parse_ident(me->text, &me->id) == 0)
+			return me;
 	}
 	sb_release(&out);
-	return addr;
+	free(me->text);
+	free(me);
+	return NULL;
 }
 
 /* The last k components of a group's name, the extension off for a file,
@@ -11763,14 +12019,18 @@ static void learn_prefixes(struct plan *p, const struct source *src,
 			   int by_file)
 {
 	window_read(w, rev ? dir : NULL, rev);
-	char *me = w->nr ? user_address() : NULL;
+	struct me *me = w->nr ? user_ident() : NULL;
+	struct shape *s = shapes_of(w);
 	for (size_t i = 0; i < p->nr; i++) {
 		struct area a;
 		area_of(&a, &p->g[i], src);
 		free(p->g[i].prefix);
-		p->g[i].prefix = prefix_of(w, &a, me);
+		p->g[i].prefix = prefix_of(w, &a, me, s, w->nr);
 		area_release(&a);
 	}
+	free(s);
+	if (me)
+		free(me->text);
 	free(me);
 	settle_prefixes(p, src, by_file);
 }
@@ -18580,7 +18840,7 @@ struct loads {
 static size_t *load_of(struct loads *l, struct span list, size_t day)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].day == day && same_box((struct span){ l->v[i].list,
+		if (l->v[i].day == day && span_caseeq((struct span){ l->v[i].list,
 				strlen(l->v[i].list) }, list))
 			return &l->v[i].n;
 	GROW(l->v, l->n + 1, l->alloc);

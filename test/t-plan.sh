@@ -395,6 +395,7 @@ t_prefix_byte_order_mark() {
 # %(prefix) counts votes: everyone's recent cuts of the file, worth less
 # the older they are, outvote a plurality of older ones; the user's own
 # cut, even an older one, outvotes both (people keep their own style).
+# "Other" is somebody else: another address and another name.
 t_prefix_votes() {
 	newrepo prefix-votes
 	mkdir -p lib
@@ -403,18 +404,73 @@ t_prefix_votes() {
 	local s
 	for s in "old: 1" "old: 2" "old: 3" "new: 1" "new: 2"; do
 		echo "$s" >> lib/a.c
-		GIT_AUTHOR_EMAIL=other@example.org git commit -qam "$s"
+		GIT_AUTHOR_EMAIL=other@example.org GIT_AUTHOR_NAME=Other git commit -qam "$s"
 	done
 	echo mine >> lib/b.c; git commit -qam "mine: b"
 	for s in "old: 1" "new: 1" "new: 2"; do
 		echo "$s" >> lib/b.c
-		GIT_AUTHOR_EMAIL=other@example.org git commit -qam "$s"
+		GIT_AUTHOR_EMAIL=other@example.org GIT_AUTHOR_NAME=Other git commit -qam "$s"
 	done
 	echo change >> lib/a.c; echo change >> lib/b.c
 	run plan --by file -m '%(prefix)x'
 	eq "votes: exit" "$rc" 0
 	eq "votes: recent over many, own over recent" "$(grep subject <<<"$out")" "    subject: new: x
     subject: mine: x"
+}
+
+# The user is known by name as well as by address: commits from an
+# address they had before are still their own style ("mine: "), where
+# another's more recent cut would win over anyone else's.
+t_prefix_own_by_name() {
+	newrepo prefix-name
+	echo 0 > a.c; commit_all "Initial commit"
+	echo 1 >> a.c
+	GIT_AUTHOR_EMAIL=tess@old.example.org git commit -qam "mine: a"
+	echo 2 >> a.c
+	GIT_AUTHOR_EMAIL=other@example.org GIT_AUTHOR_NAME=Other git commit -qam "theirs: a"
+	echo 3 >> a.c
+	run plan -m '%(prefix)x'
+	eq "own by name" "$(grep subject <<<"$out")" "    subject: mine: x"
+	GIT_AUTHOR_NAME=Someone run plan -m '%(prefix)x'
+	eq "another's, by neither" "$(grep subject <<<"$out")" "    subject: theirs: x"
+}
+
+# A cut that does not name the file hands part of its votes to the
+# window's cut of its shape that does ("x86/mm: " to "x86/IO-APIC: " for
+# io_apic.c, whatever its case and punctuation): ten "x86/mm: " commits
+# of the directory would outvote the file's one "x86/IO-APIC: " alone.
+# Cuts that differ only in case pool their votes, and the winner is
+# spelled as the user spells it ("x86/HVM: "), wherever they wrote it.
+# Under an ancestor, a commit of the parent directory's speaks louder
+# than one further off ("near: " over two more recent "far: ").
+t_prefix_shapes() {
+	newrepo prefix-shapes
+	mkdir -p x86/hvm a/b/c/d a/b/c/e a/b/x/y other
+	echo 0 > x86/io_apic.c; echo 0 > x86/a.c; echo 0 > x86/hvm/hvm.c
+	echo 0 > a/b/c/d/f.c; echo 0 > a/b/c/e/g.c; echo 0 > a/b/x/y/h.c
+	echo 0 > other/o.c
+	commit_all "Initial commit"
+	local i o="GIT_AUTHOR_EMAIL=other@example.org GIT_AUTHOR_NAME=Other"
+	echo 1 >> x86/io_apic.c
+	env $o git commit -qam "x86/IO-APIC: one"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		echo "$i" >> x86/a.c; env $o git commit -qam "x86/mm: $i"
+	done
+	echo 1 >> other/o.c; git commit -qam "x86/HVM: mine, elsewhere"
+	for i in 1 2; do
+		echo "$i" >> x86/hvm/hvm.c; env $o git commit -qam "x86/hvm: $i"
+	done
+	echo 1 >> a/b/c/e/g.c; env $o git commit -qam "near: 1"
+	for i in 1 2; do
+		echo "$i" >> a/b/x/y/h.c; env $o git commit -qam "far: $i"
+	done
+	echo change >> x86/io_apic.c; echo change >> x86/hvm/hvm.c
+	echo change >> a/b/c/d/f.c
+	run plan --by file -m '%(prefix)x'
+	eq "shapes: exit" "$rc" 0
+	eq "shapes: named, spelled, near" "$(grep subject <<<"$out")" "    subject: near: x
+    subject: x86/HVM: x
+    subject: x86/IO-APIC: x"
 }
 
 # An unborn branch has no HEAD to diff against: every file is new, so K:
