@@ -4967,13 +4967,18 @@ struct id_at {
 	size_t node;
 };
 
+/* memcmp of two spans, the shorter first where one begins the other. */
+static int cmp_span(struct span a, struct span b)
+{
+	int c = memcmp(a.p, b.p, a.len < b.len ? a.len : b.len);
+
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
 static int cmp_id_at(const void *a, const void *b)
 {
-	const struct span *x = &((const struct id_at *)a)->id,
-			  *y = &((const struct id_at *)b)->id;
-	int c = memcmp(x->p, y->p, x->len < y->len ? x->len : y->len);
-
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return cmp_span(((const struct id_at *)a)->id,
+			((const struct id_at *)b)->id);
 }
 
 /* Pushes onto the stack the nodes of node i's parents from the k-th
@@ -11575,17 +11580,10 @@ static struct shape shape_of(struct span cut, size_t at)
 	return (struct shape){ { cut.p, h }, { cut.p + h, body.len - h }, cut, at };
 }
 
-static int cmp_head(struct span a, struct span b)
-{
-	int c = memcmp(a.p, b.p, a.len < b.len ? a.len : b.len);
-
-	return c ? c : (a.len > b.len) - (a.len < b.len);
-}
-
 static int cmp_shape(const void *x, const void *y)
 {
 	const struct shape *a = x, *b = y;
-	int c = cmp_head(a->head, b->head);
+	int c = cmp_span(a->head, b->head);
 
 	if (!c)
 		c = cmp_folded(a->word, b->word);
@@ -11609,9 +11607,9 @@ static struct span shape_find(const struct shape *s, size_t n,
 {
 	size_t lo = 0, hi = n;
 
-	BSEARCH(lo, hi, mid, cmp_head(s[mid].head, head) < 0 ||
-		(!cmp_head(s[mid].head, head) && cmp_folded(s[mid].word, name) < 0));
-	if (lo < n && !cmp_head(s[lo].head, head) && !cmp_folded(s[lo].word, name))
+	BSEARCH(lo, hi, mid, cmp_span(s[mid].head, head) < 0 ||
+		(!cmp_span(s[mid].head, head) && cmp_folded(s[mid].word, name) < 0));
+	if (lo < n && !cmp_span(s[lo].head, head) && !cmp_folded(s[lo].word, name))
 		return s[lo].cut;
 	return (struct span){ NULL, 0 };
 }
