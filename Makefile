@@ -1,8 +1,11 @@
 # series: one static binary.  `make` builds ./series with musl-gcc when it
 # is installed, else with the system cc; either way linked statically.
 #   make demo     the main job on a small tree it makes (test/demo)
-#   make test     the suite against ./series (last line: N passed, N failed)
+#   make test     the suite against ./series, on every core (last line:
+#                 N passed, N failed); the fault sweeps sampled
+#   make faults   the fault sweeps whole: every git step in every mode
 #   make check    the suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make cross-test  unit tests and a test per command on aarch64 and i686
 #   make size     the stripped size of ./series
 #   make install  PREFIX=/usr/local DESTDIR=
 #   make CROSS=aarch64-linux-gnu-   a cross build (static)
@@ -35,6 +38,7 @@ CFLAGS  ?= $(OZ)
 LDFLAGS ?=
 DEFS     = -DSERIES_VERSION='"$(VERSION)"' -DSERIES_LIBC='"$(LIBC)"' -DSERIES_STATIC
 HOSTCC  ?= cc
+NPROC   := $(shell nproc 2>/dev/null || echo 2)
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # Each function in its own section, so the static link drops what nothing
 # calls (libc's and ours): 8 KB of the binary.
@@ -54,9 +58,12 @@ series: series.c series.h
 	$(CC) $(WARN) $(CFLAGS) $(GC) $(NOUNWIND) $(NOPIE) $(DEFS) -static $(LDFLAGS) -o $@ series.c
 	$(CROSS)strip $@ 2>/dev/null || strip $@
 
-# Unit tests link series.c without its main().
-test/unit: test/unit*.c test/unit.h series.c series.h
-	$(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o $@ test/unit*.c series.c
+# The unit tests and the fuzz harnesses link series.c without its main(),
+# compiled once for all of them.
+test/series-lib.o: series.c series.h
+	$(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -c -o $@ series.c
+test/unit: test/unit*.c test/unit.h test/series-lib.o
+	$(HOSTCC) $(WARN) -O1 -g -I. -o $@ test/unit*.c test/series-lib.o
 
 test/elfcheck: test/elfcheck.c
 	$(HOSTCC) $(WARN) -O1 -o $@ test/elfcheck.c
@@ -65,8 +72,15 @@ test/elfcheck: test/elfcheck.c
 series-vg: series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g -DSERIES_VERSION='"$(VERSION)"' -o $@ series.c
 
-test: series test/unit test/elfcheck test/corpus-run series-vg
+# What the suite runs, built on every core first.
+SUITE    = series test/unit test/elfcheck test/corpus-run series-vg
+test:
+	$(MAKE) -s -j$(NPROC) $(SUITE)
 	bash test/run
+
+faults:
+	$(MAKE) -s -j$(NPROC) series
+	FAULTS=all ONLY=faults bash test/run
 
 demo: series
 	bash test/demo
@@ -74,17 +88,20 @@ demo: series
 # The sanitizers need the dynamic glibc runtime, so these builds are not static.
 series-san: series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_VERSION='"$(VERSION)"' -o $@ series.c
-test/unit-san: test/unit*.c test/unit.h series.c series.h
-	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -I. -o $@ test/unit*.c series.c
+test/series-lib-san.o: series.c series.h
+	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -c -o $@ series.c
+test/unit-san: test/unit*.c test/unit.h test/series-lib-san.o
+	$(HOSTCC) $(WARN) -O1 -g $(SAN) -I. -o $@ test/unit*.c test/series-lib-san.o
 
-test/corpus-san: test/fuzz-main.c test/fuzz-*.c series.c series.h
+test/corpus-san: test/fuzz-main.c test/fuzz-*.c test/series-lib-san.o
 	for f in $(FUZZERS); do \
-	  $(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c series.c || exit 1; \
+	  $(HOSTCC) $(WARN) -O1 -g $(SAN) -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c test/series-lib-san.o || exit 1; \
 	done
 	rm -f test/corpus-run
 	touch $@
 
-check: series-san test/unit-san test/elfcheck test/corpus-san
+check:
+	$(MAKE) -s -j$(NPROC) series-san test/unit-san test/elfcheck test/corpus-san
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	SERIES=$(CURDIR)/series-san UNIT=$(CURDIR)/test/unit-san SERIES_DYNAMIC_OK=1 bash test/run
 
@@ -98,9 +115,10 @@ install: series
 clean:
 	rm -rf cross-*
 	rm -f series series-san series-vg test/unit test/unit-san test/elfcheck test/corpus-* test/fuzz-status \
+	  test/series-lib.o test/series-lib-san.o \
 	  test/fuzz-patch test/fuzz-maintainers test/fuzz-regex
 
-.PHONY: all test demo check size install clean
+.PHONY: all test faults demo check size install clean
 
 # Fuzzing (clang with libFuzzer): each harness for FUZZ_SECONDS, seeded from
 # test/corpus/NAME; what it finds goes to test/fuzz-out/NAME/.
@@ -118,13 +136,15 @@ fuzz: $(FUZZERS:%=test/fuzz-%)
 
 # The harnesses without libFuzzer: every file of the seed corpus (and every
 # crasher kept there) once, as part of the suite.
-test/corpus-run: test/fuzz-main.c test/fuzz-*.c series.c series.h
+test/corpus-run: test/fuzz-main.c test/fuzz-*.c test/series-lib.o
 	for f in $(FUZZERS); do \
-	  $(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c series.c || exit 1; \
+	  $(HOSTCC) $(WARN) -O1 -g -I. -o test/corpus-$$f test/fuzz-main.c test/fuzz-$$f.c test/series-lib.o || exit 1; \
 	done
 	touch $@
-# The suite against static cross builds under qemu-user (test/cross).
-cross-test: test/elfcheck test/corpus-run series-vg
+# The unit tests and a test per command against static cross builds under
+# qemu-user (test/cross).
+cross-test:
+	$(MAKE) -s -j$(NPROC) test/elfcheck
 	bash test/cross $(CROSS_TARGETS)
 
 .PHONY: fuzz cross-test

@@ -17,15 +17,10 @@
 
 KFIX=$scratch/kernel-fixture
 
-# The unpacked tree (shared with test/parity), or nothing.
+# The tree test/run unpacked (shared with test/parity), or nothing.
 kernel_tree() {
-	local cache=${PARITY_CACHE:-$ORIG_HOME/.cache/series-parity} tarball
-	if [ ! -f "$cache/linux-source-6.1/MAINTAINERS" ]; then
-		tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
-		[ -n "$tarball" ] || return 0
-		mkdir -p "$cache" && tar -C "$cache" -xf "$tarball" || return 0
-	fi
-	echo "$cache/linux-source-6.1"
+	local cache=${PARITY_CACHE:-$ORIG_HOME/.cache/series-parity}
+	[ ! -e "$cache/unpacked" ] || echo "$cache/linux-source-6.1"
 }
 
 # kernel_sed PATTERN FILE-LIST: the pattern's edit, in place.
@@ -38,38 +33,42 @@ kernel_sed() {
 	esac
 }
 
-# Builds KFIX once: the base commit, then branch ofm (per directory) and
-# branch irq (per file), each made by series commit from the edited work
-# tree.  KBASE is the base; returns 1 (after saying SKIPPED) without the
-# tree.
+# Builds KFIX once a run, whichever test comes first (the others wait on
+# its lock): the base commit, then branch ofm (per directory) and branch
+# irq (per file), each made by series commit from the edited work tree.
+# KBASE is the base; returns 1 (after saying SKIPPED) without the tree.
 kernel_fixture() {
 	local tree; tree=$(kernel_tree)
 	if [ -z "$tree" ]; then
 		echo "${FUNCNAME[1]}: SKIPPED: needs linux-source-6.1"
 		return 1
 	fi
-	if [ ! -f "$KFIX.done" ]; then
-		rm -rf "$KFIX"; mkdir -p "$KFIX"
-		( cd "$tree" && grep -rl 'of_match_ptr(' -- * | LC_ALL=C sort ) > "$KFIX.ofm"
-		( cd "$tree" && grep -rlE --include='*.c' '(^|[^a-z_])request_(threaded_)?irq\(' drivers sound |
-			xargs grep -l 'platform_device' | LC_ALL=C sort ) > "$KFIX.irq"
-		sort -u "$KFIX.ofm" "$KFIX.irq" > "$KFIX.all"
-		( cd "$tree" && tar -cf - MAINTAINERS .mailmap .get_maintainer.ignore -T "$KFIX.all" ) |
-			tar -C "$KFIX" -xf -
-		cd "$KFIX" || return 1
-		git init -q && git add -f -A . && git commit -qm "Linux 6.1" || return 1
-		git tag base
-		printf 'SEDME: drop of_match_ptr()\n\nThe match table is built whether or not CONFIG_OF is set.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.ofm.msg"
-		printf '%%(prefix)use devm_request_irq()\n\nThe interrupt is released by devres.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.irq.msg"
-		git checkout -q -b ofm base && kernel_sed ofm "$KFIX.ofm" &&
-			"$SERIES" commit -F "$KFIX.ofm.msg" > "$KFIX.ofm.out" || return 1
-		git checkout -q -b irq base && kernel_sed irq "$KFIX.irq" &&
-			"$SERIES" commit --by file -F "$KFIX.irq.msg" > "$KFIX.irq.out" || return 1
-		git checkout -q ofm
-		touch "$KFIX.done"
-	fi
+	( flock 9; [ -f "$KFIX.done" ] || kernel_fixture_build "$tree" ) 9>"$KFIX.lock" ||
+		return 1
 	KBASE=$(git -C "$KFIX" rev-parse base)
 	cd "$KFIX"
+}
+
+kernel_fixture_build() {
+	local tree=$1
+	rm -rf "$KFIX"; mkdir -p "$KFIX"
+	( cd "$tree" && grep -rl 'of_match_ptr(' -- * | LC_ALL=C sort ) > "$KFIX.ofm"
+	( cd "$tree" && grep -rlE --include='*.c' '(^|[^a-z_])request_(threaded_)?irq\(' drivers sound |
+		xargs grep -l 'platform_device' | LC_ALL=C sort ) > "$KFIX.irq"
+	sort -u "$KFIX.ofm" "$KFIX.irq" > "$KFIX.all"
+	( cd "$tree" && tar -cf - MAINTAINERS .mailmap .get_maintainer.ignore -T "$KFIX.all" ) |
+		tar -C "$KFIX" -xf -
+	cd "$KFIX" || return 1
+	git init -q && git add -f -A . && git commit -qm "Linux 6.1" || return 1
+	git tag base
+	printf 'SEDME: drop of_match_ptr()\n\nThe match table is built whether or not CONFIG_OF is set.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.ofm.msg"
+	printf '%%(prefix)use devm_request_irq()\n\nThe interrupt is released by devres.\n\nSigned-off-by: Tess Ter <tess@example.org>\n' > "$KFIX.irq.msg"
+	git checkout -q -b ofm base && kernel_sed ofm "$KFIX.ofm" &&
+		"$SERIES" commit -F "$KFIX.ofm.msg" > "$KFIX.ofm.out" || return 1
+	git checkout -q -b irq base && kernel_sed irq "$KFIX.irq" &&
+		"$SERIES" commit --by file -F "$KFIX.irq.msg" > "$KFIX.irq.out" || return 1
+	git checkout -q ofm
+	touch "$KFIX.done"
 }
 
 # kernel_copy NAME: a copy of the fixture to change, made the current
