@@ -21304,17 +21304,35 @@ static int trailers_args(struct args *a, const struct trailers_opts *o,
 	return 0;
 }
 
-/* The messages of the n mboxes named, into mb. */
+/* The messages of the n mboxes named, into mb.  An mbox is checked as a
+ * diff is: it starts with a "From " line (what git format-patch, b4 and
+ * lore write), and its last line ends, so that a download cut short is
+ * not read as a shorter mail (an address cut in half would become a tag). */
 static int read_mboxes(char *const *name, size_t n, struct mbox *mb)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct sbuf text = SBUF_INIT;
+		const char *why = NULL;
 		if (sb_read_file(&text, name[i]) < 0) {
 			sb_release(&text);
 			return failed(error("%s: %s", name[i], strerror(errno)));
 		}
-		mbox_parse(text.buf, text.len, mb);
+		if (text.len < 5 || memcmp(text.buf, "From ", 5))
+			why = "no mbox: it does not start with a 'From ' line";
+		else if (text.buf[text.len - 1] != '\n')
+			why = "its last mail is cut short mid-line (an interrupted download?)";
+		else {
+			size_t at = mb->n, mails = 0;
+			mbox_parse(text.buf, text.len, mb);
+			for (size_t j = at; j < mb->n; j++)
+				mails += mb->m[j].from || mb->m[j].subject ||
+					 mb->m[j].id;
+			if (!mails)
+				why = "no mail in it (no From:, Subject: or Message-ID: header)";
+		}
 		sb_release(&text);
+		if (why)
+			return failed(error("%s: %s", name[i], why));
 	}
 	return 0;
 }

@@ -157,6 +157,43 @@ t_trailers_refusals() {
 	eq "nothing changed" "$(snapshot)" "$before"
 }
 
+# An mbox is checked as a diff is: one cut mid-line (an interrupted
+# download, the address of its last tag cut in half) or bytes with no
+# mail in them is one line naming the file, exit 3, and no commit
+# touched; status refuses them alike.
+t_trailers_cut_mbox() {
+	tr_series tr-cut
+	tr_mbox > "$scratch/whole.mbox"
+	local before n; before=$(snapshot)
+	n=$(wc -c < "$scratch/whole.mbox")
+	head -c $((n - 12)) "$scratch/whole.mbox" > "$scratch/cut.mbox"
+	run trailers "$scratch/cut.mbox" "$TR_BASE..HEAD"
+	eq "cut mid-line: exit" "$rc" 3
+	eq "cut mid-line: one line" "$err" "series: $scratch/cut.mbox: its last mail is cut short mid-line (an interrupted download?)"
+	head -c 3000 /dev/urandom | tr -d 'F' > "$scratch/noise.mbox"
+	run trailers "$scratch/noise.mbox" "$TR_BASE..HEAD"
+	eq "noise: exit" "$rc" 3
+	eq "noise: one line" "$err" "series: $scratch/noise.mbox: no mbox: it does not start with a 'From ' line"
+	: > "$scratch/empty.mbox"
+	run trailers "$scratch/empty.mbox" "$TR_BASE..HEAD"
+	eq "empty: exit" "$rc" 3
+	has "empty: said" "$err" "empty.mbox: no mbox"
+	printf 'From x\n' > "$scratch/nomail.mbox"
+	run trailers "$scratch/nomail.mbox" "$TR_BASE..HEAD"
+	eq "a From line alone: exit" "$rc" 3
+	run trailers "$scratch/whole.mbox" "$scratch/cut.mbox" "$TR_BASE..HEAD"
+	eq "a whole one and a cut one: exit" "$rc" 3
+	eq "nothing changed" "$(snapshot)" "$before"
+	"$SERIES" format -o "$scratch/cut-v1" "$TR_BASE..HEAD" > /dev/null 2>&1
+	before=$(snapshot)
+	run status --mbox "$scratch/cut.mbox"
+	eq "status, cut: exit" "$rc" 3
+	has "status, cut: said" "$err" "cut.mbox: its last mail is cut short mid-line"
+	eq "status: nothing changed" "$(snapshot)" "$before"
+	run trailers -n "$scratch/whole.mbox" "$TR_BASE..HEAD"
+	eq "the whole one still reads: exit" "$rc" 0
+}
+
 # --from: a v2 whose first patch is v1's (the same patch id) and whose
 # second changed.
 t_trailers_from_previous() {
