@@ -17485,19 +17485,51 @@ static int write_blob(const char *text, size_t len, char *id)
 	return r;
 }
 
+/* Whether version v of branch br is recorded for another range than rg
+ * (another base or tip). */
+static int recorded_other(const char *br, int v, const struct range *rg)
+{
+	struct sbuf ref = SBUF_INIT;
+	char tip[72], base[72];
+	int other;
+
+	sb_addf(&ref, "refs/series/%s/v%d", br, v);
+	other = !resolve_commit_quietly(ref.buf, tip);
+	sb_adds(&ref, "-base");
+	if (other)
+		other = strcmp(tip, rg->tip) ||
+			resolve_commit_quietly(ref.buf, base) ||
+			strcmp(base, rg->base);
+	sb_release(&ref);
+	return other;
+}
+
 /* Records rg as version v of its branch's series, under
  * refs/series/BRANCH/: vN and vN-base; where it was split, which series
  * each commit went to (map: "ID KEY" lines) as vN-split; what was sent to
- * whom (rec, from record_mails) as vN-mails.  0 where its tip names no
- * branch (-v N+1 will say so), or -1 after error(). */
+ * whom (rec, from record_mails) as vN-mails.  A version recorded for
+ * another range is what went out: a later format (into a scratch folder,
+ * of a cut of the branch) leaves it, and says so, unless force.  0 where
+ * its tip names no branch (-v N+1 will say so), or -1 after error(). */
 static int record_version(const struct range *rg, int v, const char *map,
-			  const char *rec)
+			  const char *rec, int force)
 {
 	char *br = range_branch(rg), split[72] = "", mails[72] = "";
 	struct sbuf in = SBUF_INIT;
 	const char *words[] = { "update-ref", "--stdin", NULL };
 	int r = 0;
 
+	if (br && recorded_other(br, v, rg)) {
+		if (!force) {
+			warning("v%d of %s is recorded already for another "
+				"range: its record is kept (-v %d records the "
+				"next version; --force replaces v%d's)", v, br,
+				v + 1, v);
+			free(br);
+			return 0;
+		}
+		warning("v%d of %s: its record replaced (--force)", v, br);
+	}
 	if (br && ((map && write_blob(map, strlen(map), split) < 0) ||
 		   (rec && write_blob(rec, strlen(rec), mails) < 0)))
 		r = -1;
@@ -21156,7 +21188,8 @@ static int cmd_format(struct args *a)
 	/* a cut of the series (--include) is no version of it */
 	if (!r && !o.include.n)
 		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1,
-					  map.len ? map.buf : NULL, rec.buf));
+					  map.len ? map.buf : NULL, rec.buf,
+					  o.force));
 	series_mails_release(&sm);
 	sb_release(&prev);
 	sb_release(&map);

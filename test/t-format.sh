@@ -436,6 +436,30 @@ Because.' > /dev/null
 	has "detached: said" "$err" "series: warning: the cover letter says nothing of v2: upstream.. ends at no branch"
 }
 
+# A version once recorded is what went out: a later format of another
+# range (a cut of the branch into a scratch folder, no -v) keeps its
+# record and says so; the same range formatted again is the same record;
+# --force replaces it, and says that too.
+t_format_record_kept() {
+	fseries f-keep
+	git checkout -q -b work
+	run format -o "$scratch/keep1" "$FB..work"
+	eq "v1: exit" "$rc" 0
+	local ids; ids=$(git rev-parse refs/series/work/v1 refs/series/work/v1-base refs/series/work/v1-mails)
+	run format -o "$scratch/keep2" "work~2..work"
+	eq "another range: written" "$rc" 0
+	has "another range: said" "$err" "series: warning: v1 of work is recorded already for another range: its record is kept (-v 2 records the next version; --force replaces v1's)"
+	eq "another range: the record kept" "$(git rev-parse refs/series/work/v1 refs/series/work/v1-base refs/series/work/v1-mails)" "$ids"
+	run format -o "$scratch/keep3" "$FB..work"
+	eq "the same range: exit" "$rc" 0
+	lacks "the same range: nothing said" "$err" "recorded already"
+	eq "the same range: the same tip" "$(git rev-parse refs/series/work/v1)" "$(git rev-parse work)"
+	run format --force -o "$scratch/keep2" "work~2..work"
+	eq "--force: exit" "$rc" 0
+	has "--force: said" "$err" "series: warning: v1 of work: its record replaced (--force)"
+	eq "--force: replaced" "$(git rev-parse refs/series/work/v1-base)" "$(git rev-parse work~2)"
+}
+
 # A lone patch has no letter: -v 2 says what became of v1 below its
 # "---", where git format-patch --range-diff puts it, and git am still
 # takes the patch.
