@@ -4022,6 +4022,17 @@ static int tree_of(const char *commit, char *tree)
 	return r;
 }
 
+/* `git patch-id --stable` over in (diffs, each after a "commit ID" line
+ * of its own): "PATCH-ID ID" lines appended to out.  The one place that
+ * says how series ids a patch; no diff, no run. */
+static int run_patch_id(const struct sbuf *in, struct sbuf *out)
+{
+	const char *pw[] = { "patch-id", "--stable", NULL };
+
+	return in->len ? git_ok("git patch-id", &(struct git_run){ .words = pw,
+				.input = in->buf, .inlen = in->len, .out = out }) : 0;
+}
+
 /* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
  * spec (a range), oldest first, into out. */
 static int patch_ids(const char *spec, struct sbuf *out)
@@ -4031,12 +4042,10 @@ static int patch_ids(const char *spec, struct sbuf *out)
 			     "--full-index", "--no-renames", "--no-ext-diff",
 			     "--no-textconv", "--no-color", "--format=commit %H",
 			     spec, "--", NULL };
-	const char *pw[] = { "patch-id", "--stable", NULL };
 	int r = git_ok("git log", &(struct git_run){ .words = lw, .out = &log });
 
-	if (!r && log.len)
-		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
-			.input = log.buf, .inlen = log.len, .out = out });
+	if (!r)
+		r = run_patch_id(&log, out);
 	sb_release(&log);
 	return r;
 }
@@ -4053,13 +4062,11 @@ static int commit_patch_ids(const char *ids, const char *algo, struct sbuf *out,
 	const char *dw[] = { "diff-tree", "-p", "--stdin", "--full-index",
 			     "--no-renames", "--no-ext-diff", "--no-textconv",
 			     "--no-color", algo ? a.buf : NULL, NULL };
-	const char *pw[] = { "patch-id", "--stable", NULL };
 	int r = *ids ? git_ok("git diff-tree", &(struct git_run){ .words = dw,
 			.input = ids, .inlen = strlen(ids), .out = diff }) : 0;
 
-	if (!r && diff->len)
-		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
-			.input = diff->buf, .inlen = diff->len, .out = out });
+	if (!r)
+		r = run_patch_id(diff, out);
 	sb_release(&a);
 	return r;
 }
@@ -12845,16 +12852,12 @@ static int cmp_addition(const void *a, const void *b)
 static int mail_patch_ids(const struct mbox *mb, char ***pid)
 {
 	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
-	const char *pw[] = { "patch-id", "--stable", NULL };
-	int r = 0;
 
 	*pid = xcalloc(mb->n + 1, sizeof **pid);
 	for (size_t i = 0; i < mb->n; i++)
 		if (mb->m[i].diff)
 			sb_addf(&in, "commit %040zx\n%s", i, mb->m[i].diff);
-	if (in.len)
-		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
-			.input = in.buf, .inlen = in.len, .out = &out });
+	int r = run_patch_id(&in, &out);
 	const char *pos = out.buf, *end = out.buf + out.len;
 	for (struct span l; !r && next_line(&pos, end, &l);) {
 		const char *sp = memchr(l.p, ' ', l.len);
@@ -21928,9 +21931,8 @@ static void respin_template(struct cmd *c, const struct respin_run *rr)
 static int respin_match(struct cmd *c, struct respin_run *rr)
 {
 	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
-	const char *pw[] = { "patch-id", "--stable", NULL };
 	char *taken = xcalloc(rr->prev.nr + 1, 1);
-	int r = 0;
+	int r;
 
 	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
 	for (size_t g = 0; g < c->p.nr; g++) {
@@ -21948,9 +21950,7 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 			sb_add(&in, c->src.text.buf + f->off, f->len);
 		}
 	}
-	if (in.len)
-		r = git_ok("git patch-id", &(struct git_run){ .words = pw,
-			.input = in.buf, .inlen = in.len, .out = &out });
+	r = run_patch_id(&in, &out);
 	for (size_t g = 0; !r && g < c->p.nr; g++) {
 		size_t k = rr->was[g];
 		char pid[72], line[160];
