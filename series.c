@@ -16730,10 +16730,11 @@ static void strip_comments(struct sbuf *out, const char *p, size_t len)
  * from the flags argument of each call (the fourth; the fifth of the
  * threaded one): 1 where one names IRQF_SHARED, 0 where every call's
  * flags are constants without it, -1 where one's are a variable or its
- * arguments are not all there (code is a hunk's lines). */
+ * arguments are not all there (code is a hunk's lines), -2 where code
+ * makes no managed request. */
 static int devm_irq_shared(const char *code, size_t len)
 {
-	int r = 0;
+	int r = -2;
 
 	for (size_t k = 0; irq_devm[k]; k++) {
 		size_t n = strlen(irq_devm[k]), flags = k == 1 ? 4 : 3;
@@ -16754,6 +16755,8 @@ static int devm_irq_shared(const char *code, size_t len)
 			}
 			if (!arg_end)
 				return -1;
+			if (r == -2)
+				r = 0;
 			for (const char *w = arg; w < arg_end; w++) {
 				if (!isalpha((unsigned char)*w) && *w != '_')
 					continue;
@@ -16772,26 +16775,30 @@ static int devm_irq_shared(const char *code, size_t len)
 }
 
 /* Whether the interrupt the file's change makes managed is shared: from
- * the calls' flags in the file as the tree has it (t), else in the lines
- * the hunks add; where the flags are a variable, IRQF_SHARED anywhere in
- * the code (comments aside). */
+ * the calls' flags in what the patch leaves (its hunks' context and added
+ * lines: the file at hand may be the pre-image, a mail under review),
+ * else in the file as the tree has it (t); where the flags are a variable
+ * or no call is there, IRQF_SHARED anywhere in the code (comments aside):
+ * the file's, else the hunks'. */
 static int irq_is_shared(const struct sbuf *t, const struct hline *h, size_t n)
 {
-	struct sbuf code = SBUF_INIT, added = SBUF_INIT;
+	struct sbuf code = SBUF_INIT, post = SBUF_INIT;
 
-	if (t->len)
-		strip_comments(&code, t->buf, t->len);
-	else {
-		for (size_t i = 0; i < n; i++)
-			if (h[i].op == '+')
-				sb_add(&added, h[i].text.p, h[i].text.len), sb_addc(&added, '\n');
-		strip_comments(&code, added.buf, added.len);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (h[i].op != '-')
+			sb_add(&post, h[i].text.p, h[i].text.len), sb_addc(&post, '\n');
+	strip_comments(&code, post.buf, post.len);
 	int r = devm_irq_shared(code.buf, code.len);
+	if (r < 0 && t->len) {
+		sb_setlen(&code, 0);
+		strip_comments(&code, t->buf, t->len);
+		int in_tree = devm_irq_shared(code.buf, code.len);
+		r = in_tree >= 0 ? in_tree : r;
+	}
 	if (r < 0)
 		r = find_bytes(code.buf, code.len, "IRQF_SHARED", 11) != NULL;
 	sb_release(&code);
-	sb_release(&added);
+	sb_release(&post);
 	return r;
 }
 

@@ -128,6 +128,13 @@ t_check_devm_shared_irq() {
 	run check "$scratch"/chk-mail/0001-*.patch
 	eq "a mail: exit 1" "$rc" 1
 	has "a mail: the hunk alone says IRQF_SHARED" "$out" "[devm-irq-shared]"
+	# the mail under review, as the seed's reviewer had it: the tree
+	# at hand is the pre-image, with the plain request_irq()
+	cd "$scratch/chk-shared" && git checkout -q "$CB"
+	run check "$scratch"/chk-mail/0001-*.patch
+	eq "the pre-image checked out: exit 1" "$rc" 1
+	has "the pre-image checked out: the patch's flags" "$out" "[devm-irq-shared]"
+	lacks "the pre-image checked out: not the remove rule" "$out" "[devm-irq-remove]"
 }
 
 t_check_devm_irq_remove() {
