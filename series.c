@@ -4483,6 +4483,7 @@ void mbox_release(struct mbox *mb)
 		free(m->diff);
 		free(m->scope);
 		free(m->applied);
+		free(m->nak);
 		free_strings(m->listed, m->nlisted);
 	}
 	free(mb->m);
@@ -4659,6 +4660,8 @@ static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 			struct span a = trim_span(l);
 			m->applied = xstrndup(a.p, a.len);
 		}
+		if (!m->nak && l.len > 10 && !strncasecmp(l.p, "Nacked-by:", 10))
+			m->nak = decode_header(l.p, trim_span(l).len);
 		if (!l.len || l.p[0] == '>' || !trailer_tag(l.p, l.len))
 			continue;
 		char *v = decode_header(l.p, trim_span(l).len);
@@ -17872,14 +17875,15 @@ struct sent {
 	size_t nto;
 };
 
-enum { PENDING, BY_LINK, BY_PATCH_ID, MODIFIED, REVERTED, ANSWERED };
+enum { PENDING, BY_LINK, BY_PATCH_ID, MODIFIED, REVERTED, ANSWERED, NAKED };
 
 struct fate {
 	int state;
 	const char *ref;        /* applied or reverted in it */
 	char commit[72], revert[72];
 	char *edited;           /* the files whose change differs, or NULL */
-	char *answer;           /* ANSWERED: who, and their line */
+	char *answer;           /* ANSWERED: who, and their line; NAKED:
+				 * the Nacked-by: line */
 	char *replied;          /* per To: box, 1: they replied */
 };
 
@@ -18406,8 +18410,8 @@ static int thanks_for(const struct mbox_msg *m, const char *subj)
 	return !m->nlisted && !(m->subject && strstr(m->subject, "(subset)"));
 }
 
-/* The replies of mb onto f: who of each patch's To: replied, and which
- * pending patches a reply says were applied. */
+/* The replies of mb onto f: who of each patch's To: replied, which
+ * pending patches a reply says were applied, and which it NAKs. */
 static void read_answers(const struct mbox *mb, const struct rcommits *rc,
 			 char *const *subj, const struct sent *s,
 			 struct fate *f)
@@ -18426,7 +18430,10 @@ static void read_answers(const struct mbox *mb, const struct rcommits *rc,
 			for (size_t k = 0; hit[i] && k < s[i].nto; k++)
 				f[i].replied[k] |= (char)(strlen(s[i].to[k]) == from.len &&
 					!strncasecmp(s[i].to[k], from.p, from.len));
-			if (hit[i] && m->applied && f[i].state == PENDING &&
+			if (hit[i] && m->nak && f[i].state == PENDING) {
+				f[i].state = NAKED;
+				f[i].answer = xstrdup(m->nak);
+			} else if (hit[i] && m->applied && f[i].state == PENDING &&
 			    thanks_for(m, subj[i])) {
 				f[i].state = ANSWERED;
 				f[i].answer = xstrfmt("%s: \"%s\"", m->from ? m->from :
@@ -18454,6 +18461,8 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 			f->commit, f->revert);
 	else if (f->state == ANSWERED)
 		sb_addf(sb, "%s (in no ref given)", f->answer);
+	else if (f->state == NAKED)
+		sb_addf(sb, "%s: rework it, or drop it", f->answer);
 	if (f->state == PENDING || f->state == REVERTED) {
 		sb_addf(sb, "%sformatted %ld day%s ago", f->state == REVERTED ?
 			"; " : "", days, days == 1 ? "" : "s");
@@ -18606,8 +18615,8 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 			const struct additions *ad, long days, const char *map)
 {
 	static const char *const word[] = { "pending", "applied", "applied",
-		"modified", "reverted", "answered" };
-	size_t count[6] = { 0 }, tagged = 0, applied = 0;
+		"modified", "reverted", "answered", "NAKed" };
+	size_t count[7] = { 0 }, tagged = 0, applied = 0;
 	struct sbuf line = SBUF_INIT, waiting = SBUF_INIT;
 
 	for (size_t i = 0; i < rc->nr; i++) {
@@ -18629,6 +18638,8 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 		 count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
 	if (count[REVERTED])
 		xfprintf(stdout, "%zu reverted, ", count[REVERTED]);
+	if (count[NAKED])
+		xfprintf(stdout, "%zu NAKed, ", count[NAKED]);
 	xfprintf(stdout, "%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
 		 count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
 	sb_release(&line);

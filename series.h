@@ -328,6 +328,8 @@ struct mbox_msg {
 			 * GPIO part", "drivers/i2c"), lower case; or NULL */
 	char *applied;  /* the line saying it was applied ("Applied to
 			 * for-next, thanks!"), or NULL */
+	char *nak;      /* its first "Nacked-by: ..." line, or NULL: a NAK
+			 * is a verdict, never a tag to carry */
 	char **listed;  /* after it, the subjects of "[1/3] subject" lines
 			 * (b4 ty, a patchwork bot): which were */
 	size_t nlisted, alisted;
