@@ -17754,24 +17754,43 @@ static int recorded_split(const struct range *rg, int v, struct sbuf *map)
 	return map->len > 0;
 }
 
+/* The record respin wrote of version v of branch br, as respin_land()
+ * writes it: "tip ID" LF, then the fates as the cover letter says them.
+ * 1 with the tip in tip (72 bytes) and the fates appended to fates (when
+ * not NULL), else 0. */
+static int read_respin(const char *br, int v, char *tip, struct sbuf *fates)
+{
+	char *ref = xstrfmt("refs/series/%s/v%d-respin", br, v);
+	struct sbuf blob = SBUF_INIT;
+	const char *words[] = { "cat-file", "blob", ref, NULL };
+	int r = !run_git(&(struct git_run){ .words = words, .out = &blob,
+					    .quiet = 1 }) &&
+		blob.len > 45 && !strncmp(blob.buf, "tip ", 4) &&
+		is_oid(blob.buf + 4, 40) && blob.buf[44] == '\n';
+
+	if (r) {
+		memcpy(tip, blob.buf + 4, 40);
+		tip[40] = '\0';
+		if (fates)
+			sb_add(fates, blob.buf + 45, blob.len - 45);
+	}
+	free(ref);
+	sb_release(&blob);
+	return r;
+}
+
 /* What respin found for version v of now's branch, where it made the
  * version that ends at now's tip, onto m: 1 so, else 0. */
 static int recorded_respin(const struct range *now, int v, struct sbuf *m)
 {
-	char *br = range_branch(now);
-	char *ref = br ? xstrfmt("refs/series/%s/v%d-respin", br, v) : NULL;
-	struct sbuf blob = SBUF_INIT;
-	const char *words[] = { "cat-file", "blob", ref, NULL };
-	int r = br && !run_git(&(struct git_run){ .words = words, .out = &blob,
-						  .quiet = 1 }) &&
-		blob.len > 45 && !strncmp(blob.buf, "tip ", 4) &&
-		!strncmp(blob.buf + 4, now->tip, 40) && blob.buf[44] == '\n';
+	char *br = range_branch(now), tip[72];
+	struct sbuf f = SBUF_INIT;
+	int r = br && read_respin(br, v, tip, &f) && !strcmp(tip, now->tip);
 
 	if (r)
-		sb_add(m, blob.buf + 45, blob.len - 45);
+		sb_add(m, f.buf, f.len);
 	free(br);
-	free(ref);
-	sb_release(&blob);
+	sb_release(&f);
 	return r;
 }
 
@@ -21761,7 +21780,9 @@ struct respin_run {
 	const char *br;         /* the branch, "x" of refs/heads/x */
 	char onto[72];
 	int v;                  /* the last version */
-	struct range old;       /* vN-base..the branch: its patches */
+	struct range old;       /* the last version's patches: vN-base..their
+				 * tip (respin_source) */
+	int again;              /* the branch is what the last respin made */
 	struct rcommits prev;
 	struct sbuf ids;        /* their patch ids */
 	char **argv;            /* the pattern command */
@@ -21814,6 +21835,86 @@ static int respin_pattern(struct respin_run *rr, const struct args *a)
 	return 0;
 }
 
+/* The patch ids of spec's commits, in order, one per line, into ids. */
+static int patch_id_list(const char *spec, struct sbuf *ids)
+{
+	struct sbuf out = SBUF_INIT;
+	int r = patch_ids(spec, &out);
+	const char *pos = out.buf, *end = out.buf + out.len;
+
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		sb_add(ids, l.p, sp ? (size_t)(sp - l.p) : l.len);
+		sb_addc(ids, '\n');
+	}
+	sb_release(&out);
+	return r;
+}
+
+/* Whether the branch (at tip) is version v as format recorded it (vtip)
+ * with other messages only: the same patches in the same order, as
+ * trailers or a reword leave them.  Else error() naming the first
+ * commit that is no patch of vN, or says that one of vN's is missing. */
+static int same_patches(const struct respin_run *rr, const char *vtip)
+{
+	struct sbuf was = SBUF_INIT, now = SBUF_INIT, subj = SBUF_INIT;
+	char *a = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, vtip);
+	char *b = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->home.old);
+	int r = patch_id_list(a, &was) < 0 || patch_id_list(b, &now) < 0 ? -1 : 0;
+
+	if (!r && strcmp(was.buf, now.buf)) {
+		const char *lw[] = { "log", "--reverse", "--format=%h %s", b,
+				     "--not", vtip, "--", NULL };
+		run_git(&(struct git_run){ .words = lw, .out = &subj, .quiet = 1 });
+		const char *nl = memchr(subj.buf, '\n', subj.len);
+		sb_setlen(&subj, nl ? (size_t)(nl - subj.buf) : subj.len);
+		r = error("respin: %s is not v%d as it went out: %s%s%s; respin "
+			  "carries no edit of a patch and would lose it: send "
+			  "the branch as v%d first (series format -v %d), or "
+			  "drop the edit (git reset --keep series/%s/v%d)",
+			  rr->br, rr->v, subj.len ? "it has " : "a patch of "
+			  "it is missing or edited", subj.buf, subj.len ?
+			  " since" : "", rr->v + 1, rr->v + 1, rr->br, rr->v);
+	}
+	free(a);
+	free(b);
+	sb_release(&was);
+	sb_release(&now);
+	sb_release(&subj);
+	return r;
+}
+
+/* Which commits are the last version (rr->old.tip), read from the
+ * records, never from where the branch has gone since: vN as format
+ * recorded it, or the branch where that is vN with other messages; where
+ * the branch is the version the last respin made, the commits that
+ * respin started from (vN+1-from).  A branch with any other change is
+ * refused by name: respin would drop it. */
+static int respin_source(struct respin_run *rr)
+{
+	char vtip[72], made[72];
+	char *ref = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	char *from = xstrfmt("refs/series/%s/v%d-from", rr->br, rr->v + 1);
+	int r = resolve_commit(ref, vtip);
+
+	if (!r && read_respin(rr->br, rr->v + 1, made, NULL) &&
+	    !strcmp(made, rr->home.old)) {
+		rr->again = 1;
+		if (resolve_commit_quietly(from, rr->old.tip) < 0)
+			r = error("respin: %s is the v%d an earlier respin made, "
+				  "which recorded no %s: reset it to v%d first "
+				  "(git reset --keep series/%s/v%d)", rr->br,
+				  rr->v + 1, from, rr->v, rr->br, rr->v);
+	} else if (!r) {
+		memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
+		if (strcmp(vtip, rr->home.old))
+			r = same_patches(rr, vtip);
+	}
+	free(ref);
+	free(from);
+	return r;
+}
+
 /* The branch, its last version and its patches; the new base. */
 static int respin_open_branch(struct respin_run *rr, const char *onto)
 {
@@ -21823,9 +21924,12 @@ static int respin_open_branch(struct respin_run *rr, const char *onto)
 	if (resolve_commit_quietly(onto, rr->onto) < 0)
 		return error("respin: --onto '%s' is no commit here (fetch it)",
 			     onto);
-	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->br);
-	memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
-	int r = read_range_commits(&rr->old, &rr->prev, "respun");
+	int r = respin_source(rr);
+	if (r)
+		return r;
+	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v,
+			       rr->old.tip);
+	r = read_range_commits(&rr->old, &rr->prev, "respun");
 	return r ? r : patch_ids(rr->old.spec, &rr->ids);
 }
 
@@ -22125,9 +22229,9 @@ static int respin_land(const struct respin_run *rr, const char *tip,
 	char pat[72] = "", said[72];
 	const char *env[] = { NULL, NULL };
 	const char *fresh[] = { "update-index", "-q", "--refresh", NULL };
-	const char *rt[] = { "read-tree", "-m", rr->old.tip, tip, NULL };
+	const char *rt[] = { "read-tree", "-m", rr->home.old, tip, NULL };
 	const char *dt[] = { "diff-tree", "-r", "-z", "--no-renames",
-			     "--name-status", rr->old.tip, tip, NULL };
+			     "--name-status", rr->home.old, tip, NULL };
 	int r = 0;
 
 	ht.repo = (struct repo *)&rr->home;
@@ -22154,8 +22258,10 @@ static int respin_land(const struct respin_run *rr, const char *tip,
 	sb_setlen(&in, 0);
 	sb_addf(&in, "update refs/heads/%s %s %s\n"
 		"update refs/series/%s/onto %s\n"
-		"update refs/series/%s/v%d-respin %s\n", rr->br, tip, rr->old.tip,
-		rr->br, rr->onto, rr->br, rr->v + 1, said);
+		"update refs/series/%s/v%d-respin %s\n"
+		"update refs/series/%s/v%d-from %s\n", rr->br, tip, rr->home.old,
+		rr->br, rr->onto, rr->br, rr->v + 1, said, rr->br, rr->v + 1,
+		rr->old.tip);
 	if (*pat)
 		sb_addf(&in, "update refs/series/%s/pattern %s\n", rr->br, pat);
 	sb_addf(&why, "series respin: v%d onto %.12s", rr->v + 1, rr->onto);
@@ -22293,9 +22399,35 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 	sbufs_free(m, c->p.nr);
 }
 
-/* The commits on the new base, then the branch moved there. */
-static int respin_commit(struct cmd *c, struct respin_run *rr,
-			 const struct sbuf *fates)
+/* Whether the commits onto..tip are the branch's as they stand (the
+ * same trees, authors and messages, one by one) and the branch is on
+ * onto as the last respin left it: a respin with nothing new. */
+static int same_as_branch(const struct respin_run *rr, const char *tip)
+{
+	struct sbuf a = SBUF_INIT, b = SBUF_INIT, ref = SBUF_INIT;
+	char *ra = xstrfmt("%s..%s", rr->onto, tip);
+	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
+	const char *la[] = { "log", "--format=%T %an <%ae>%n%B%x00", ra, "--", NULL };
+	const char *lb[] = { "log", "--format=%T %an <%ae>%n%B%x00", rb, "--", NULL };
+	char onto[72];
+
+	sb_addf(&ref, "refs/series/%s/onto", rr->br);
+	int same = !resolve_commit_quietly(ref.buf, onto) &&
+		   !strcmp(onto, rr->onto) &&
+		   !git_ok("git log", &(struct git_run){ .words = la, .out = &a }) &&
+		   !git_ok("git log", &(struct git_run){ .words = lb, .out = &b }) &&
+		   a.len == b.len && !memcmp(a.buf, b.buf, a.len);
+	free(ra);
+	free(rb);
+	sb_release(&a);
+	sb_release(&b);
+	sb_release(&ref);
+	return same;
+}
+
+/* The commits on the new base, in the checkout (the branch is not moved
+ * yet); EXIT_NOTHING where they are what the branch already is. */
+static int respin_build(struct cmd *c, struct respin_run *rr)
 {
 	struct changes cs = { NULL, 0 };
 	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
@@ -22308,6 +22440,19 @@ static int respin_commit(struct cmd *c, struct respin_run *rr,
 	if (r)
 		return r < 0 ? EXIT_FAIL :
 		       failed(error("respin: the pattern's change is no change"));
+	if (rr->again && same_as_branch(rr, c->t.tip)) {
+		xfprintf(stderr, "series: respin: nothing to do: %s is v%d on "
+			 "%.12s as the pattern makes it\n", rr->br, rr->v + 1,
+			 rr->onto);
+		return EXIT_NOTHING;
+	}
+	return 0;
+}
+
+/* The branch moved onto the commits respin_build() made. */
+static int respin_finish(struct cmd *c, struct respin_run *rr,
+			 const struct sbuf *fates)
+{
 	if (chdir(rr->home.top) < 0)
 		return failed(error("%s: %s", rr->home.top, strerror(errno)));
 	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
@@ -22349,10 +22494,11 @@ static int cmd_respin(struct args *a)
 	catch_signals();
 	struct sbuf fates = SBUF_INIT;
 	if (!(r = respin_start(&rr, a, o.onto, o.dry_run)) &&
-	    !(r = respin_group(&c, &rr))) {
+	    !(r = respin_group(&c, &rr)) &&
+	    !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
 		respin_report(&c, &rr, &fates);
 		if (!o.dry_run)
-			r = respin_commit(&c, &rr, &fates);
+			r = respin_finish(&c, &rr, &fates);
 	}
 	sb_release(&fates);
 	respin_release(&rr);

@@ -107,6 +107,43 @@ waiting on:
 	eq "the quoted ack is not counted" "$(grep -c 'Someone Else' <<<"$out")" 0
 }
 
+# A NAK is a verdict: the patch is "NAKed", with the line, not pending;
+# it waits on nobody (the move is the contributor's), and a NAK quoted
+# in another reply, or a NAK of another patch, changes nothing.
+t_status_naked() {
+	campaign st-nak
+	{ replies; cat <<M
+
+From x Mon Sep 17 00:00:00 2001
+From: Andrew Lunn <andrew@example.org>
+Subject: Re: [PATCH 08/10] drivers/net/phy: do it
+Message-Id: <r5@example.org>
+In-Reply-To: <$(msgid_of 8)>
+
+No: the PHY needs the old call.
+
+Nacked-by: Andrew Lunn <andrew@example.org>
+
+From x Mon Sep 17 00:00:00 2001
+From: Quinn <q@example.org>
+Subject: Re: [PATCH 10/10] fs: do it
+Message-Id: <r6@example.org>
+In-Reply-To: <$(msgid_of 10)>
+
+> Nacked-by: Someone <so@example.org>
+Not me.
+M
+	} > "$scratch/nak.mbox"
+	GIT_AUTHOR_DATE='@1701000000 +0000' run status up --mbox "$scratch/nak.mbox"
+	eq "exit" "$rc" 1
+	has "NAKed, with the line" "$out" "  8 NAKed    drivers/net/phy: do it
+      Nacked-by: Andrew Lunn <andrew@example.org>: rework it, or drop it"
+	has "a quoted NAK is none" "$out" " 10 pending  fs: do it"
+	has "the summary" "$out" "10 patches: 5 applied (2 link, 2 patch-id, 1 modified), 1 answered, 1 reverted, 1 NAKed, 2 pending, 2 with tags; waiting on 3 maintainers"
+	lacks "waits on nobody for it" "$out" "davem@example.org"
+	has "the others still wait" "$out" "  wendy@example.org: 1 patch (9)"
+}
+
 # What looks like a patch but is not it: a commit of another author with
 # its subject and files, a stable backport of its change, two commits
 # each matching by subject, author and files (not unique), the same
@@ -339,6 +376,46 @@ t_respin_dry_run_and_recorded_pattern() {
 	run respin --onto up
 	eq "recorded: exit" "$rc" 0
 	has "recorded: the same" "$out" "(4 unchanged, 1 changed, 1 new)"
+}
+
+# The last version is read from the records, never from where the branch
+# went: a second respin with nothing new says so (exit 1) and changes
+# nothing; after upstream moved, it respins v1 again (upstream's commits
+# are no patches of it, and the tags trailers gave are kept); an edit of
+# the user's since (a fix-up) is refused by name, not dropped.
+t_respin_twice() {
+	respin_campaign st-twice
+	local first s
+	run respin --onto up -- sh "$PAT"
+	eq "first: exit" "$rc" 0
+	first=$out
+	s=$(snapshot)
+	run respin --onto up
+	eq "again, nothing new: exit" "$rc" 1
+	eq "again, nothing new: said" "$err" "series: respin: nothing to do: main is v2 on $(git rev-parse --short=12 up) as the pattern makes it"
+	eq "again, nothing new: nothing changed" "$(snapshot)" "$s"
+	# upstream moves on: a driver and a file of its own
+	git checkout -q up
+	printf 'int q;\n' > drivers/gpio/gpio-newer.c
+	git add -A && git commit -qm 'gpio: newer driver'
+	git checkout -q main
+	run respin --onto up
+	eq "upstream moved: exit" "$rc" 0
+	eq "upstream moved: the same report on the new base" "$out" "${first//$(git rev-parse --short=12 up~1)/$(git rev-parse --short=12 up)}"
+	eq "upstream moved: six patches" "$(git rev-list --count up..main)" 6
+	lacks "upstream moved: no upstream commit is a patch" "$(git log --format=%s up..main)" "gpio: new driver"
+	has "upstream moved: the ack trailers gave is kept" "$(git log -1 --format=%B ':/drivers/net/phy: do it')" "Acked-by: Andrew Lunn <andrew@example.org>"
+	run format -v 2 -o "$scratch/st-twice-v2"
+	eq "format -v 2: exit" "$rc" 0
+	lacks "format -v 2: no upstream commit in the letter" "$(cat "$scratch"/st-twice-v2/v2-0000-cover-letter.patch)" "gpio: new driver"
+	# v2 sent; an edit after the review: a fix-up commit
+	echo 'int fix;' >> fs/one.c
+	git commit -qam 'fixup! fs: do it'
+	s=$(snapshot)
+	run respin --onto up
+	eq "a fix-up: refused" "$rc" 3
+	has "a fix-up: named" "$err" "series: respin: main is not v2 as it went out: it has $(git rev-parse --short HEAD) fixup! fs: do it since; respin carries no edit of a patch and would lose it"
+	eq "a fix-up: nothing changed" "$(snapshot)" "$s"
 }
 
 # Refusals: one line each, nothing changed, no checkout left.
