@@ -15746,6 +15746,74 @@ static int read_marks(const char *path, char (*ids)[65], size_t n)
 	return r;
 }
 
+/* One git fast-import run into the transaction's quarantine, for commit,
+ * regroup and respin alike: the import ref reset to from ("": none, a
+ * root commit), the caller streams its commits into s, and the marks it
+ * exported give their ids.  unpackLimit=0: always a pack, which the
+ * quarantine moves whole. */
+struct fast_import {
+	struct sbuf marks, export;
+	const char *words[8], *env[3];
+	struct git_run g;
+	struct stream s;
+};
+
+/* Starts fi; 0, or -1 after error() with nothing to finish. */
+static int fast_import_start(struct fast_import *fi, const struct txn *t,
+			     const char *from)
+{
+	memset(fi, 0, sizeof *fi);
+	fi->marks = fi->export = fi->s.buf = (struct sbuf)SBUF_INIT;
+	sb_addf(&fi->marks, "%s/marks", t->quarantine);
+	sb_addf(&fi->export, "--export-marks=%s", fi->marks.buf);
+	const char *w[] = { "-c", "fastimport.unpackLimit=0", "fast-import",
+			    "--quiet", "--done", "--date-format=raw",
+			    fi->export.buf, NULL };
+	memcpy(fi->words, w, sizeof w);
+	fi->env[0] = t->env_obj.buf;
+	fi->env[1] = t->env_alt.buf;
+	fi->g = (struct git_run){ .words = fi->words, .env = fi->env, .feed = 1 };
+	if (git_start(&fi->g) < 0) {
+		sb_release(&fi->marks);
+		sb_release(&fi->export);
+		return -1;
+	}
+	fi->s.fd = fi->g.child.in;
+	sb_adds(&fi->s.buf, "feature done\nreset refs/series/import\n");
+	if (*from)
+		sb_addf(&fi->s.buf, "from %s\n", from);
+	return 0;
+}
+
+/* Ends fi: "done" after the caller's success r (0), else a close without
+ * it, which makes fast-import abort; then the ids of marks 1..n into ids,
+ * mark tip the last commit.  Returns r, or -1 after error(). */
+static int fast_import_finish(struct fast_import *fi, int r, char (*ids)[65],
+			      size_t n, size_t tip)
+{
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+	if (!r) {
+		sb_adds(&fi->s.buf, "reset refs/series/import\ndone\n");
+		stream_flush(&fi->s);
+	}
+	close(fi->g.child.in);
+	int st = git_finish(&fi->g);
+	if (!r && st)
+		r = git_failed("git fast-import", st);
+	else if (!r && fi->s.failed)
+		r = error("git fast-import: %s", strerror(fi->s.failed));
+	if (!r)
+		r = read_marks(fi->marks.buf, ids, n);
+	if (!r && !*ids[tip])
+		r = error("git fast-import: unexpected marks file");
+	unlink(fi->marks.buf);
+	sb_release(&fi->s.buf);
+	sb_release(&fi->marks);
+	sb_release(&fi->export);
+	return r;
+}
+
 /*
  * One run of fast-import over every group.  Writes objects and no ref:
  * its branch is reset at the end without a value; the marks file gives the
@@ -15754,62 +15822,29 @@ static int read_marks(const char *path, char (*ids)[65], size_t n)
 static int import_once(struct import *im)
 {
 	struct txn *t = im->t;
-	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
+	struct fast_import fi;
 	size_t ng = im->plan->nr, next_blob = ng + 1;
 	int r = 0;
 
-	sb_addf(&marks, "%s/marks", t->quarantine);
-	sb_addf(&export, "--export-marks=%s", marks.buf);
-	/* unpackLimit=0: always a pack, which the quarantine moves whole. */
-	const char *words[] = {
-		"-c", "fastimport.unpackLimit=0", "fast-import", "--quiet",
-		"--done", "--date-format=raw", export.buf, NULL };
-	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	struct git_run g = { .words = words, .env = env, .feed = 1 };
-	struct stream s = { -1, 0, SBUF_INIT };
-
-	if (git_start(&g) < 0) {
-		sb_release(&marks);
-		sb_release(&export);
+	if (fast_import_start(&fi, t, t->repo->old) < 0)
 		return -1;
-	}
-	im->importer = g.child.pid;
-	s.fd = g.child.in;
-	sb_adds(&s.buf, "feature done\nreset refs/series/import\n");
-	if (*t->repo->old)
-		sb_addf(&s.buf, "from %s\n", t->repo->old);
+	im->importer = fi.g.child.pid;
 	t->files = 0;
-	for (size_t i = 0, lo = 0; i < ng && !r && !s.failed; i++) {
+	for (size_t i = 0, lo = 0; i < ng && !r && !fi.s.failed; i++) {
 		const struct group *g = &im->plan->g[i];
 		size_t hi = lo;
 		while (hi < im->cs->nr && im->cs->c[hi].group == i)
 			hi++;
 		progress(i + 1, ng, g->name);
-		r = stream_group(&s, im->cs->c + lo, hi - lo, i + 1, &next_blob,
+		r = stream_group(&fi.s, im->cs->c + lo, hi - lo, i + 1, &next_blob,
 				 t->author, t->committer, &im->msg[i]);
 		t->files += g->nr;
 		lo = hi;
 		if (!r)
 			r = check_stop("git fast-import");
 	}
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
-	if (!r) {
-		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
-		stream_flush(&s);
-	}
-	/* On our own failure, close without "done": fast-import aborts. */
-	close(g.child.in);
-	int st = git_finish(&g);
-	if (!r && st)
-		r = git_failed("git fast-import", st);
-	else if (!r && s.failed)
-		r = error("git fast-import: %s", strerror(s.failed));
 	char (*ids)[65] = xcalloc(next_blob, sizeof *ids);
-	if (!r)
-		r = read_marks(marks.buf, ids, next_blob - 1);
-	if (!r && !*ids[ng])
-		r = error("git fast-import: unexpected marks file");
+	r = fast_import_finish(&fi, r, ids, next_blob - 1, ng);
 	if (!r)
 		memcpy(t->tip, ids[ng], sizeof ids[ng]);
 	for (size_t i = 0; !r && i < im->cs->nr; i++) {
@@ -15821,10 +15856,6 @@ static int import_once(struct import *im)
 			       sizeof ch->wt_oid);
 	}
 	free(ids);
-	unlink(marks.buf);
-	sb_release(&s.buf);
-	sb_release(&marks);
-	sb_release(&export);
 	return r;
 }
 
@@ -16253,48 +16284,19 @@ static int import_taken(struct txn *t, const struct plan *p,
 			const char *base, const struct tip_file *v, size_t nv,
 			char *const *author, char (*ids)[65])
 {
-	struct sbuf marks = SBUF_INIT, export = SBUF_INIT;
+	struct fast_import fi;
 	int r = 0;
 
-	sb_addf(&marks, "%s/marks", t->quarantine);
-	sb_addf(&export, "--export-marks=%s", marks.buf);
-	const char *words[] = { "-c", "fastimport.unpackLimit=0", "fast-import",
-		"--quiet", "--done", "--date-format=raw", export.buf, NULL };
-	const char *env[] = { t->env_obj.buf, t->env_alt.buf, NULL };
-	struct git_run g = { .words = words, .env = env, .feed = 1 };
-	struct stream s = { -1, 0, SBUF_INIT };
-	if (git_start(&g) < 0) {
-		sb_release(&marks);
-		sb_release(&export);
+	if (fast_import_start(&fi, t, base) < 0)
 		return -1;
-	}
-	s.fd = g.child.in;
-	sb_addf(&s.buf, "feature done\nreset refs/series/import\nfrom %s\n", base);
-	for (size_t i = 0; i < p->nr && !r && !s.failed; i++) {
+	for (size_t i = 0; i < p->nr && !r && !fi.s.failed; i++) {
 		progress(i + 1, p->nr, p->g[i].name);
-		stream_taken(&s, &p->g[i], src, v, nv, i + 1, author && author[i] ?
+		stream_taken(&fi.s, &p->g[i], src, v, nv, i + 1, author && author[i] ?
 			     author[i] : t->author, t->committer, &msgs[i]);
 		t->files += p->g[i].nr;
 		r = check_stop("git fast-import");
 	}
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
-	if (!r) {
-		sb_adds(&s.buf, "reset refs/series/import\ndone\n");
-		stream_flush(&s);
-	}
-	close(g.child.in);      /* without "done", fast-import aborts */
-	int st = git_finish(&g);
-	if (!r && (st || s.failed))
-		r = st ? git_failed("git fast-import", st) :
-			 error("git fast-import: %s", strerror(s.failed));
-	if (!r && !(r = read_marks(marks.buf, ids, p->nr)) && !*ids[p->nr])
-		r = error("git fast-import: unexpected marks file");
-	unlink(marks.buf);
-	sb_release(&s.buf);
-	sb_release(&marks);
-	sb_release(&export);
-	return r;
+	return fast_import_finish(&fi, r, ids, p->nr, p->nr);
 }
 
 /* The plan's groups as commits on base whose files take tip's state, each
