@@ -4313,49 +4313,6 @@ static void read_numbering(const char *t, size_t len, struct numbering *nb)
 	}
 }
 
-/* Whether text is a cover letter: a mail numbered 0 of N with no file's
- * diff in it (checkpatch.pl, too, has nothing to check there). */
-static int is_cover_letter(const struct sbuf *text)
-{
-	struct numbering nb;
-
-	read_numbering(text->buf, text->len, &nb);
-	return nb.found && nb.k == 0 && nb.n > 0 &&
-	       !find_bytes(text->buf, text->len, "\n--- ", 5) &&
-	       !find_bytes(text->buf, text->len, "\ndiff --git ", 12);
-}
-
-/* The source of check: each patch file a group, its files' texts from the
- * work tree (the tree the patches apply to) where there is one. */
-static int source_from_patches(struct source *src, struct plan *p,
-			       const char *const *word, size_t n)
-{
-	p->g = xcalloc(n + 1, sizeof *p->g);
-	for (size_t i = 0; i < n; i++) {
-		struct source one = SOURCE_INIT;
-		struct diff_opts d = { -1, NULL };
-		if (read_diff(&one, word[i]) < 0) {
-			source_release(&one);
-			return -1;
-		}
-		if (is_cover_letter(&one.text)) {
-			xfprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
-			source_release(&one);
-			continue;
-		}
-		if (parse_diff(&one, word[i], &d) < 0) {
-			source_release(&one);
-			return -1;
-		}
-		struct group *g = &p->g[p->nr++];
-		g->name = xstrdup(word[i]);
-		g->member = xcalloc(one.nr + 1, sizeof *g->member);
-		for (size_t j = 0; j < one.nr; j++)
-			g->member[g->nr++] = source_take(src, &one, j);
-		source_release(&one);
-	}
-	return 0;
-}
 
 /* The parts of a format-patch file name: "v2-0003-x.patch" is version
  * prefix "v2-", number 3, suffix ".patch"; --numbered-files names are
@@ -4412,6 +4369,40 @@ static int is_cover(const char *path, const char *t, size_t len, size_t nfiles)
 		return 1;
 	return !nfiles && ((len > 5 && !memcmp(t, "From ", 5)) ||
 			   find_bytes(t, len, "\nSubject:", 9));
+}
+
+/* The source of check: each patch file a group, its files' texts from the
+ * work tree (the tree the patches apply to) where there is one. */
+static int source_from_patches(struct source *src, struct plan *p,
+			       const char *const *word, size_t n)
+{
+	p->g = xcalloc(n + 1, sizeof *p->g);
+	for (size_t i = 0; i < n; i++) {
+		struct source one = SOURCE_INIT;
+		struct diff_opts d = { -1, NULL };
+		if (read_diff(&one, word[i]) < 0) {
+			source_release(&one);
+			return -1;
+		}
+		int has_diff = find_bytes(one.text.buf, one.text.len, "\n--- ", 5) ||
+			       find_bytes(one.text.buf, one.text.len, "\ndiff --git ", 12);
+		if (is_cover(word[i], one.text.buf, one.text.len, has_diff)) {
+			xfprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
+			source_release(&one);
+			continue;
+		}
+		if (parse_diff(&one, word[i], &d) < 0) {
+			source_release(&one);
+			return -1;
+		}
+		struct group *g = &p->g[p->nr++];
+		g->name = xstrdup(word[i]);
+		g->member = xcalloc(one.nr + 1, sizeof *g->member);
+		for (size_t j = 0; j < one.nr; j++)
+			g->member[g->nr++] = source_take(src, &one, j);
+		source_release(&one);
+	}
+	return 0;
 }
 
 /*
@@ -17104,20 +17095,6 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what,
 }
 
 
-/* plan of the work tree: the rules read the hunks of each file's diff
- * with the file as the work tree has it (only those whose hunks could
- * fire one: check_plan_groups()). */
-static void worktree_hardware_warnings(const struct plan *p, const char *top,
-				       const struct source *src)
-{
-	struct findings f = { 0 };
-
-	if (src->text.len && !check_plan_groups(src, p, NULL, top, &f))
-		for (size_t g = 0; g < p->nr; g++)
-			warn_hardware(&f, g, p->g[g].name, 0);
-	free(f.v);
-}
-
 /* Whether group g has a finding. */
 static int group_flagged(const struct findings *f, size_t g)
 {
@@ -17129,8 +17106,9 @@ static int group_flagged(const struct findings *f, size_t g)
 
 /* The warning of plan and format for each group of src's plan p whose
  * conversions need the hardware: group g's files as the tree has them at
- * rev[g] (rev NULL: at tip, for every group), named name[g] (name NULL:
- * the group's name); alone: the patches go one by one already. */
+ * rev[g] (rev NULL: at tip, for every group; tip NULL too: in the work
+ * tree under top), named name[g] (name NULL: the group's name); alone:
+ * the patches go one by one already. */
 static void hardware_warnings(const struct source *src, const struct plan *p,
 			      char *const *rev, const char *tip, const char *top,
 			      char *const *name, int alone)
@@ -19397,7 +19375,11 @@ static int show_worktree(struct cmd *c, const struct commit_opts *o,
 				messages_step(c);
 			print_groups(&c->p, &c->src, letter, c->msgs, messages,
 				     &c->ow);
-			worktree_hardware_warnings(&c->p, c->repo.top, &c->src);
+			/* the rules read each file's hunks with the file as
+			 * the work tree has it */
+			if (c->src.text.len)
+				hardware_warnings(&c->src, &c->p, NULL, NULL,
+						  c->repo.top, NULL, 0);
 			free(letter);
 		}
 	}
