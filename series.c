@@ -2072,6 +2072,48 @@ static int FORMAT(2, 3) cmd_usage(const struct command *cmd, const char *fmt, ..
 	return EXIT_USAGE;
 }
 
+/* The edit distance of a and b, as git's "did you mean" counts it: an
+ * insertion, a deletion, a substitution or two neighbours swapped is 1.
+ * Names longer than 31 bytes are too far from anything. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b), d[33][33];
+
+	if (n > 31 || m > 31)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= n; i++)
+		for (size_t j = 0; j <= m; j++) {
+			size_t v = !i ? j : !j ? i : d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (i && j && d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (i && j && d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[n][m];
+}
+
+/* Of the n names at name[0], name[step], ..., the one a slip of w most
+ * likely meant (at most 2 edits away, and fewer than half of w), or
+ * NULL. */
+static const char *closest(const char *w, const char *const *name, size_t n,
+			   size_t step)
+{
+	const char *best = NULL;
+	size_t most = strlen(w) / 2 < 2 ? strlen(w) / 2 : 2;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *c = *(const char *const *)((const char *)name + i * step);
+		size_t d = c ? edit_distance(w, c) : SIZE_MAX;
+		if (d && d <= most)
+			best = c, most = d - 1;
+	}
+	return best;
+}
+
 /* The row that w names (its "=value" part aside), or NULL. */
 static const struct opt *find_opt(const struct opt *const *tables,
 				  const char *w, const char **inline_val)
@@ -2213,6 +2255,16 @@ static int parse_opts(struct args *a, void *opts)
 			return HELP_SHOWN;
 		}
 		const struct opt *o = find_opt(cmd->tables, w, &v);
+		const char *near = NULL;
+		for (const struct opt *const *t = cmd->tables; !o && t && *t && !near; t++) {
+			size_t n = 0;
+			while ((*t)[n].lng || (*t)[n].shrt)
+				n++;
+			near = closest(w, &(*t)->lng, n, sizeof **t);
+		}
+		if (!o && near)
+			return cmd_usage(cmd, "unknown option '%s' (did you mean "
+					 "'%s'?)", w, near);
 		if (!o)
 			return cmd_usage(cmd, "unknown option '%s'", w);
 		if (o->kind != OPT_FLAG && !v) {
@@ -22589,7 +22641,12 @@ int main(int argc, char **argv)
 				die("stdout: %s", strerror(errno));
 			return r;
 		}
-	error("unknown command '%s'", argv[i]);
+	const char *near = closest(argv[i], &commands[0].name, NCOMMANDS,
+				   sizeof *commands);
+	if (near)
+		error("unknown command '%s' (did you mean '%s'?)", argv[i], near);
+	else
+		error("unknown command '%s'", argv[i]);
 	return usage(NULL);
 }
 

@@ -98,3 +98,21 @@ t_demo() {
      linux-spi@vger.kernel.org"
 	eq "its folder removed" "$(ls "$tmp" | wc -l)" 0
 }
+
+# A slip of a command's or an option's name gets git's "did you mean";
+# a word near nothing gets none; either way exit 2 and the synopsis.
+t_cli_did_you_mean() {
+	run comit
+	eq "command: exit" "$rc" 2
+	has "command: the guess" "$err" "series: unknown command 'comit' (did you mean 'commit'?)"
+	run fromat
+	has "swapped letters" "$err" "(did you mean 'format'?)"
+	run plan --compre
+	eq "option: exit" "$rc" 2
+	has "option: the guess" "$err" "series: plan: unknown option '--compre' (did you mean '--compare'?)"
+	has "option: the synopsis" "$err" "usage: series plan"
+	run frobnicate
+	eq "nothing near: no guess" "$(head -n 1 <<<"$err")" "series: unknown command 'frobnicate'"
+	run plan --frobnicate
+	eq "no option near: no guess" "$(head -n 1 <<<"$err")" "series: plan: unknown option '--frobnicate'"
+}
