@@ -3787,17 +3787,112 @@ static int resolve_range(const char *spec, struct range *r)
 	return rc;
 }
 
-/* spec, or where it is NULL @{upstream}..HEAD, resolved; with no
- * upstream, an error that says to give the range. */
-static int open_range(const char *spec, const struct repo *repo,
-		      struct range *r)
+/* The highest N of refs/series/BRANCH/vN, 0 where none is, or -1 after
+ * error(). */
+static int last_version(const char *br)
 {
-	char up[72];
+	struct sbuf pre = SBUF_INIT, out = SBUF_INIT;
+	int v = 0;
 
-	if (!spec && resolve_commit_quietly("@{upstream}", up) < 0)
-		return error("no range given, and %s has no upstream: give "
-			     "BASE..TIP", repo->ref ? repo->ref : "HEAD");
-	return resolve_range(spec ? spec : "@{upstream}..HEAD", r);
+	sb_addf(&pre, "refs/series/%s/", br);
+	const char *words[] = { "for-each-ref", "--format=%(refname)", pre.buf,
+				NULL };
+	if (git_ok("git for-each-ref", &(struct git_run){ .words = words,
+							  .out = &out }))
+		v = -1;
+	else {
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; next_line(&pos, end, &l);) {
+			const char *n = l.p + pre.len + 1;
+			size_t digits = strspn(n, "0123456789");
+			if (l.len > pre.len + 1 && l.p[pre.len] == 'v' && digits &&
+			    n + digits == l.p + l.len && atoi(n) > v)
+				v = atoi(n);
+		}
+	}
+	sb_release(&pre);
+	sb_release(&out);
+	return v;
+}
+
+/* Whether commit a is an ancestor of commit b (or b itself). */
+static int is_ancestor(const char *a, const char *b)
+{
+	const char *words[] = { "merge-base", "--is-ancestor", a, b, NULL };
+
+	return !run_git(&(struct git_run){ .words = words, .quiet = 1 });
+}
+
+/* The base a range left unsaid starts from, as git's own tools default
+ * it, into base (a revision, malloc'd): the branch's @{upstream}; else
+ * the base format recorded for its last version, where HEAD is on it;
+ * else where HEAD forks from the remote's default branch (origin/HEAD).
+ * Said on stderr where it is not the upstream; NULL where none fits. */
+static char *default_base(const struct repo *repo)
+{
+	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
+			 repo->ref + 11 : NULL;
+	char id[72], *base = NULL;
+	const char *why = "the base format recorded";
+	int v;
+
+	if (!resolve_commit_quietly("@{upstream}", id))
+		return xstrdup("@{upstream}");
+	if (br && (v = last_version(br)) > 0) {
+		base = xstrfmt("series/%s/v%d-base", br, v);
+		if (resolve_commit_quietly(base, id) || !is_ancestor(id, "HEAD")) {
+			free(base);
+			base = NULL;
+		}
+	}
+	const char *mb[] = { "merge-base", "HEAD", "refs/remotes/origin/HEAD", NULL };
+	struct sbuf out = SBUF_INIT;
+	if (!base && !run_git(&(struct git_run){ .words = mb, .out = &out,
+						  .quiet = 1 })) {
+		chomp(&out);
+		if (is_oid(out.buf, out.len))
+			base = xstrndup(out.buf, 12);
+		why = "where HEAD forks from origin/HEAD";
+	}
+	sb_release(&out);
+	if (base)
+		xfprintf(stderr, "series: no range given: %s..HEAD (%s)\n", base,
+			 why);
+	return base;
+}
+
+/* spec resolved: "BASE..TIP", or a revision REV alone as REV..HEAD (as
+ * git format-patch takes it); NULL: from default_base(), and where none
+ * fits, an error that gives command cmd as the user would type it. */
+static int open_range(const char *cmd, const char *spec,
+		      const struct repo *repo, struct range *r)
+{
+	char *made = NULL;
+	int rc;
+
+	if (!spec && !(made = default_base(repo))) {
+		const char *trunk = "BASE", *names[] = { "main", "master" };
+		char id[72];
+		for (size_t i = 0; i < 2 && !strcmp(trunk, "BASE"); i++) {
+			char *ref = xstrfmt("refs/heads/%s", names[i]);
+			if ((!repo->ref || strcmp(repo->ref, ref)) &&
+			    !resolve_commit_quietly(ref, id))
+				trunk = names[i];
+			free(ref);
+		}
+		return error("no range given, and %s has no upstream: give the "
+			     "range (series %s %s..HEAD), or set an upstream "
+			     "(git branch --set-upstream-to=%s)",
+			     repo->ref ? repo->ref : "HEAD", cmd, trunk, trunk);
+	}
+	if (made || !is_range(spec)) {
+		char *m = xstrfmt("%s..HEAD", made ? made : spec);
+		free(made);
+		spec = made = m;
+	}
+	rc = resolve_range(spec, r);
+	free(made);
+	return rc;
 }
 
 static int source_from_range(struct source *src, const struct range *r)
@@ -19095,7 +19190,7 @@ static int open_repo(struct cmd *c)
  * what names the command (verb) in the error. */
 static int open_commits(struct cmd *c, const char *spec, const char *verb)
 {
-	return failed(open_range(spec, &c->repo, &c->rg) < 0 ||
+	return failed(open_range(c->a->cmd->name, spec, &c->repo, &c->rg) < 0 ||
 		      read_range_commits(&c->rg, &c->rc, verb) < 0 ? -1 : 0);
 }
 
@@ -20561,9 +20656,18 @@ static int write_format_series(const struct series_mails *sm,
 	/* one by one: no patch is a reply to another, whose recipients
 	 * differ */
 	const char *thread = o->individual ? "--no-thread " : "";
-	xfprintf(stderr, "series: %zu mail%s; check, then send:\n"
+	/* git send-email refuses a letter that still has them */
+	int unwritten = sm->cover && find_bytes(sm->text[0].buf, sm->text[0].len,
+						COVER_SUBJECT, strlen(COVER_SUBJECT));
+	if (unwritten)
+		warning("the cover letter %s/%s still says %s, which git "
+			"send-email refuses: write the series' aim into it, or "
+			"format again with --cover FILE (its first line the "
+			"subject)", outdir, sm->name[0], COVER_SUBJECT);
+	xfprintf(stderr, "series: %zu mail%s; %s, then send:\n"
 		 "    git send-email --dry-run %s%s\n    git send-email %s%s\n",
-		 nf, nf == 1 ? "" : "s", thread, cmd.buf, thread, cmd.buf);
+		 nf, nf == 1 ? "" : "s", unwritten ? "write the cover letter, "
+		 "check" : "check", thread, cmd.buf, thread, cmd.buf);
 	sb_release(&cmd);
 	return 0;
 }
@@ -21126,8 +21230,6 @@ static int format_args(struct args *a, const struct format_opts *o)
 	if (a->nword > 1)
 		return cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
 				 a->word[1]);
-	if (a->nword && !is_range(a->word[0]))
-		return cmd_usage(a->cmd, "'%s' is no range (BASE..TIP)", a->word[0]);
 	if (o->prev && o->version < 2)
 		return cmd_usage(a->cmd, "--prev needs -v N, the new version (2 "
 				 "or more)");
@@ -21191,7 +21293,7 @@ static int format_source(struct cmd *c, const char *spec,
 	/* after respin, the branch from the base it went onto */
 	if (!spec && onto && !resolve_commit_quietly(onto, id))
 		spec = respun = xstrfmt("%s..HEAD", id);
-	int r = failed(open_range(spec, &c->repo, &c->rg) < 0 ? -1 : 0);
+	int r = failed(open_range(c->a->cmd->name, spec, &c->repo, &c->rg) < 0 ? -1 : 0);
 	if (!r && routes)       /* the window of history, beside the range */
 		window_start(&c->win, c->repo.gitdir, c->rg.base);
 	if (!r)
@@ -21203,7 +21305,10 @@ static int format_source(struct cmd *c, const char *spec,
 		return r;
 	keep_commits(&c->rc, include);
 	if (!c->rc.nr) {
-		error("%s: no commits to format", c->rg.spec);
+		error("%s: no commits to format%s", c->rg.spec,
+		      is_ancestor(c->rg.tip, c->rg.base) && strcmp(c->rg.tip,
+		      c->rg.base) ? " (the other way round has some: is the "
+		      "range reversed?)" : "");
 		return EXIT_NOTHING;
 	}
 	if (routes)
@@ -21456,7 +21561,7 @@ static int trailers_range(struct cmd *c, const char *spec, int dry_run)
 		return r;
 	if (!dry_run && check_idle(&c->repo, c->a->cmd->name) < 0)
 		return EXIT_FAIL;
-	if (open_range(spec, &c->repo, &c->rg) < 0)
+	if (open_range(c->a->cmd->name, spec, &c->repo, &c->rg) < 0)
 		return EXIT_FAIL;
 	if ((r = range_ends_at_head(c)))
 		return r;
@@ -21630,33 +21735,6 @@ static const struct opt status_table[] = {
 
 static const struct opt *const status_tables[] = { status_table, NULL };
 
-/* The highest N of refs/series/BRANCH/vN, 0 where none is, or -1 after
- * error(). */
-static int last_version(const char *br)
-{
-	struct sbuf pre = SBUF_INIT, out = SBUF_INIT;
-	int v = 0;
-
-	sb_addf(&pre, "refs/series/%s/", br);
-	const char *words[] = { "for-each-ref", "--format=%(refname)", pre.buf,
-				NULL };
-	if (git_ok("git for-each-ref", &(struct git_run){ .words = words,
-							  .out = &out }))
-		v = -1;
-	else {
-		const char *pos = out.buf, *end = out.buf + out.len;
-		for (struct span l; next_line(&pos, end, &l);) {
-			const char *n = l.p + pre.len + 1;
-			size_t digits = strspn(n, "0123456789");
-			if (l.len > pre.len + 1 && l.p[pre.len] == 'v' && digits &&
-			    n + digits == l.p + l.len && atoi(n) > v)
-				v = atoi(n);
-		}
-	}
-	sb_release(&pre);
-	sb_release(&out);
-	return v;
-}
 
 /* The branch HEAD is on (ref, NULL: none) with its version *v (0: the
  * last that format recorded, then set) and that version's base into

@@ -116,3 +116,43 @@ t_cli_did_you_mean() {
 	run plan --frobnicate
 	eq "no option near: no guess" "$(head -n 1 <<<"$err")" "series: plan: unknown option '--frobnicate'"
 }
+
+# The README's Quick start, its first block run line by line as a user
+# pastes it, in a fresh clone of a tree with a MAINTAINERS, on a topic
+# branch without an upstream: every line succeeds (check may say 1:
+# something to test), and git send-email --dry-run takes the mails
+# without --force or a question.
+t_quick_start_as_written() {
+	if [ ! -e "$(git --exec-path)/git-send-email" ] || ! perl -MMail::Address -e 1 2>/dev/null; then
+		echo "SKIP t_quick_start_as_written: git send-email cannot run here (git-email, libmailtools-perl)"; return
+	fi
+	newrepo qs-up
+	mkdir -p drivers/i2c/busses drivers/gpio drivers/spi
+	local f line n=0
+	for f in drivers/i2c/busses/i2c-foo.c drivers/gpio/gpio-baz.c drivers/spi/spi-qux.c; do
+		printf 'static struct platform_driver d = {\n\t.driver = {\n\t\t.of_match_table = of_match_ptr(ids),\n\t},\n};\n' > "$f"
+	done
+	printf '%s\n' 'GPIO SUBSYSTEM' 'M:	Linus Walleij <linus.walleij@example.org>' \
+		'L:	linux-gpio@example.org' 'S:	Maintained' 'F:	drivers/gpio/' '' \
+		'I2C SUBSYSTEM' 'M:	Wolfram Sang <wsa@example.org>' 'L:	linux-i2c@example.org' \
+		'S:	Maintained' 'F:	drivers/i2c/' '' 'SPI SUBSYSTEM' \
+		'M:	Mark Brown <broonie@example.org>' 'L:	linux-spi@example.org' \
+		'S:	Maintained' 'F:	drivers/spi/' > MAINTAINERS
+	commit_all
+	git clone -q "$scratch/qs-up" "$scratch/qs" && cd "$scratch/qs" || return
+	mkdir -p "$scratch/qs-bin" && ln -s "$SERIES" "$scratch/qs-bin/series"
+	local lines; lines=$(awk '/^Quick start$/ { q = 1 } q && /^    / { print substr($0, 5); b = 1; next }
+		q && b { exit }' "$here/../README")
+	[ "$(wc -l <<<"$lines")" -ge 8 ] && ok || bad "the Quick start block not found: [$lines]"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		out=$(PATH=$scratch/qs-bin:$PATH bash -c "$line" 2>&1 < /dev/null); rc=$?
+		case $line in
+		"series check"*) [ "$rc" -le 1 ] && ok || bad "line $n, $line: exit $rc: $out";;
+		*) eq "line $n, $line: exit" "$rc" 0;;
+		esac
+	done <<<"$lines"
+	has "the last line sent them all (dry run)" "$out" "Result: OK"
+	eq "a cover letter and three patches, each OK" "$(grep -c '^Result: OK' <<<"$out")" 4
+	eq "on the topic branch, with no upstream" "$(git rev-parse --abbrev-ref HEAD) $(git rev-parse -q --verify "@{upstream}" 2>/dev/null || echo none)" "drop-of-match-ptr none"
+}

@@ -181,14 +181,52 @@ t_format_default_range() {
 	fseries f-range
 	run format --prev "$FB..$FT" "$FB..$FT"
 	eq "--prev without -v: usage" "$rc" 2
-	run format "$FB"
-	eq "no range: usage" "$rc" 2
 	run format
 	eq "no upstream: exit 3" "$rc" 3
-	has "no upstream: said" "$err" "has no upstream: give BASE..TIP"
+	eq "no upstream: the command to type" "$err" "series: no range given, and refs/heads/main has no upstream: give the range (series format BASE..HEAD), or set an upstream (git branch --set-upstream-to=BASE)"
+	git branch -q trunk "$FB"; git branch -q -m trunk master
+	run format
+	has "no upstream: a trunk named" "$err" "(series format master..HEAD), or set an upstream (git branch --set-upstream-to=master)"
+	# a revision alone is REV..HEAD, as git format-patch takes it
+	run format -o "$scratch/fmt-rev" "$FB"
+	eq "a revision alone: exit" "$rc" 0
+	eq "a revision alone: REV..HEAD" "$(ls "$scratch/fmt-rev" | wc -l)" 11
+	# then the base format recorded, said
+	run format --force -o "$scratch/fmt-rev"
+	eq "the recorded base: exit" "$rc" 0
+	has "the recorded base: said" "$err" "series: no range given: series/main/v1-base..HEAD (the base format recorded)"
+	eq "the recorded base: the same mails" "$(ls "$scratch/fmt-rev" | wc -l)" 11
+	# a range the wrong way round
+	run format -o "$scratch/fmt-rev2" "HEAD..$FB"
+	eq "reversed: exit" "$rc" 1
+	has "reversed: said" "$err" "no commits to format (the other way round has some: is the range reversed?)"
+	# where HEAD forks from the remote's default branch
+	git clone -q "$PWD" "$scratch/f-range-clone" && git -C "$scratch/f-range-clone" checkout -q -b topic
+	echo 'int t;' >> "$scratch/f-range-clone/fs/one.c"
+	git -C "$scratch/f-range-clone" commit -qam 'fs: one more'
+	cd "$scratch/f-range-clone" || return
+	run format -o "$scratch/fmt-fork"
+	eq "fork point: exit" "$rc" 0
+	has "fork point: said" "$err" "..HEAD (where HEAD forks from origin/HEAD)"
+	eq "fork point: the topic's commit alone" "$(ls "$scratch/fmt-fork")" "0001-fs-one-more.patch"
+	cd "$scratch/f-range" || return
 	git branch -q up "$FB" && git branch -q -u up
 	run format -o "$scratch/fmt-u"
 	eq "upstream..HEAD by default" "$(ls "$scratch/fmt-u" | wc -l)" 11
+}
+
+# A cover letter still holding the placeholders is one git send-email
+# refuses: format says so, names --cover, and does not tell to send yet.
+t_format_cover_placeholders() {
+	fseries f-ph
+	run format -o "$scratch/fmt-ph" "$FB..$FT"
+	eq "placeholders: written" "$rc" 0
+	has "placeholders: said" "$err" "series: warning: the cover letter $scratch/fmt-ph/0000-cover-letter.patch still says *** SUBJECT HERE ***, which git send-email refuses: write the series' aim into it, or format again with --cover FILE (its first line the subject)"
+	has "placeholders: not 'check, then send'" "$err" "series: 11 mails; write the cover letter, check, then send:"
+	printf 'drop the frob\n\nThe frob is gone.\n' > "$scratch/ph.cover"
+	run format --cover "$scratch/ph.cover" -o "$scratch/fmt-ph2" "$FB..$FT"
+	lacks "--cover: no warning" "$err" "SUBJECT HERE"
+	has "--cover: check, then send" "$err" "series: 11 mails; check, then send:"
 }
 
 # Edits are never lost: a re-run is refused without --force; with it the
