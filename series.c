@@ -22513,29 +22513,25 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 	sbufs_free(m, c->p.nr);
 }
 
-/* Whether the commits onto..tip are the branch's as they stand (the
- * same trees, authors and messages, one by one) and the branch is on
- * onto as the last respin left it: a respin with nothing new. */
+/* Whether the commits onto..tip are the branch's as it stands, patch by
+ * patch, and the branch is on onto as the last respin left it: a respin
+ * with nothing new (the messages are made from the same commits, so the
+ * same patches have the same messages). */
 static int same_as_branch(const struct respin_run *rr, const char *tip)
 {
-	struct sbuf a = SBUF_INIT, b = SBUF_INIT, ref = SBUF_INIT;
+	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 	char *ra = xstrfmt("%s..%s", rr->onto, tip);
 	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
-	const char *la[] = { "log", "--format=%T %an <%ae>%n%B%x00", ra, "--", NULL };
-	const char *lb[] = { "log", "--format=%T %an <%ae>%n%B%x00", rb, "--", NULL };
-	char onto[72];
+	char *ref = xstrfmt("refs/series/%s/onto", rr->br), onto[72];
+	int same = !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
+		   !patch_id_list(ra, &a) && !patch_id_list(rb, &b) &&
+		   !strcmp(a.buf, b.buf);
 
-	sb_addf(&ref, "refs/series/%s/onto", rr->br);
-	int same = !resolve_commit_quietly(ref.buf, onto) &&
-		   !strcmp(onto, rr->onto) &&
-		   !git_ok("git log", &(struct git_run){ .words = la, .out = &a }) &&
-		   !git_ok("git log", &(struct git_run){ .words = lb, .out = &b }) &&
-		   a.len == b.len && !memcmp(a.buf, b.buf, a.len);
 	free(ra);
 	free(rb);
+	free(ref);
 	sb_release(&a);
 	sb_release(&b);
-	sb_release(&ref);
 	return same;
 }
 
