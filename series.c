@@ -10758,6 +10758,34 @@ static char *tree_value(const struct maintainers *m, struct span c)
 	return NULL;
 }
 
+/* One tree, one route: MAINTAINERS spells some trees two ways (".../
+ * linux-pm" and ".../linux-pm.git"), and each spelling would be a route
+ * of its own, two series to one maintainer.  Each route takes the
+ * spelling of the first file whose route is that tree. */
+static void one_spelling(struct file_owner *own, size_t n)
+{
+	char **seen = xcalloc(n + 1, sizeof *seen);
+	size_t ns = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!own[i].route)
+			continue;
+		struct span c = url_core((struct span){ own[i].route,
+							strlen(own[i].route) });
+		size_t k = 0;
+		while (k < ns && strcmp(seen[k], own[i].route) &&
+		       !same_tree(url_core((struct span){ seen[k], strlen(seen[k]) }), c))
+			k++;
+		if (k == ns)
+			seen[ns++] = own[i].route;
+		else if (strcmp(seen[k], own[i].route)) {
+			free(own[i].route);
+			own[i].route = xstrdup(seen[k]);
+		}
+	}
+	free(seen);
+}
+
 /* Each route where history outweighs MAINTAINERS: where the tree that
  * merged the most of the file's recent patches (own[i].merged) is one
  * a merge names, not the main line, and MAINTAINERS names no tree for
@@ -10834,6 +10862,7 @@ static int owner_facts(struct owners *ow, const struct source *src,
 		error("%s", err.buf);
 	else if (w)
 		routes_from_merges(ow->m, w, own, n);
+	one_spelling(own, n);
 	ow->n = n;
 	ow->section = xcalloc(n + 1, sizeof *ow->section);
 	ow->route = xcalloc(n + 1, sizeof *ow->route);

@@ -167,6 +167,22 @@ fs (2 files)"
     M drivers/i2c/i2c-core.c"
 }
 
+# One tree spelled two ways in MAINTAINERS (the kernel has
+# ".../rafael/linux-pm" and ".../rafael/linux-pm.git") is one route:
+# one group, one series to its maintainer, spelled as its first file's.
+t_by_route_one_spelling() {
+	gtree g-spell
+	sed -i '0,/net\.git/! s|git://git.example.org/net\.git|git://git.example.org/net/|' MAINTAINERS
+	eq "two spellings" "$(grep -c 'example.org/net' MAINTAINERS) $(grep -c 'net\.git' MAINTAINERS)" "2 1"
+	git commit -q -m 'the second network section spells its tree without .git' MAINTAINERS
+	run plan --by route
+	eq "exit" "$rc" 0
+	has "one group for both spellings" "$out" "drivers/net (2 files)
+    M drivers/net/ethernet/eth.c
+    M drivers/net/phy/phy.c"
+	eq "as many groups as with one spelling" "$(groups_of "$out" | wc -l)" 8
+}
+
 # route_tree NAME: three trees: the i2c subsystem's (its directory), a
 # platform's (its own directory, one i2c driver listed by
 # name, and N: foo), and sound's (a codec whose name the platform's N:
