@@ -18541,12 +18541,27 @@ static int is_msgid(const char *id, const char *x)
 	       !strncmp(id + 1, x, n - 2);
 }
 
+/* The version a patch mail's subject names: N of "[PATCH vN 3/5]", 1
+ * of a "[PATCH ...]" tag without one, 0 where it has no such tag. */
+static int subject_version(const char *s)
+{
+	const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close || !find_bytes(open, (size_t)(close - open), "PATCH", 5))
+		return 0;
+	for (const char *p = open + 1; p + 1 < close; p++)
+		if ((p[-1] == '[' || p[-1] == ' ') && *p == 'v' &&
+		    isdigit((unsigned char)p[1]))
+			return (int)scan_number(p + 1, NULL, 10);
+	return 1;
+}
+
 /* Which patches reply m answers, marked in hit[]: the patch, or all of
  * the letter, its In-Reply-To or References name (nearest first) by the
  * Message-Ids format recorded; else the one trailers finds for it. */
 static void answered_patches(const struct mbox *mb, const struct mbox_msg *m,
 			     const struct rcommits *rc, char *const *subj,
-			     const struct sent *s, char *hit)
+			     const struct sent *s, int v, char *hit)
 {
 	const char *chain[65];
 	const struct mbox_msg *pm;
@@ -18568,6 +18583,10 @@ static void answered_patches(const struct mbox *mb, const struct mbox_msg *m,
 			return;
 	}
 	size_t c = reply_target(mb, m, rc, subj, &pm);
+	const char *said = pm && pm->subject ? pm->subject : m->subject;
+	int sv = said ? subject_version(said) : 0;
+	if (sv && sv != v)
+		return;         /* of another version: its patch may differ */
 	if (c == COVER)
 		memset(hit, 1, rc->nr);
 	else if (c < rc->nr)
@@ -18585,10 +18604,10 @@ static int thanks_for(const struct mbox_msg *m, const char *subj)
 	return !m->nlisted && !(m->subject && strstr(m->subject, "(subset)"));
 }
 
-/* The replies of mb onto f: who of each patch's To: replied, which
+/* The replies of mb to version v onto f: who of each patch's To: replied, which
  * pending patches a reply says were applied, and which it NAKs. */
 static void read_answers(const struct mbox *mb, const struct rcommits *rc,
-			 char *const *subj, const struct sent *s,
+			 char *const *subj, const struct sent *s, int v,
 			 struct fate *f)
 {
 	char *hit = xcalloc(rc->nr + 1, 1);
@@ -18600,7 +18619,7 @@ static void read_answers(const struct mbox *mb, const struct rcommits *rc,
 		struct span from = parse_address((struct span){ m->from ? m->from : "",
 				m->from ? strlen(m->from) : 0 }).box;
 		memset(hit, 0, rc->nr);
-		answered_patches(mb, m, rc, subj, s, hit);
+		answered_patches(mb, m, rc, subj, s, v, hit);
 		for (size_t i = 0; i < rc->nr; i++) {
 			for (size_t k = 0; hit[i] && k < s[i].nto; k++)
 				f[i].replied[k] |= (char)(strlen(s[i].to[k]) == from.len &&
@@ -21864,7 +21883,8 @@ static int cmd_status(struct args *a)
 	}
 	if (!r && !(r = status_upstreams(&c, a->word, a->nword, s, f)) &&
 	    !(r = replies_tags(&c, &rp))) {
-		read_answers(&rp.mb, &c.rc, rp.subj, s, f);
+		read_answers(&rp.mb, &c.rc, rp.subj, s,
+			     (int)scan_number(strrchr(tag, 'v') + 1, NULL, 10), f);
 		split_date(&now);
 		r = print_status(&c.rc, rp.subj, s, f, &rp.ad,
 				 date ? (long)((now.when - date) / 86400) : 0,

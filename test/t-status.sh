@@ -144,6 +144,39 @@ M
 	has "the others still wait" "$out" "  wendy@example.org: 1 patch (9)"
 }
 
+# A thank-you to v1's patch is not one to v2's of the same subject: its
+# In-Reply-To names v1's mail, and its subject says no v2; one that says
+# v2 is.
+t_status_other_version() {
+	campaign st-ver
+	local v1id; v1id=$(msgid_of 7)
+	GIT_COMMITTER_DATE="@1700000100 +0000" GIT_AUTHOR_DATE="@1700000100 +0000" run format -v 2 -o "$scratch/st-ver-v2" "$FB..main"
+	[ "$(git cat-file blob refs/series/main/v2-mails | awk 'NR == 8 { print $2 }')" != "$v1id" ] && ok || bad "v2 has v1's Message-Ids"
+	eq "v2: exit" "$rc" 0
+	cat > "$scratch/ver.mbox" <<M
+From x Mon Sep 17 00:00:00 2001
+From: Wolfram Sang <wsa@example.org>
+Subject: Re: [PATCH 07/10] drivers/net/ethernet: do it
+Message-Id: <t1@example.org>
+In-Reply-To: <$v1id>
+
+Applied to for-next, thanks!
+
+From x Mon Sep 17 00:00:00 2001
+From: Mark Brown <broonie@example.org>
+Subject: Re: [PATCH v2 09/10] drivers/widget: do it
+Message-Id: <t2@example.org>
+
+Applied to for-next, thanks!
+M
+	run status up --mbox "$scratch/ver.mbox"
+	has "v1's thank-you: v2's patch still pending" "$out" "  7 pending  drivers/net/ethernet: do it"
+	has "v2's thank-you: answered" "$out" "  9 answered drivers/widget: do it"
+	run status -v 1 up --mbox "$scratch/ver.mbox"
+	has "-v 1: v1's thank-you counts there" "$out" "  7 answered drivers/net/ethernet: do it"
+	has "-v 1: not v2's" "$out" "  9 pending  drivers/widget: do it"
+}
+
 # What looks like a patch but is not it: a commit of another author with
 # its subject and files, a stable backport of its change, two commits
 # each matching by subject, author and files (not unique), the same
