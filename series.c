@@ -12654,16 +12654,6 @@ static size_t sole_commit(const struct regroup *rg, const struct plan *p,
 	return one;
 }
 
-/* Appends the old message's own text to m, before the trailers to come. */
-static void add_own_text(struct sbuf *m, const char *old)
-{
-	size_t n;
-	char **v = own_text(old, m->buf, &n);
-
-	for (size_t i = 0; i < n; i++)
-		sb_addf(m, "\n%s\n", v[i]);
-	free_strings(v, n);
-}
 
 /* The paragraphs beyond the subject and trailers that every commit of a
  * range of two or more has: the series' own words (the body of the
@@ -12685,6 +12675,26 @@ static char **shared_text(const struct regroup *rg, size_t *n)
 	}
 	*n = k;
 	return v;
+}
+
+/* Appends the old message's own text to m, before the trailers to come:
+ * not the body all the old commits share (shared, ns paragraphs: their
+ * template's, which the new template replaces; report_own_text() names
+ * it where the new one lacks it). */
+static void add_own_text(struct sbuf *m, const char *old, char *const *shared,
+			 size_t ns)
+{
+	struct sbuf known = SBUF_INIT;
+	size_t n;
+
+	sb_add(&known, m->buf, m->len);
+	for (size_t i = 0; i < ns; i++)
+		sb_addf(&known, "\n%s\n", shared[i]);
+	char **v = own_text(old, known.buf, &n);
+	for (size_t i = 0; i < n; i++)
+		sb_addf(m, "\n%s\n", v[i]);
+	free_strings(v, n);
+	sb_release(&known);
 }
 
 /* Each old commit's own text that no new commit keeps (its changes went
@@ -12749,6 +12759,8 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 				     const struct template *t, const char *sob)
 {
 	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+	size_t ns;
+	char **shared = shared_text(rg, &ns);
 
 	for (size_t i = 0; i < p->nr; i++) {
 		sb_init(&m[i]);
@@ -12756,7 +12768,7 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 		cleanup_message(&m[i]);
 		size_t c = sole_commit(rg, p, i);
 		if (c < rg->commits->nr)
-			add_own_text(&m[i], rg->commits->c[c].msg);
+			add_own_text(&m[i], rg->commits->c[c].msg, shared, ns);
 		for (c = 0; c < rg->commits->nr; c++) {
 			if (!group_has_commit(rg, &p->g[i], c))
 				continue;
@@ -12768,6 +12780,7 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 		if (sob)
 			add_trailer(&m[i], sob);
 	}
+	free_strings(shared, ns);
 	return m;
 }
 

@@ -334,6 +334,15 @@ Tested on a board."
 	eq "the note on one commit: still named" "$(grep -c 'dropped: no new commit is exactly it (1 paragraph, from "Tested on a board.")' <<<"$err")" 1
 	run regroup -n --by tree -F "$scratch/body.msg" "$base..HEAD"
 	lacks "a template with the body: nothing said of it" "$err" "share beyond"
+	# a new template in the same form: each new commit is exactly an old
+	# one and keeps that one's own note, not the old template's body
+	printf 'SEDME: fix it\n\nThe new body.\n' > "$scratch/new.msg"
+	run regroup -F "$scratch/new.msg" "$base..HEAD"
+	eq "new template: exit" "$rc" 0
+	local all; all=$(git log --format=%B "$base..HEAD")
+	eq "new template: the new body in each" "$(grep -c '^The new body.$' <<<"$all")" 3
+	lacks "new template: not the old body" "$all" "The series body."
+	eq "new template: the note on one commit kept" "$(grep -c '^Tested on a board.$' <<<"$all")" 1
 }
 
 # --include: the real run makes what -n shows, the included files'
