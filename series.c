@@ -17896,15 +17896,26 @@ static void add_fates(struct sbuf *m, const struct respin *rs,
 		}
 }
 
+/* The blob ref names (a record under refs/series/) appended to out: 1,
+ * or 0 where there is none, out as it was. */
+static int read_blob(const char *ref, struct sbuf *out)
+{
+	const char *words[] = { "cat-file", "blob", ref, NULL };
+	size_t at = out->len;
+
+	if (!run_git(&(struct git_run){ .words = words, .out = out, .quiet = 1 }))
+		return 1;
+	sb_setlen(out, at);
+	return 0;
+}
+
 /* Version v of branch br's map ("COMMIT KEY" a line), as
  * record_version() wrote it, into map; whether it has one. */
 static int split_map(const char *br, int v, struct sbuf *map)
 {
 	char *ref = xstrfmt("refs/series/%s/v%d-split", br, v);
-	const char *words[] = { "cat-file", "blob", ref, NULL };
 
-	if (run_git(&(struct git_run){ .words = words, .out = map, .quiet = 1 }))
-		sb_setlen(map, 0);
+	read_blob(ref, map);
 	free(ref);
 	return map->len > 0;
 }
@@ -17931,10 +17942,8 @@ static int read_respin(const char *br, int v, char *tip, struct sbuf *fates)
 {
 	char *ref = xstrfmt("refs/series/%s/v%d-respin", br, v);
 	struct sbuf blob = SBUF_INIT;
-	const char *words[] = { "cat-file", "blob", ref, NULL };
-	int r = !run_git(&(struct git_run){ .words = words, .out = &blob,
-					    .quiet = 1 }) &&
-		blob.len > 45 && !strncmp(blob.buf, "tip ", 4) &&
+	int r = read_blob(ref, &blob) && blob.len > 45 &&
+		!strncmp(blob.buf, "tip ", 4) &&
 		is_oid(blob.buf + 4, 40) && blob.buf[44] == '\n';
 
 	if (r) {
@@ -18120,9 +18129,7 @@ static int read_sent(const char *tag, const struct rcommits *rc,
 {
 	struct sbuf ref = SBUF_INIT, text = SBUF_INIT;
 	sb_addf(&ref, "%s-mails", tag);
-	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
-	int r = !run_git(&(struct git_run){ .words = words, .out = &text,
-					    .quiet = 1 });
+	int r = read_blob(ref.buf, &text);
 
 	if (!r)
 		warning("format recorded no mails of %s (no %s): no Link: "
@@ -21992,9 +21999,7 @@ static int respin_pattern(struct respin_run *rr, const struct args *a)
 		return 0;
 	}
 	sb_addf(&ref, "refs/series/%s/pattern", rr->br);
-	const char *words[] = { "cat-file", "blob", ref.buf, NULL };
-	if (run_git(&(struct git_run){ .words = words, .out = &blob, .quiet = 1 }) ||
-	    !blob.len) {
+	if (!read_blob(ref.buf, &blob) || !blob.len) {
 		sb_release(&blob);
 		error("respin: no pattern command given, and none recorded for "
 		      "%s (no %s): give it after --", rr->br, ref.buf);
