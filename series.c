@@ -13224,7 +13224,13 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			r = patch_ids(spec.buf, &ids);
 	for (size_t i = 0; !r && i < mb->n; i++) {
 		const struct mbox_msg *m = &mb->m[i], *pm;
-		if (!m->ntrailer)
+		size_t n, total;
+		const char *text;
+		int reply;
+		/* a patch mail as sent (a lore thread holds the series' own,
+		 * each a reply to the cover letter): its tags are its own */
+		if (!m->ntrailer || (m->subject && patch_subject(m->subject, &n,
+				&total, &text, &reply) && !reply))
 			continue;
 		size_t c = reply_target(mb, m, rc, subj, &pm);
 		for (size_t k = 0; k < m->ntrailer; k++) {

@@ -157,6 +157,49 @@ t_trailers_refusals() {
 	eq "nothing changed" "$(snapshot)" "$before"
 }
 
+# A lore thread (b4 mbox, lore's t.mbox.gz) holds the series' own mails
+# as sent, each a reply to the cover letter, beside the replies: a tag a
+# patch already carries is no reply's, and is never handed out again as
+# a cover letter's tag.
+t_trailers_lore_thread() {
+	tr_series tr-lore
+	git reset -q --hard "$TR_BASE"
+	local f extra
+	for f in a/x a/y b/z; do
+		echo 2 >> "$f"
+		extra=
+		[ "$f" != a/x ] || extra=$'\nTested-by: Tim Tester <tim@example.org>\nAcked-by: Ann Maint <ann@example.org>'
+		git commit -qam "$f: fix
+
+Signed-off-by: Tess Ter <tess@example.org>$extra"
+	done
+	eq "the first patch carries its tags" "$(git log -1 --format=%B ':/a/x: fix' | grep -c -e Tested-by -e Acked-by)" 2
+	"$SERIES" format --cover /dev/null -o "$scratch/lore" "$TR_BASE..HEAD" > /dev/null 2>&1
+	local cover p2
+	cover=$(sed -n 's/^Message-I[dD]: //p' "$scratch"/lore/0000-*.patch)
+	p2=$(sed -n 's/^Message-I[dD]: //p' "$scratch"/lore/0002-*.patch)
+	{ cat "$scratch"/lore/*.patch; cat <<M
+
+From x Mon Sep 17 00:00:00 2001
+From: Bob Maint <bob@example.org>
+Subject: Re: [PATCH 2/3] a/y: fix
+Message-Id: <lore-r1@example.org>
+In-Reply-To: $p2
+References: $cover $p2
+
+Reviewed-by: Bob Maint <bob@example.org>
+M
+	} > "$scratch/lore.mbox"
+	local before; before=$(git log --format=%B "$TR_BASE..HEAD")
+	run trailers "$scratch/lore.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	local after; after=$(git log --format=%B "$TR_BASE..HEAD")
+	eq "the review added, to its patch alone" "$(grep -c 'Reviewed-by: Bob Maint' <<<"$after")" 1
+	has "to patch 2" "$(git log -1 --format=%B ':/a/y: fix')" "Reviewed-by: Bob Maint <bob@example.org>"
+	eq "no Tested-by handed out" "$(grep -c 'Tested-by: Tim Tester' <<<"$after")" 1
+	eq "no Acked-by handed out" "$(grep -c 'Acked-by: Ann Maint' <<<"$after")" 1
+}
+
 # An mbox is checked as a diff is: one cut mid-line (an interrupted
 # download, the address of its last tag cut in half) or bytes with no
 # mail in them is one line naming the file, exit 3, and no commit
