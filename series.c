@@ -17871,6 +17871,19 @@ static struct span mapped_key(const char *map, const char *id)
 	return (struct span){ NULL, 0 };
 }
 
+/* One line of a "Changes since" block, as format's cover letter and
+ * respin's record say it: what became of a patch (what: "unchanged",
+ * "changed", "new", "gone (why)"), or where it was applied upstream (up,
+ * where set). */
+static void add_fate_line(struct sbuf *m, const char *what, const char *up,
+			  const char *subj)
+{
+	if (up)
+		sb_addf(m, "- applied upstream as %.12s: %s\n", up, subj);
+	else
+		sb_addf(m, "- %s: %s\n", what, subj);
+}
+
 /* The fates of the previous commits a letter speaks for, then its new
  * commits that none became: of those that became a new commit where in
  * (per new commit) says, of the others where orphan (per previous
@@ -17885,19 +17898,15 @@ static void add_fates(struct sbuf *m, const struct respin *rs,
 		if (f->to < rc->nr ? in && !in[f->to] : orphan && !orphan[i])
 			continue;
 		char *subj = subject_of(rs->prev.c[i].msg);
-		if (f->up)
-			sb_addf(m, "- applied upstream as %.12s: %s\n", f->up, subj);
-		else if (f->to < rc->nr)
-			sb_addf(m, "- %s: %s\n", f->same ? "unchanged" : "changed", subj);
-		else
-			sb_addf(m, "- gone (the change no longer touches its files): "
-				"%s\n", subj);
+		add_fate_line(m, f->to >= rc->nr ? "gone (the change no longer "
+			      "touches its files)" : f->same ? "unchanged" :
+			      "changed", f->up, subj);
 		free(subj);
 	}
 	for (size_t x = 0; x < rc->nr; x++)
 		if (!rs->taken[x] && (!in || in[x])) {
 			char *sj = subject_of(rc->c[x].msg);
-			sb_addf(m, "- new: %s\n", sj);
+			add_fate_line(m, "new", NULL, sj);
 			free(sj);
 		}
 }
@@ -22553,7 +22562,7 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		char *subj = subject_of(m[g].buf);
 		count[w]++;
 		xfprintf(stdout, "%-9s %s\n", word[w], subj);
-		sb_addf(fates, "- %s: %s\n", word[w], subj);
+		add_fate_line(fates, word[w], NULL, subj);
 		if (k < rr->prev.nr && rr->dropped[k]) {
 			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
 			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
@@ -22567,12 +22576,9 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		if (rr->fate[k] == GONE) {
 			gone++;
 			applied += in;
-			if (in)
-				sb_addf(fates, "- applied upstream as %.12s: %s\n",
-					f->commit, subj);
-			else
-				sb_addf(fates, "- gone (the pattern no longer "
-					"touches its files): %s\n", subj);
+			add_fate_line(fates, "gone (the pattern no longer "
+				      "touches its files)", in ? f->commit : NULL,
+				      subj);
 			xfprintf(stdout, "gone      %s (%s%.12s)\n", subj, in ? "applied as " :
 				 "the pattern no longer touches its files", in ?
 				 f->commit : "");
