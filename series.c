@@ -13170,19 +13170,57 @@ static const char *cover_scope(const struct mbox_msg *m, const char *t,
 	return NULL;
 }
 
+/* Whether id ("<x>" as the mbox parser keeps it) is x. */
+static int is_msgid(const char *id, const char *x)
+{
+	size_t n = strlen(id);
+
+	return x && n > 2 && *id == '<' && strlen(x) == n - 2 &&
+	       !strncmp(id + 1, x, n - 2);
+}
+
+/* The commits that went under the cover letter reply m answers, as the
+ * version's record says (cover: per commit, its letter's Message-Id, or
+ * NULL), marked in a new array; NULL where the record names no letter of
+ * m's thread (then the whole range is the series). */
+static char *cover_series(const struct mbox_msg *m, char *const *cover,
+			  size_t n)
+{
+	char *in = cover ? xcalloc(n + 1, 1) : NULL;
+	size_t any = 0;
+
+	for (size_t j = 0; in && j < n; j++) {
+		in[j] = (char)(m->in_reply_to && is_msgid(m->in_reply_to, cover[j]));
+		for (size_t k = 0; !in[j] && k < m->nrefs; k++)
+			in[j] = (char)is_msgid(m->refs[k], cover[j]);
+		any += (size_t)in[j];
+	}
+	if (!any) {
+		free(in);
+		in = NULL;
+	}
+	return in;
+}
+
 /* A tag on the cover letter onto the patches cover_scope() finds; an ack
  * (or a reply that scopes itself) placed nowhere is named and given to no
  * patch; any other tag goes to every patch, as b4 gives it. */
 static void cover_tag(const struct mbox_msg *m, const char *t,
 		      const struct rcommits *rc, char *const *subj,
 		      const struct recipients *people,
-		      const struct maintainers *mm, struct additions *ad,
-		      struct sbuf *said)
+		      const struct maintainers *mm, const char *in,
+		      struct additions *ad, struct sbuf *said)
 {
 	char *own = xcalloc(rc->nr + 1, 1);
-	size_t mine = 0;
+	size_t mine = 0, of = rc->nr;
 	const char *how = cover_scope(m, t, rc, subj, people, mm, own, &mine);
 	int ack = !strncasecmp(t, "Acked-by:", 9);
+
+	for (size_t j = 0; in && j < rc->nr; j++) {
+		of -= !in[j];
+		mine -= own[j] && !in[j];
+		own[j] &= in[j];
+	}
 
 	if (!how && (ack || m->scope))
 		warning("'%s' on the cover letter: %s, so it goes "
@@ -13193,14 +13231,14 @@ static void cover_tag(const struct mbox_msg *m, const char *t,
 			"place (by address, .mailmap or name) and who "
 			"says not what it is for");
 	for (size_t j = 0; j < rc->nr && (how || !(ack || m->scope)); j++)
-		if (!how || own[j])
+		if ((!how || own[j]) && (!in || in[j]))
 			add_addition(ad, j, t, how ? how :
 				"given on the cover letter by someone who "
 				"maintains none of the series' files");
 	if (how)
 		sb_addf(said, "series: '%s' on the cover letter goes to "
 			"the %zu of the %zu patches it is for (%s)\n",
-			t, mine, rc->nr, how);
+			t, mine, of, how);
 	free(own);
 }
 
@@ -13211,7 +13249,7 @@ static void cover_tag(const struct mbox_msg *m, const char *t,
 static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			  const struct rcommits *rc, char *const *subj,
 			  const struct recipients *people,
-			  const struct maintainers *mm,
+			  const struct maintainers *mm, char *const *cover,
 			  struct additions *ad, struct sbuf *said)
 {
 	char **mpid = NULL;
@@ -13233,6 +13271,7 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 				&total, &text, &reply) && !reply))
 			continue;
 		size_t c = reply_target(mb, m, rc, subj, &pm);
+		char *in = c == COVER ? cover_series(m, cover, rc->nr) : NULL;
 		for (size_t k = 0; k < m->ntrailer; k++) {
 			const char *t = m->trailer[k];
 			if (c < rc->nr && !same_code(mb, pm, mpid, &ids, &rc->c[c])) {
@@ -13254,8 +13293,9 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 				add_addition(ad, c, t, "given in reply to the patch");
 				continue;
 			}
-			cover_tag(m, t, rc, subj, people, mm, ad, said);
+			cover_tag(m, t, rc, subj, people, mm, in, ad, said);
 		}
+		free(in);
 	}
 	free_strings(mpid, mb->n);
 	sb_release(&ids);
@@ -18567,15 +18607,6 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 	return r;
 }
 
-/* Whether id ("<x>" as the mbox parser keeps it) is x. */
-static int is_msgid(const char *id, const char *x)
-{
-	size_t n = strlen(id);
-
-	return x && n > 2 && *id == '<' && strlen(x) == n - 2 &&
-	       !strncmp(id + 1, x, n - 2);
-}
-
 /* The version a patch mail's subject names: N of "[PATCH vN 3/5]", 1
  * of a "[PATCH ...]" tag without one, 0 where it has no such tag. */
 static int subject_version(const char *s)
@@ -21734,7 +21765,8 @@ struct replies {
 #define REPLIES_INIT { { 0 }, { 0 }, NULL, SBUF_INIT, NULL, 0 }
 
 /* The tags of rp->mb (read) for c's commits, into rp. */
-static int replies_tags(struct cmd *c, struct replies *rp)
+static int replies_tags(struct cmd *c, struct replies *rp,
+			char *const *cover)
 {
 	int r;
 
@@ -21745,7 +21777,39 @@ static int replies_tags(struct cmd *c, struct replies *rp)
 	if ((r = commit_people(c, &rp->mb, &rp->people)))
 		return r;
 	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
-				     rp->people, c->ow.m, &rp->ad, &rp->said));
+				     rp->people, c->ow.m, cover, &rp->ad,
+				     &rp->said));
+}
+
+/* The cover letter each of c's commits went under, as the record of the
+ * branch's last version says (a new array of strings, of c->rc.nr), or
+ * NULL where none is recorded: a tag on one series' letter is for that
+ * series' patches. */
+static char **sent_covers(struct cmd *c)
+{
+	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
+			 "refs/heads/") ? c->repo.ref + 11 : NULL;
+	int v = br ? last_version(br) : 0;
+	char **cover = NULL, *tag, *ref;
+	struct sbuf probe = SBUF_INIT;
+
+	if (v <= 0)
+		return NULL;
+	tag = xstrfmt("refs/series/%s/v%d", br, v);
+	ref = xstrfmt("%s-mails", tag);
+	if (read_blob(ref, &probe)) {
+		struct sent *s = xcalloc(c->rc.nr + 1, sizeof *s);
+		time_t date;
+		read_sent(tag, &c->rc, s, &date);
+		cover = xcalloc(c->rc.nr + 1, sizeof *cover);
+		for (size_t i = 0; i < c->rc.nr; i++)
+			cover[i] = s[i].cover, s[i].cover = NULL;
+		sent_release(s, NULL, c->rc.nr);
+	}
+	sb_release(&probe);
+	free(tag);
+	free(ref);
+	return cover;
 }
 
 static void replies_release(struct replies *rp)
@@ -21771,12 +21835,13 @@ static int cmd_trailers(struct args *a)
 	cmd_init(&c, a);
 	struct replies rp = REPLIES_INIT;
 	catch_signals();
+	char **cover = NULL;
 	if (!(r = read_mboxes((char *const *)a->word, nmbox, &rp.mb)) &&
 	    !(r = trailers_range(&c, nmbox < a->nword ? a->word[nmbox] : NULL,
-				 o.dry_run)) &&
-	    !(r = replies_tags(&c, &rp)) &&
-	    (!o.from || !(r = failed(carried_trailers(o.from, &c.rg, &c.rc,
-						       &rp.ad))))) {
+				 o.dry_run)))
+		r = replies_tags(&c, &rp, cover = sent_covers(&c));
+	if (!r && (!o.from || !(r = failed(carried_trailers(o.from, &c.rg,
+							     &c.rc, &rp.ad))))) {
 		size_t added = add_trailers(&c, &rp.ad, rp.subj, o.dry_run,
 					    &rp.said);
 		if (!added) {
@@ -21787,6 +21852,7 @@ static int cmd_trailers(struct args *a)
 		else
 			r = reword_step(&c, added, &rp.said);
 	}
+	free_strings(cover, c.rc.nr);
 	replies_release(&rp);
 	return cmd_end(&c, r);
 }
@@ -21916,8 +21982,11 @@ static int cmd_status(struct args *a)
 		read_sent(tag, &c.rc, s, &date);
 		r = read_mboxes((char *const *)o.mbox.v, o.mbox.n, &rp.mb);
 	}
+	char **cover = xcalloc(c.rc.nr + 1, sizeof *cover);
+	for (size_t i = 0; s && i < c.rc.nr; i++)
+		cover[i] = s[i].cover;
 	if (!r && !(r = status_upstreams(&c, a->word, a->nword, s, f)) &&
-	    !(r = replies_tags(&c, &rp))) {
+	    !(r = replies_tags(&c, &rp, cover))) {
 		read_answers(&rp.mb, &c.rc, rp.subj, s,
 			     (int)scan_number(strrchr(tag, 'v') + 1, NULL, 10), f);
 		split_date(&now);
@@ -21926,6 +21995,7 @@ static int cmd_status(struct args *a)
 				 map.buf) ? 0 : EXIT_NOTHING;
 	}
 	sb_release(&map);
+	free(cover);
 	if (s)
 		sent_release(s, f, c.rc.nr);
 	free(tag);

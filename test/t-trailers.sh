@@ -200,6 +200,36 @@ M
 	eq "no Acked-by handed out" "$(grep -c 'Acked-by: Ann Maint' <<<"$after")" 1
 }
 
+# A range sent split (format --split): a tag on one series' cover letter
+# is for that series, as the record of the version says which letter
+# each patch went under; not for the patches of the other series.
+t_trailers_split_cover() {
+	split_range tr-split
+	git tag base-split HEAD~5
+	"$SERIES" format --split route --cover "$scratch/split.cover" -o "$scratch/trs" base-split..HEAD > /dev/null 2>&1
+	local cover; cover=$(sed -n 's/^Message-I[dD]: //p' "$scratch/trs/1-i2c/0000-cover-letter.patch")
+	[ -n "$cover" ] && ok || bad "no Message-Id on 1-i2c's letter"
+	cat > "$scratch/trs.mbox" <<M
+From x Mon Sep 17 00:00:00 2001
+From: Rita Rev <rita@example.org>
+Subject: Re: [PATCH 0/2] i2c: drop foo()
+Message-Id: <trs-r1@example.org>
+In-Reply-To: $cover
+References: $cover
+
+Reviewed-by: Rita Rev <rita@example.org>
+M
+	run trailers "$scratch/trs.mbox" base-split..HEAD
+	eq "exit" "$rc" 0
+	eq "to that series' two patches alone" "$(git log --format=%B base-split..HEAD | grep -c 'Reviewed-by: Rita Rev')" 2
+	local c tagged=
+	for c in $(git rev-list --reverse base-split..HEAD); do
+		git log -1 --format=%B "$c" | grep -q 'Reviewed-by: Rita' &&
+			tagged="$tagged$(git log -1 --format=%s "$c" | cut -d: -f1);"
+	done
+	eq "to the i2c patches" "$tagged" "i2c;i2c;"
+}
+
 # An mbox is checked as a diff is: one cut mid-line (an interrupted
 # download, the address of its last tag cut in half) or bytes with no
 # mail in them is one line naming the file, exit 3, and no commit
