@@ -19053,7 +19053,7 @@ static char *cut_dir(const struct cut *c, const struct plan *p,
 			}
 			common_dir(&d, f);
 		}
-	if (!strcmp(d.buf, "."))
+	if (d.len == 1 && *d.buf == '.')
 		sb_setlen(&d, 0);
 	else
 		sb_adds(&d, ": ");
