@@ -14229,12 +14229,35 @@ static int old_series(const char *dir, char ***names, size_t *n)
 	return 0;
 }
 
+/* The refusal of a folder that holds a series already, without force:
+ * -1 after error(), else 0.  format asks it before any work, so that no
+ * warning of work it then does not do comes first. */
+static int refuse_old_series(const char *dir, char *const *old, size_t nold,
+			     int force)
+{
+	return nold && !force ? error("%s: holds a series already (%s); "
+				      "--force replaces it", dir, old[0]) : 0;
+}
+
+/* refuse_old_series() of what dir holds now. */
+static int series_dir_free(const char *dir, int force)
+{
+	char **old = NULL;
+	size_t nold = 0;
+	int r = old_series(dir, &old, &nold) < 0 ? -1 :
+		refuse_old_series(dir, old, nold, force);
+
+	free_strings(old, nold);
+	return r;
+}
+
 /*
- * Puts the n files (names[i], data[i]) into mo->outdir as one step: they
- * are written into a mkdtemp folder (inside OUTDIR when it exists, else
- * beside it), then renamed in (the folder itself when OUTDIR is new).  An
- * old series there is refused, or with force replaced: its files that the
- * new series does not overwrite are removed last.  Prints each path.
+ * Puts the n files (names[i], data[i]) into mo->outdir: they are written
+ * into a mkdtemp folder (inside OUTDIR when it exists, else beside it),
+ * then renamed in, one by one (a new OUTDIR is the folder itself, renamed
+ * in one step).  An old series there is refused, or with force replaced:
+ * its files that the new series does not overwrite are removed last.
+ * Prints each path.
  */
 static int write_series(const struct mail_opts *mo, char *const *names,
 			const struct sbuf *data, size_t n)
@@ -14250,11 +14273,8 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		return error("%s: not a directory", mo->outdir);
 	if (exists && old_series(mo->outdir, &old, &nold) < 0)
 		return -1;
-	if (nold && !mo->force) {
-		r = error("%s: holds a series already (%s); --force replaces it",
-			  mo->outdir, old[0]);
+	if ((r = refuse_old_series(mo->outdir, old, nold, mo->force)) < 0)
 		goto out;
-	}
 	if (exists) {
 		sb_addf(&tmp, "%s/.series-XXXXXX", mo->outdir);
 	} else {
@@ -17489,7 +17509,7 @@ static int cover_text(const char *cover, int individual, const char *outdir,
 		struct sbuf t = SBUF_INIT;
 		if (sb_read_file(&t, cover) < 0) {
 			sb_release(&t);
-			return error("%s: %s", cover, strerror(errno));
+			return error("--cover %s: %s", cover, strerror(errno));
 		}
 		const char *nl = memchr(t.buf, '\n', t.len);
 		sb_add(subject, t.buf, nl ? (size_t)(nl - t.buf) : t.len);
@@ -21467,7 +21487,9 @@ static int cmd_format(struct args *a)
 	struct sbuf prev = SBUF_INIT, map = SBUF_INIT, rec = SBUF_INIT;
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
-	if (!(r = open_repo(&c)) &&
+	if (o.split < 0 && series_dir_free(outdir, o.force) < 0)
+		r = EXIT_FAIL;
+	if (!r && !(r = open_repo(&c)) &&
 	    !(r = format_source(&c, a->nword ? a->word[0] : NULL, o.include.v,
 				o.split == SPLIT_ROUTE))) {
 		if (o.version > 1 && !o.prev && !o.individual &&
@@ -21554,6 +21576,11 @@ static int check_report(struct cmd *c, const struct findings *f, int range)
 			 "and ask for Tested-by:\n", flagged, c->p.nr,
 			 c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
 			 flagged == 1 ? "it" : "them");
+	else    /* silence would not say what was looked at */
+		xfprintf(stderr, "series: %zu patch%s (%zu file%s) checked: none "
+			 "needs testing on the hardware\n", c->p.nr,
+			 c->p.nr == 1 ? "" : "es", c->src.nr, c->src.nr == 1 ?
+			 "" : "s");
 	return flagged ? EXIT_NOTHING : EXIT_DONE;
 }
 

@@ -137,6 +137,18 @@ t_check_devm_shared_irq() {
 	lacks "the pre-image checked out: not the remove rule" "$out" "[devm-irq-remove]"
 }
 
+# Nothing to test on the board: one line says what was checked (silence
+# would not say whether anything was looked at), exit 0.
+t_check_nothing_flagged() {
+	chk_repo chk-none
+	echo '/* a comment */' >> drivers/i2c/busses/i2c-bcm2835.c
+	git commit -qam "i2c: bcm2835: a comment"
+	run check "$CB..HEAD"
+	eq "exit" "$rc" 0
+	eq "nothing on stdout" "$out" ""
+	eq "one line" "$err" "series: 1 patch (1 file) checked: none needs testing on the hardware"
+}
+
 t_check_devm_irq_remove() {
 	chk_repo chk-remove
 	# not shared, and remove() leaves the interrupt live

@@ -240,6 +240,9 @@ t_format_rerun() {
 	run format -o "$scratch/fmt-r" "$FB..$FT"
 	eq "re-run: refused" "$rc" 3
 	has "re-run: says --force" "$err" "--force replaces it"
+	eq "re-run: the refusal alone, before any warning of work not done" "$err" "series: $scratch/fmt-r: holds a series already (0000-cover-letter.patch); --force replaces it"
+	run format --force --cover "$scratch/no-such-cover" -o "$scratch/fmt-r" "$FB..$FT"
+	eq "a missing --cover file: the option named" "$err" "series: --cover $scratch/no-such-cover: No such file or directory"
 	eq "re-run: the edited letter is as it was" "$(cat "$c")" "$before"
 	run format --force -o "$scratch/fmt-r" "$FB..$FT"
 	eq "--force: exit" "$rc" 0
