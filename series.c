@@ -22045,6 +22045,7 @@ static int cmd_status(struct args *a)
 struct respin_opts {
 	const char *onto;
 	int dry_run;
+	struct opt_list mbox, keep;
 };
 
 #define RO(f) offsetof(struct respin_opts, f)
@@ -22060,6 +22061,11 @@ static const struct opt respin_table[] = {
 	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, NULL,
 	  "show the next version's patches and what became of the last "
 	  "one's; write nothing", NULL, 0, 0, 0 },
+	{ NULL, "--mbox", OPT_LIST, RO(mbox), 0, "FILE",
+	  "replies: a patch answered (queued by its maintainer) or NAKed is "
+	  "left out of the next version", NULL, 0, 0, 0 },
+	{ NULL, "--keep", OPT_LIST, RO(keep), 0, "N",
+	  "keep the last version's patch N all the same", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -22089,6 +22095,8 @@ struct respin_run {
 	int *fate;              /* per old patch: UNCHANGED... */
 	struct fate *up;        /* per old patch, as status finds it on onto */
 	char **dropped;         /* per old patch, the tags it lost */
+	char **left;            /* per old patch, why the replies leave it
+				 * out (answered, NAKed), or NULL */
 };
 
 enum { GONE, UNCHANGED, CHANGED };
@@ -22639,6 +22647,67 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 	return failed(respin_match(c, rr) < 0 || respin_gone(rr) < 0 ? -1 : 0);
 }
 
+/* Whether --keep names the last version's patch n (1-based). */
+static int kept(const struct opt_list *keep, size_t n)
+{
+	for (size_t i = 0; i < keep->n; i++)
+		if ((size_t)scan_number(keep->v[i], NULL, 10) == n)
+			return 1;
+	return 0;
+}
+
+/* What the replies say of the last version's patches, as status reads
+ * them (read_answers()): one answered (its maintainer queued it) or
+ * NAKed is left out of the next version (rr->left), unless --keep names
+ * it; its group goes from c's plan. */
+static int respin_verdicts(struct cmd *c, struct respin_run *rr,
+			   const struct respin_opts *o)
+{
+	struct mbox mb = { 0 };
+	size_t n = rr->prev.nr, g = 0;
+	int r = read_mboxes((char *const *)o->mbox.v, o->mbox.n, &mb);
+
+	for (size_t i = 0; !r && i < o->keep.n; i++) {
+		long long k = scan_number(o->keep.v[i], NULL, 10);
+		if (k < 1 || (unsigned long long)k > n)
+			r = failed(error("respin: --keep %s: v%d has patches 1 "
+					 "to %zu", o->keep.v[i], rr->v, n));
+	}
+	if (r || !mb.n) {
+		mbox_release(&mb);
+		return r;
+	}
+	struct sent *s = xcalloc(n + 1, sizeof *s);
+	struct fate *f = xcalloc(n + 1, sizeof *f);
+	char **subj = xcalloc(n + 1, sizeof *subj), *tag;
+	time_t date;
+	for (size_t k = 0; k < n; k++)
+		subj[k] = subject_of(rr->prev.c[k].msg);
+	tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	read_sent(tag, &rr->prev, s, &date);
+	read_answers(&mb, &rr->prev, subj, s, rr->v, f);
+	rr->left = xcalloc(n + 1, sizeof *rr->left);
+	for (size_t k = 0; k < n; k++)
+		if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
+		    !kept(&o->keep, k + 1))
+			rr->left[k] = xstrdup(f[k].answer);
+	for (size_t i = 0; i < c->p.nr; i++) {
+		size_t k = rr->was[i];
+		if (k < n && rr->left[k]) {
+			group_release(&c->p.g[i]);
+			continue;
+		}
+		c->p.g[g] = c->p.g[i];
+		rr->was[g++] = k;
+	}
+	c->p.nr = g;
+	free(tag);
+	free_strings(subj, n);
+	sent_release(s, f, n);
+	mbox_release(&mb);
+	return 0;
+}
+
 /* The next version's patches and what became of the last one's, to
  * stdout and, as format's cover letter says it, into fates; a summary. */
 static void respin_report(const struct cmd *c, const struct respin_run *rr,
@@ -22666,10 +22735,16 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		}
 		free(subj);
 	}
+	size_t left = 0;
 	for (size_t k = 0; k < rr->prev.nr; k++) {
 		const struct fate *f = &rr->up[k];
 		int in = is_applied(f);
 		char *subj = subject_of(rr->prev.c[k].msg);
+		if (rr->left && rr->left[k] && rr->fate[k] != GONE) {
+			left++;
+			xfprintf(stdout, "left out  %s (%s)\n", subj, rr->left[k]);
+			sb_addf(fates, "- left out (%s): %s\n", rr->left[k], subj);
+		}
 		if (rr->fate[k] == GONE) {
 			gone++;
 			applied += in;
@@ -22683,9 +22758,11 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		free(subj);
 	}
 	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
-		 "%zu of v%d's gone (%zu applied)\n", rr->v + 1, c->p.nr,
+		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
 		 c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
 		 count[CHANGED], count[0], gone, rr->v, applied);
+	xfprintf(stdout, left ? "; %zu left out, as the replies say (--keep N "
+		 "keeps one)\n" : "\n", left);
 	sbufs_free(m, c->p.nr);
 }
 
@@ -22756,6 +22833,7 @@ static void respin_release(struct respin_run *rr)
 	if (rr->up)
 		sent_release(NULL, rr->up, rr->prev.nr);
 	free_strings(rr->dropped, rr->prev.nr);
+	free_strings(rr->left, rr->prev.nr);
 	rcommits_release(&rr->prev);
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
@@ -22765,7 +22843,7 @@ static void respin_release(struct respin_run *rr)
 
 static int cmd_respin(struct args *a)
 {
-	struct respin_opts o = { NULL, 0 };
+	struct respin_opts o = { .onto = NULL };
 	int r = parse_opts(a, &o);
 
 	if (!r && !o.onto)
@@ -22781,6 +22859,7 @@ static int cmd_respin(struct args *a)
 	struct sbuf fates = SBUF_INIT;
 	if (!(r = respin_start(&rr, a, o.onto, o.dry_run)) &&
 	    !(r = respin_group(&c, &rr)) &&
+	    !(r = respin_verdicts(&c, &rr, &o)) &&
 	    !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
 		respin_report(&c, &rr, &fates);
 		if (!o.dry_run)

@@ -451,6 +451,43 @@ t_respin_twice() {
 	eq "a fix-up: nothing changed" "$(snapshot)" "$s"
 }
 
+# With the replies (--mbox), a patch its maintainer answered ("Applied to
+# for-next, thanks!") or NAKed is left out of the next version and said,
+# as status reads them; --keep N keeps one all the same; a --keep out of
+# range is refused.
+t_respin_leaves_out() {
+	respin_campaign st-left
+	{ replies; cat <<M
+
+From x Mon Sep 17 00:00:00 2001
+From: Al Viro <viro@example.org>
+Subject: Re: [PATCH 10/10] fs: do it
+Message-Id: <nak10@example.org>
+In-Reply-To: <$(msgid_of 10)>
+
+Nacked-by: Al Viro <viro@example.org>
+M
+	} > "$scratch/left.mbox"
+	local s; s=$(snapshot)
+	run respin -n --onto up --mbox "$scratch/left.mbox" --keep 11 -- sh "$PAT"
+	eq "--keep out of range: refused" "$err" "series: respin: --keep 11: v1 has patches 1 to 10"
+	eq "--keep out of range: nothing changed" "$(snapshot)" "$s"
+	run respin --onto up --mbox "$scratch/left.mbox" -- sh "$PAT"
+	eq "exit" "$rc" 0
+	has "the answered one, said" "$out" "left out  drivers/net/ethernet: do it (Wolfram Sang <wsa@example.org>: \"Applied to for-next, thanks!\")"
+	has "the NAKed one, said" "$out" "left out  fs: do it (Nacked-by: Al Viro <viro@example.org>)"
+	has "the summary" "$out" "v2: 4 patches on $(git rev-parse --short=12 up) (2 unchanged, 1 changed, 1 new); 5 of v1's gone (5 applied); 2 left out, as the replies say (--keep N keeps one)"
+	eq "four commits" "$(git rev-list --count up..main)" 4
+	lacks "not re-sent" "$(git log --format=%s up..main)" "fs: do it"
+	has "the letter will say so" "$(git cat-file blob refs/series/main/v2-respin)" "- left out (Nacked-by: Al Viro <viro@example.org>): fs: do it"
+	git reset -q --hard "$(git rev-parse refs/series/main/v2-from)"
+	git update-ref -d refs/series/main/v2-respin
+	run respin --onto up --mbox "$scratch/left.mbox" --keep 10 -- sh "$PAT"
+	eq "--keep 10: exit" "$rc" 0
+	has "--keep 10: the NAKed one kept" "$(git log --format=%s up..main)" "fs: do it"
+	lacks "--keep 10: not said left out" "$out" "left out  fs"
+}
+
 # Refusals: one line each, nothing changed, no checkout left.
 t_respin_refusals() {
 	respin_campaign st-respin-r
