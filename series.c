@@ -17829,94 +17829,6 @@ static int recorded_prev(const struct range *rg, int v, struct sbuf *prev)
 	return prev->len > 0;
 }
 
-/* The previous version against this one: its commits, and the patch ids
- * of what upstream applied since its base, of its commits and of the new
- * ones; taken marks the new commits a previous one became. */
-struct respin {
-	struct range old;
-	struct rcommits prev;
-	struct sbuf up, oldids, newids;
-	char *taken;
-	struct became *became;  /* per previous commit */
-};
-
-/* What became of a previous commit: the new commit it became (to; the
- * range's count where none, then up: the upstream commit that applied
- * it, or NULL: gone), and whether it is unchanged (same patch id). */
-struct became {
-	size_t to;
-	const char *up;
-	int same;
-};
-
-static void respin_close(struct respin *rs)
-{
-	free(rs->old.spec);
-	rcommits_release(&rs->prev);
-	sb_release(&rs->up);
-	sb_release(&rs->oldids);
-	sb_release(&rs->newids);
-	free(rs->taken);
-	free(rs->became);
-}
-
-/* Each previous commit's fate, in order, a new commit taken by one only:
- * the one of its patch id, else the first untaken of its subject. */
-static void fates_of(struct respin *rs, const struct rcommits *rc)
-{
-	rs->became = xcalloc(rs->prev.nr + 1, sizeof *rs->became);
-	for (size_t i = 0; i < rs->prev.nr; i++) {
-		const struct rcommit *c = &rs->prev.c[i];
-		struct became *f = &rs->became[i];
-		char pid[72], *subj = subject_of(c->msg);
-		const char *same = NULL;
-		if (!patch_of_commit(&rs->oldids, c->id, pid)) {
-			f->up = commit_of_patch(&rs->up, pid);
-			same = commit_of_patch(&rs->newids, pid);
-		}
-		f->same = same != NULL;
-		f->to = rc->nr;
-		for (size_t j = 0; j < rc->nr && f->to == rc->nr; j++) {
-			char *sj = subject_of(rc->c[j].msg);
-			if (!rs->taken[j] && (same ? !strncmp(same, rc->c[j].id,
-						strlen(rc->c[j].id)) : !strcmp(sj, subj)))
-				f->to = j;
-			free(sj);
-		}
-		if (f->up && !same)
-			f->to = rc->nr;
-		else
-			f->up = NULL;
-		if (f->to < rc->nr)
-			rs->taken[f->to] = 1;
-		free(subj);
-	}
-}
-
-/* Reads the previous version prev_spec against now (rc its commits).
- * 0, or -1 after error(); respin_close() either way. */
-static int respin_open(struct respin *rs, const char *prev_spec,
-		       const struct range *now, const struct rcommits *rc)
-{
-	struct sbuf spec = SBUF_INIT;
-	int r;
-
-	*rs = (struct respin){ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT,
-			       SBUF_INIT, xcalloc(rc->nr + 1, 1), NULL };
-	if (resolve_range(prev_spec, &rs->old) < 0 ||
-	    read_range_commits(&rs->old, &rs->prev, "formatted") < 0)
-		return -1;
-	sb_addf(&spec, "%s..%s", rs->old.base, now->base);
-	r = patch_ids(spec.buf, &rs->up) < 0 || patch_ids(prev_spec, &rs->oldids) < 0;
-	sb_setlen(&spec, 0);
-	sb_addf(&spec, "%s..%s", now->base, now->tip);
-	r = r || patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
-	sb_release(&spec);
-	if (!r)
-		fates_of(rs, rc);
-	return r;
-}
-
 /* The key map records for commit id ("ID KEY" lines), or NULL. */
 static struct span mapped_key(const char *map, const char *id)
 {
@@ -17929,46 +17841,6 @@ static struct span mapped_key(const char *map, const char *id)
 						 strlen(l + n + 1) };
 		}
 	return (struct span){ NULL, 0 };
-}
-
-/* One line of a "Changes since" block, as format's cover letter and
- * respin's record say it: what became of a patch (what: "unchanged",
- * "changed", "new", "gone (why)"), or where it was applied upstream (up,
- * where set). */
-static void add_fate_line(struct sbuf *m, const char *what, const char *up,
-			  const char *subj)
-{
-	if (up)
-		sb_addf(m, "- applied upstream as %.12s: %s\n", up, subj);
-	else
-		sb_addf(m, "- %s: %s\n", what, subj);
-}
-
-/* The fates of the previous commits a letter speaks for, then its new
- * commits that none became: of those that became a new commit where in
- * (per new commit) says, of the others where orphan (per previous
- * commit) says; NULL: all.  "- applied upstream as X: ", "- unchanged: ",
- * "- changed: ", "- gone ...", "- new: ", each with the subject. */
-static void add_fates(struct sbuf *m, const struct respin *rs,
-		      const struct rcommits *rc, const char *in,
-		      const char *orphan)
-{
-	for (size_t i = 0; i < rs->prev.nr; i++) {
-		const struct became *f = &rs->became[i];
-		if (f->to < rc->nr ? in && !in[f->to] : orphan && !orphan[i])
-			continue;
-		char *subj = subject_of(rs->prev.c[i].msg);
-		add_fate_line(m, f->to >= rc->nr ? "gone (the change no longer "
-			      "touches its files)" : f->same ? "unchanged" :
-			      "changed", f->up, subj);
-		free(subj);
-	}
-	for (size_t x = 0; x < rc->nr; x++)
-		if (!rs->taken[x] && (!in || in[x])) {
-			char *sj = subject_of(rc->c[x].msg);
-			add_fate_line(m, "new", NULL, sj);
-			free(sj);
-		}
 }
 
 /* The blob ref names (a record under refs/series/) appended to out: 1,
@@ -18082,49 +17954,6 @@ static void add_changes_heading(struct sbuf *m, int was, const char *since,
 static void add_range_diff_heading(struct sbuf *m, int was, const char *of)
 {
 	sb_addf(m, "\nRange-diff%s against v%d:\n", of, was);
-}
-
-/* What became of each commit of the previous version: applied upstream
- * (its patch id is in the new base's history since the old base),
- * unchanged, changed (a new commit with its subject), or gone; then the
- * new commits, and git range-diff of the two, which runs beside the
- * patch ids (its file in gitdir): each takes as long as the other. */
-static int add_respin(struct sbuf *m, const char *prev_spec, int version,
-		      const struct range *now, const struct rcommits *rc,
-		      const char *gitdir)
-{
-	struct respin rs;
-	struct sbuf rd = SBUF_INIT, news = SBUF_INIT;
-	struct git_bg rdiff = { 0 };
-	int r = -1;
-
-	sb_addf(&news, "%s..%s", now->base, now->tip);
-	if (bg_start(&rdiff, gitdir, range_diff_words(prev_spec, news.buf)) < 0) {
-		sb_release(&news);
-		return -1;
-	}
-	if (respin_open(&rs, prev_spec, now, rc) < 0)
-		goto out;
-	if (!recorded_respin(now, version, m)) {
-		add_changes_heading(m, version - 1, prev_spec, "");
-		add_fates(m, &rs, rc, NULL, NULL);
-	}
-	int st = bg_finish(&rdiff, &rd);
-	if (st) {
-		if (st > 0)
-			git_failed("git range-diff", st);
-		goto out;
-	}
-	add_range_diff_heading(m, version - 1, "");
-	sb_add(m, rd.buf, rd.len);
-	sb_addc(m, '\n');
-	r = 0;
-out:
-	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
-	respin_close(&rs);
-	sb_release(&news);
-	sb_release(&rd);
-	return r;
 }
 
 /* ---- what became of each patch ------------------------------------------------
@@ -18925,6 +18754,206 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 	sb_release(&line);
 	sb_release(&waiting);
 	return applied == rc->nr;
+}
+
+/* What ref did with the patches rc of the version tag names (NULL: none
+ * recorded, so no Link: can name one) since base, as status finds it,
+ * into f: the one answer format -v N, respin and status give. */
+static int upstream_fates(const char *tag, const char *ref, const char *base,
+			  const struct rcommits *rc, struct fate *f)
+{
+	struct sent *s = xcalloc(rc->nr + 1, sizeof *s);
+	struct upstream u = { ref, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
+	time_t date;
+
+	if (tag)
+		read_sent(tag, rc, s, &date);
+	int r = read_upstream(&u, base, rc);
+	if (!r)
+		r = match_upstream(&u, rc, s, f);
+	upstream_release(&u);
+	sent_release(s, NULL, rc->nr);
+	return r;
+}
+
+/* The previous version against this one: its commits, what upstream did
+ * with them (up, per commit: upstream_fates()), the patch ids of its
+ * commits and of the new ones; taken marks the new commits a previous
+ * one became. */
+struct respin {
+	struct range old;
+	struct rcommits prev;
+	struct fate *up;
+	struct sbuf oldids, newids;
+	char *taken;
+	struct became *became;  /* per previous commit */
+};
+
+/* What became of a previous commit: the new commit it became (to; the
+ * range's count where none, then up: the upstream commit that applied
+ * it, or NULL: gone), and whether it is unchanged (same patch id). */
+struct became {
+	size_t to;
+	const char *up;
+	int same;
+};
+
+static void respin_close(struct respin *rs)
+{
+	free(rs->old.spec);
+	if (rs->up)
+		sent_release(NULL, rs->up, rs->prev.nr);
+	rcommits_release(&rs->prev);
+	sb_release(&rs->oldids);
+	sb_release(&rs->newids);
+	free(rs->taken);
+	free(rs->became);
+}
+
+/* Each previous commit's fate, in order, a new commit taken by one only:
+ * the one of its patch id, else the first untaken of its subject. */
+static void fates_of(struct respin *rs, const struct rcommits *rc)
+{
+	rs->became = xcalloc(rs->prev.nr + 1, sizeof *rs->became);
+	for (size_t i = 0; i < rs->prev.nr; i++) {
+		const struct rcommit *c = &rs->prev.c[i];
+		struct became *f = &rs->became[i];
+		char pid[72], *subj = subject_of(c->msg);
+		const char *same = NULL;
+		if (!patch_of_commit(&rs->oldids, c->id, pid))
+			same = commit_of_patch(&rs->newids, pid);
+		f->up = is_applied(&rs->up[i]) ? rs->up[i].commit : NULL;
+		f->same = same != NULL;
+		f->to = rc->nr;
+		for (size_t j = 0; j < rc->nr && f->to == rc->nr; j++) {
+			char *sj = subject_of(rc->c[j].msg);
+			if (!rs->taken[j] && (same ? !strncmp(same, rc->c[j].id,
+						strlen(rc->c[j].id)) : !strcmp(sj, subj)))
+				f->to = j;
+			free(sj);
+		}
+		if (f->up && !same)
+			f->to = rc->nr;
+		else
+			f->up = NULL;
+		if (f->to < rc->nr)
+			rs->taken[f->to] = 1;
+		free(subj);
+	}
+}
+
+/* Reads the previous version prev_spec against now (rc its commits).
+ * 0, or -1 after error(); respin_close() either way. */
+static int respin_open(struct respin *rs, const char *prev_spec,
+		       const struct range *now, const struct rcommits *rc)
+{
+	struct sbuf spec = SBUF_INIT;
+	const char *dots = strstr(prev_spec, "..");
+	/* a recorded version (recorded_prev()): its mails name it for Link: */
+	char *tag = dots && starts_with(dots + 2, NULL, "series/") ?
+		    xstrfmt("refs/%s", dots + 2) : NULL;
+	int r;
+
+	*rs = (struct respin){ { "", "", NULL }, { 0 }, NULL, SBUF_INIT,
+			       SBUF_INIT, xcalloc(rc->nr + 1, 1), NULL };
+	if (resolve_range(prev_spec, &rs->old) < 0 ||
+	    read_range_commits(&rs->old, &rs->prev, "formatted") < 0) {
+		free(tag);
+		return -1;
+	}
+	rs->up = xcalloc(rs->prev.nr + 1, sizeof *rs->up);
+	sb_addf(&spec, "%s..%s", now->base, now->tip);
+	r = upstream_fates(tag, now->base, rs->old.base, &rs->prev, rs->up) < 0 ||
+	    patch_ids(prev_spec, &rs->oldids) < 0 ||
+	    patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
+	sb_release(&spec);
+	free(tag);
+	if (!r)
+		fates_of(rs, rc);
+	return r;
+}
+
+/* One line of a "Changes since" block, as format's cover letter and
+ * respin's record say it: what became of a patch (what: "unchanged",
+ * "changed", "new", "gone (why)"), or where it was applied upstream (up,
+ * where set). */
+static void add_fate_line(struct sbuf *m, const char *what, const char *up,
+			  const char *subj)
+{
+	if (up)
+		sb_addf(m, "- applied upstream as %.12s: %s\n", up, subj);
+	else
+		sb_addf(m, "- %s: %s\n", what, subj);
+}
+
+/* The fates of the previous commits a letter speaks for, then its new
+ * commits that none became: of those that became a new commit where in
+ * (per new commit) says, of the others where orphan (per previous
+ * commit) says; NULL: all.  "- applied upstream as X: ", "- unchanged: ",
+ * "- changed: ", "- gone ...", "- new: ", each with the subject. */
+static void add_fates(struct sbuf *m, const struct respin *rs,
+		      const struct rcommits *rc, const char *in,
+		      const char *orphan)
+{
+	for (size_t i = 0; i < rs->prev.nr; i++) {
+		const struct became *f = &rs->became[i];
+		if (f->to < rc->nr ? in && !in[f->to] : orphan && !orphan[i])
+			continue;
+		char *subj = subject_of(rs->prev.c[i].msg);
+		add_fate_line(m, f->to >= rc->nr ? "gone (the change no longer "
+			      "touches its files)" : f->same ? "unchanged" :
+			      "changed", f->up, subj);
+		free(subj);
+	}
+	for (size_t x = 0; x < rc->nr; x++)
+		if (!rs->taken[x] && (!in || in[x])) {
+			char *sj = subject_of(rc->c[x].msg);
+			add_fate_line(m, "new", NULL, sj);
+			free(sj);
+		}
+}
+
+/* What became of each commit of the previous version: applied upstream
+ * (its patch id is in the new base's history since the old base),
+ * unchanged, changed (a new commit with its subject), or gone; then the
+ * new commits, and git range-diff of the two, which runs beside the
+ * patch ids (its file in gitdir): each takes as long as the other. */
+static int add_respin(struct sbuf *m, const char *prev_spec, int version,
+		      const struct range *now, const struct rcommits *rc,
+		      const char *gitdir)
+{
+	struct respin rs;
+	struct sbuf rd = SBUF_INIT, news = SBUF_INIT;
+	struct git_bg rdiff = { 0 };
+	int r = -1;
+
+	sb_addf(&news, "%s..%s", now->base, now->tip);
+	if (bg_start(&rdiff, gitdir, range_diff_words(prev_spec, news.buf)) < 0) {
+		sb_release(&news);
+		return -1;
+	}
+	if (respin_open(&rs, prev_spec, now, rc) < 0)
+		goto out;
+	if (!recorded_respin(now, version, m)) {
+		add_changes_heading(m, version - 1, prev_spec, "");
+		add_fates(m, &rs, rc, NULL, NULL);
+	}
+	int st = bg_finish(&rdiff, &rd);
+	if (st) {
+		if (st > 0)
+			git_failed("git range-diff", st);
+		goto out;
+	}
+	add_range_diff_heading(m, version - 1, "");
+	sb_add(m, rd.buf, rd.len);
+	sb_addc(m, '\n');
+	r = 0;
+out:
+	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
+	respin_close(&rs);
+	sb_release(&news);
+	sb_release(&rd);
+	return r;
 }
 
 /* ---- several series ----------------------------------------------------------
@@ -21296,7 +21325,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	struct split_run sr = { c, o, outdir, NULL, 0,
 		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
 		SBUF_INIT, SBUF_INIT, SAID_INIT, SBUF_INIT, { 0 },
-		{ { "", "", NULL }, { 0 }, SBUF_INIT, SBUF_INIT, SBUF_INIT, NULL, NULL },
+		{ { "", "", NULL }, { 0 }, NULL, SBUF_INIT, SBUF_INIT, NULL, NULL },
 		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL, NULL,
 		rec, SBUF_INIT, NULL };
 	size_t nk = c->rc.nr;
@@ -22406,17 +22435,9 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 /* The last version's patches that are gone: where the new base has them. */
 static int respin_gone(struct respin_run *rr)
 {
-	struct sent *s = xcalloc(rr->prev.nr + 1, sizeof *s);
 	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-	time_t date;
-	struct upstream u = { rr->onto, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
+	int r = upstream_fates(tag, rr->onto, rr->old.base, &rr->prev, rr->up);
 
-	read_sent(tag, &rr->prev, s, &date);
-	int r = read_upstream(&u, rr->old.base, &rr->prev);
-	if (!r)
-		r = match_upstream(&u, &rr->prev, s, rr->up);
-	upstream_release(&u);
-	sent_release(s, NULL, rr->prev.nr);
 	free(tag);
 	return r;
 }

@@ -177,6 +177,30 @@ M
 	has "-v 1: not v2's" "$out" "  9 pending  drivers/widget: do it"
 }
 
+# format -v 2 asks what became of v1's patches as status does: one
+# applied with an edit and its Link:, or edited without one (subject,
+# author and files), is applied upstream in the letter too, never "gone".
+t_format_v2_agrees_with_status() {
+	campaign st-agree
+	local v1=$scratch/st-agree-v1 st letter n line id subj
+	git checkout -q -b v2 up
+	git am -q "$(smail "$v1" 07)" "$(smail "$v1" 08)" "$(smail "$v1" 09)" "$(smail "$v1" 10)"
+	run format -v 2 --prev series/main/v1-base..series/main/v1 -o "$scratch/st-agree-v2" up..v2
+	eq "format -v 2: exit" "$rc" 0
+	letter=$(cat "$scratch"/st-agree-v2/v2-0000-cover-letter.patch)
+	git checkout -q main
+	run status up
+	st=$out
+	for n in 1 2 3 4 5; do
+		line=$(grep -A1 "^ *$n " <<<"$st")
+		id=$(sed -n 's/.*in up as \([0-9a-f]*\).*/\1/p' <<<"$line")
+		subj=$(head -n 1 <<<"$line" | sed 's/^ *[0-9]* [a-z]* *//')
+		has "patch $n ($subj): the letter says what status says" "$letter" "- applied upstream as $id: $subj"
+	done
+	lacks "edited with its Link: not gone" "$letter" "gone (the change no longer touches its files): drivers/gadget: do it"
+	lacks "edited without one: not gone" "$letter" "gone (the change no longer touches its files): drivers/gpio: do it"
+}
+
 # What looks like a patch but is not it: a commit of another author with
 # its subject and files, a stable backport of its change, two commits
 # each matching by subject, author and files (not unique), the same
