@@ -18191,14 +18191,16 @@ static void upstream_release(struct upstream *u)
 }
 
 /* The one commit of u, not skipped nor taken, that is(c, j) holds for;
- * u->rc.nr where none or several. */
+ * u->rc.nr where none or several.  A commit that names the patch by its
+ * Message-Id is it though another patch took it (shared): two patches
+ * squashed into one commit, each with its Link:. */
 static size_t only_commit(const struct upstream *u, int (*is)(const void *, size_t),
-			  const void *c)
+			  const void *c, int shared)
 {
 	size_t hit = u->rc.nr;
 
 	for (size_t j = 0; j < u->rc.nr; j++)
-		if (!u->skip[j] && !u->taken[j] && is(c, j)) {
+		if (!u->skip[j] && (shared || !u->taken[j]) && is(c, j)) {
 			if (hit < u->rc.nr)
 				return u->rc.nr;
 			hit = j;
@@ -18438,7 +18440,8 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 			if (!patch_of_commit(pids, rc->c[i].id, pid))
 				w.pid = pid;
 			size_t j = only_commit(u, pass == 0 ? names_msgid : pass < 3 ?
-					       same_patch_id : same_commit_facts, &w);
+					       same_patch_id : same_commit_facts, &w,
+					       pass == 0);
 			if (j < u->rc.nr)
 				applied_as(&f[i], u, j, pass == 0 ? BY_LINK : pass < 3 ?
 					   BY_PATCH_ID : MODIFIED);

@@ -201,6 +201,27 @@ t_format_v2_agrees_with_status() {
 	lacks "edited without one: not gone" "$letter" "gone (the change no longer touches its files): drivers/gpio: do it"
 }
 
+# Two patches the maintainer squashed into one commit with a Link: to
+# each: both are applied, as that commit.
+t_status_squashed_with_links() {
+	campaign st-squash
+	local v1=$scratch/st-squash-v1
+	git checkout -q up
+	git am -q "$(smail "$v1" 09)" "$(smail "$v1" 10)"
+	git reset -q --soft HEAD~2
+	git commit -qm "drivers/widget, fs: do it
+
+Link: https://lore.kernel.org/r/$(msgid_of 9 | tr -d '<>')
+Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
+	git checkout -q main
+	run status up
+	local at; at=$(git rev-parse --short=12 up)
+	has "the first, by its Link:" "$out" "  9 applied  drivers/widget: do it
+      in up as $at (Link:)"
+	has "the second too, as the same commit" "$out" " 10 applied  fs: do it
+      in up as $at (Link:)"
+}
+
 # What looks like a patch but is not it: a commit of another author with
 # its subject and files, a stable backport of its change, two commits
 # each matching by subject, author and files (not unique), the same
