@@ -601,6 +601,11 @@ t_kernel_respin() {
 	has "respin: the summary" "$out" "v2: 72 patches on $(git rev-parse --short=12 up) (67 unchanged, 0 changed, 5 new); 150 of v1's gone (150 applied)"
 	eq "respin: five new" "$(grep -c '^new       drivers/misc/new[1-5]: drop of_match_ptr()$' <<<"$out")" 5
 	eq "respin: on up" "$(git rev-list --count up..campaign) $(git merge-base campaign up)" "72 $(git rev-parse up)"
+	# the second run of the cycle (a retry): the same patches, nothing new
+	local tip; tip=$(git rev-parse campaign)
+	run respin --onto up
+	eq "respin again: nothing to do" "$rc $err" "1 series: respin: nothing to do: campaign is v2 on $(git rev-parse --short=12 up) as the pattern makes it"
+	eq "respin again: the branch as it was" "$(git rev-parse campaign)" "$tip"
 	run format -v 2 -o "$scratch/kr2"
 	eq "format -v 2: exit" "$rc" 0
 	git checkout -q -B am-check up
