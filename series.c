@@ -22129,6 +22129,9 @@ struct respin_run {
 	char **dropped;         /* per old patch, the tags it lost */
 	char **left;            /* per old patch, why the replies leave it
 				 * out (answered, NAKed), or NULL */
+	char **again_left;      /* "WHY\nSUBJECT" of the patches an earlier
+				 * respin left out, left out again */
+	size_t nagain, aagain;
 };
 
 enum { GONE, UNCHANGED, CHANGED };
@@ -22325,15 +22328,26 @@ static int run_pattern(const struct respin_run *rr)
 	return check_stop("respin");
 }
 
-/* The form the last version has (per file, per directory, ...: the first
- * whose groups are its patches; per directory where none is) into *by.
- * 0, or -1 after error(). */
+/* The form the campaign has (per file, per directory, ...: the first
+ * whose groups are its patches; per directory where none is) into *by:
+ * v1's, as format recorded it, where there is one, since a later version
+ * that upstream took most of fits several forms (a lone patch is per file
+ * and per directory alike).  0, or -1 after error(). */
 static int respin_form(struct respin_run *rr, enum group_by *by)
 {
 	struct source src = SOURCE_INIT;
 	struct plan p = PLAN_INIT;
 	struct owners ow = { 0 };
-	int r = source_from_commits(&src, &p, &rr->prev, rr->old.spec) < 0 ||
+	struct range first = { "", "", NULL };
+	struct rcommits v1 = { 0 };
+	const struct rcommits *of = &rr->prev;
+	char *spec = xstrfmt("series/%s/v1-base..series/%s/v1", rr->br, rr->br);
+
+	if (rr->v > 1 && !resolve_range(spec, &first) &&
+	    !read_range_commits(&first, &v1, "respun"))
+		of = &v1;
+	int r = source_from_commits(&src, &p, of, of == &v1 ? first.spec :
+				    rr->old.spec) < 0 ||
 		load_owners(&ow, rr->home.top, NULL) < 0 ||
 		owner_facts(&ow, &src, NULL) < 0 ? -1 : 0;
 
@@ -22343,6 +22357,15 @@ static int respin_form(struct respin_run *rr, enum group_by *by)
 			*by = forms[i].by;
 			break;
 		}
+	/* a file a directory: per directory, unless the subjects name the
+	 * files ("drivers/a/x.c: ") */
+	if (!r && *by == BY_FILE && of->nr && of->c[0].npath &&
+	    form_fits(&src, &p, &ow, &forms[2]) == 1 &&
+	    !starts_with(of->c[0].msg, NULL, of->c[0].path[0]))
+		*by = BY_DIR;
+	free(spec);
+	free(first.spec);
+	rcommits_release(&v1);
 	owners_release(&ow);
 	plan_release(&p);
 	source_release(&src);
@@ -22680,6 +22703,37 @@ static int kept(const struct opt_list *keep, size_t n)
 	return 0;
 }
 
+/* A patch an earlier respin left out (its record's "- left out (WHY):
+ * SUBJECT" lines) is no new patch of this one: the replies that left it
+ * out answered an older version, whose mails this version's record does
+ * not hold.  Per group of c's plan, "WHY\nSUBJECT" where a new group is
+ * such a patch, else NULL (a new array). */
+static char **carried_left_out(struct cmd *c, const struct respin_run *rr)
+{
+	char tip[72], **why = xcalloc(c->p.nr + 1, sizeof *why);
+	struct sbuf rec = SBUF_INIT;
+
+	if (!read_respin(rr->br, rr->v, tip, &rec))
+		return why;
+	struct sbuf *m = group_messages(&c->p, &c->tm);
+	for (size_t g = 0; g < c->p.nr; g++) {
+		char *subj = subject_of(m[g].buf);
+		const char *pos = rec.buf, *end = rec.buf + rec.len;
+		size_t sl = strlen(subj);
+		for (struct span l; rr->was[g] == rr->prev.nr && !why[g] &&
+		     next_line(&pos, end, &l);)
+			if (l.len > 15 + sl && !memcmp(l.p, "- left out (", 12) &&
+			    !memcmp(l.p + l.len - sl - 3, "): ", 3) &&
+			    !memcmp(l.p + l.len - sl, subj, sl))
+				why[g] = xstrfmt("%.*s\n%s", (int)(l.len - sl - 15),
+						 l.p + 12, subj);
+		free(subj);
+	}
+	sbufs_free(m, c->p.nr);
+	sb_release(&rec);
+	return why;
+}
+
 /* What the replies say of the last version's patches, as status reads
  * them (read_answers()): one answered (its maintainer queued it) or
  * NAKed is left out of the next version (rr->left), unless --keep names
@@ -22688,7 +22742,7 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 			   const struct respin_opts *o)
 {
 	struct mbox mb = { 0 };
-	size_t n = rr->prev.nr, g = 0;
+	size_t n = rr->prev.nr, g = 0, np = c->p.nr;
 	int r = read_mboxes((char *const *)o->mbox.v, o->mbox.n, &mb);
 
 	for (size_t i = 0; !r && i < o->keep.n; i++) {
@@ -22697,39 +22751,66 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 			r = failed(error("respin: --keep %s: v%d has patches 1 "
 					 "to %zu", o->keep.v[i], rr->v, n));
 	}
-	if (r || !mb.n) {
-		mbox_release(&mb);
-		return r;
-	}
-	struct sent *s = xcalloc(n + 1, sizeof *s);
-	struct fate *f = xcalloc(n + 1, sizeof *f);
-	char **subj = xcalloc(n + 1, sizeof *subj), *tag;
-	time_t date;
-	for (size_t k = 0; k < n; k++)
-		subj[k] = subject_of(rr->prev.c[k].msg);
-	tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-	read_sent(tag, &rr->prev, s, &date);
-	read_answers(&mb, &rr->prev, subj, s, rr->v, f);
 	rr->left = xcalloc(n + 1, sizeof *rr->left);
-	for (size_t k = 0; k < n; k++)
-		if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
-		    !kept(&o->keep, k + 1))
-			rr->left[k] = xstrdup(f[k].answer);
-	for (size_t i = 0; i < c->p.nr; i++) {
+	if (!r && mb.n) {
+		struct sent *s = xcalloc(n + 1, sizeof *s);
+		struct fate *f = xcalloc(n + 1, sizeof *f);
+		char **subj = xcalloc(n + 1, sizeof *subj), *tag;
+		time_t date;
+		for (size_t k = 0; k < n; k++)
+			subj[k] = subject_of(rr->prev.c[k].msg);
+		tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+		read_sent(tag, &rr->prev, s, &date);
+		read_answers(&mb, &rr->prev, subj, s, rr->v, f);
+		for (size_t k = 0; k < n; k++)
+			if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
+			    !kept(&o->keep, k + 1))
+				rr->left[k] = xstrdup(f[k].answer);
+		free(tag);
+		free_strings(subj, n);
+		sent_release(s, f, n);
+	}
+	mbox_release(&mb);
+	if (r)
+		return r;
+	/* a group left out: its files in the checkout back as onto has
+	 * them (landing takes the checkout's files where the new tip
+	 * differs from the branch) */
+	char **again = carried_left_out(c, rr);
+	const char **back = xcalloc(2 * c->src.nr + 5, sizeof *back);
+	size_t nb = 0;
+	back[nb++] = "checkout";
+	back[nb++] = rr->onto;
+	back[nb++] = "--";
+	for (size_t i = 0; i < np; i++) {
 		size_t k = rr->was[i];
-		if (k < n && rr->left[k]) {
-			group_release(&c->p.g[i]);
+		if ((k >= n || !rr->left[k]) && !again[i]) {
+			c->p.g[g] = c->p.g[i];
+			rr->was[g++] = k;
 			continue;
 		}
-		c->p.g[g] = c->p.g[i];
-		rr->was[g++] = k;
+		for (size_t j = 0; j < c->p.g[i].nr; j++) {
+			const struct sfile *sf = &c->src.f[c->p.g[i].member[j]];
+			if (sf->orig)
+				back[nb++] = sf->orig;
+			if (sf->old_mode)
+				back[nb++] = sf->path;
+			else
+				unlink(sf->path);
+		}
+		group_release(&c->p.g[i]);
+		if (again[i]) {
+			GROW(rr->again_left, rr->nagain + 1, rr->aagain);
+			rr->again_left[rr->nagain++] = again[i];
+			again[i] = NULL;
+		}
 	}
 	c->p.nr = g;
-	free(tag);
-	free_strings(subj, n);
-	sent_release(s, f, n);
-	mbox_release(&mb);
-	return 0;
+	if (nb > 3)
+		r = failed(git_ok("git checkout", &(struct git_run){ .words = back }));
+	free(back);
+	free_strings(again, np);
+	return r;
 }
 
 /* The next version's patches and what became of the last one's, to
@@ -22781,6 +22862,13 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		}
 		free(subj);
 	}
+	for (size_t k = 0; k < rr->nagain; k++, left++) {
+		const char *why = rr->again_left[k], *nl = strchr(why, '\n');
+		xfprintf(stdout, "left out  %s (%.*s)\n", nl + 1,
+			 (int)(nl - why), why);
+		sb_addf(fates, "- left out (%.*s): %s\n", (int)(nl - why), why,
+			nl + 1);
+	}
 	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
 		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
 		 c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
@@ -22827,7 +22915,7 @@ static int respin_build(struct cmd *c, struct respin_run *rr)
 	if (r)
 		return r < 0 ? EXIT_FAIL :
 		       failed(error("respin: the pattern's change is no change"));
-	if (rr->again && same_as_branch(rr, c->t.tip)) {
+	if (same_as_branch(rr, c->t.tip)) {
 		xfprintf(stderr, "series: respin: nothing to do: %s is v%d on "
 			 "%.12s as the pattern makes it\n", rr->br, rr->v + 1,
 			 rr->onto);
@@ -22858,6 +22946,7 @@ static void respin_release(struct respin_run *rr)
 		sent_release(NULL, rr->up, rr->prev.nr);
 	free_strings(rr->dropped, rr->prev.nr);
 	free_strings(rr->left, rr->prev.nr);
+	free_strings(rr->again_left, rr->nagain);
 	rcommits_release(&rr->prev);
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
