@@ -632,3 +632,127 @@ t_respin_faults() {
 	each_fault respin_campaign rsf rs_result respin --onto up -- sh "$pat"
 	eq "no checkout left in TMPDIR" "$(ls "$TMPDIR" | wc -l)" 0
 }
+
+# ---- a seeded simulation of a campaign ------------------------------------
+# sim_campaign SEED: a tree of 9 drivers, each its own section and
+# maintainer; the pattern (OLD( to NEW() over them, committed per
+# directory and formatted as v1; then each maintainer, as the seed draws
+# it, applies the patch as sent (git am --message-id: a Link), applies it
+# with an edit of their own and its Link, applies it retitled, NAKs it,
+# thanks for it without a tree that has it yet, acks it, or says nothing;
+# upstream moves beside the series.  The truth it made is in SIM_ACT
+# (one word a patch).  Then status, trailers, respin --mbox and format -v
+# 2 are asked, and each must say of every patch what the truth says.
+sim_acts=(sent edited retitled naked thanked acked silent)
+
+sim_campaign() {
+	local seed=$1 i d act n=9 v1 mb
+	RANDOM=$seed
+	newrepo "sim-$seed"
+	for i in $(seq 1 $n); do
+		d=drivers/d$i; mkdir -p "$d"
+		printf 'int probe(void)\n{\n\treturn OLD(%d);\n}\n' "$i" > "$d/d$i.c"
+		printf 'D%s DRIVER\nM:\tMai Ntainer%s <m%s@example.org>\nL:\tlist%s@example.org\nS:\tMaintained\nF:\t%s/\n\n' \
+			"$i" "$i" "$i" "$i" "$d" >> MAINTAINERS
+	done
+	commit_all
+	git branch -q up
+	SIM_PAT=$scratch/sim-$seed.pattern
+	printf '%s\n' "git grep -l 'OLD(' -- drivers | xargs sed -i 's/OLD(/NEW(/'" > "$SIM_PAT"
+	sh "$SIM_PAT"
+	printf 'SEDME: use NEW()\n\nOLD() goes away.\n' > "$scratch/sim.msg"
+	"$SERIES" commit -s -F "$scratch/sim.msg" > /dev/null || { bad "seed $seed: commit"; return 1; }
+	v1=$scratch/sim-$seed-v1
+	"$SERIES" format --cover "$scratch/sim.msg" -o "$v1" up..HEAD > /dev/null 2>&1 || { bad "seed $seed: format"; return 1; }
+	MSGS=$(git cat-file blob refs/series/main/v1-mails)
+	mb=$scratch/sim-$seed.mbox; : > "$mb"
+	git checkout -q up
+	SIM_ACT=()
+	for i in $(seq 1 $n); do
+		act=${sim_acts[RANDOM % ${#sim_acts[@]}]}
+		SIM_ACT[i]=$act
+		local m; m=$(smail "$v1" "$(printf %02d "$i")")
+		case $act in
+		sent) git am -q --message-id "$m";;
+		edited) sed '/^+\treturn NEW/s/;$/; \/* edited *\//' "$m" > "$scratch/sim.e"
+			git am -q --message-id "$scratch/sim.e";;
+		retitled) git am -q "$m"
+			git commit -q --amend -m "d$i: switch to NEW()";;
+		naked|thanked|acked)
+			local line=
+			case $act in
+			naked) line="Nacked-by: Mai Ntainer$i <m$i@example.org>";;
+			thanked) line="Applied to for-next, thanks!";;
+			acked) line="Acked-by: Mai Ntainer$i <m$i@example.org>";;
+			esac
+			printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Mai Ntainer%s <m%s@example.org>\nSubject: Re: [PATCH %d/%d] drivers/d%s: use NEW()\nMessage-Id: <sim%s-%s@example.org>\nIn-Reply-To: <%s>\n\n%s\n\n' \
+				"$i" "$i" "$i" "$n" "$i" "$seed" "$i" "$(msgid_of "$i" | tr -d '<>')" "$line" >> "$mb";;
+		esac
+		# upstream moves beside the series now and then
+		if [ $((RANDOM % 3)) = 0 ]; then
+			echo "/* $i */" >> MAINTAINERS; git commit -qam "MAINTAINERS: note $i"
+		fi
+	done
+	[ -s "$mb" ] || printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Nobody <n@example.org>\nSubject: Re: [PATCH 0/%d] use NEW()\nMessage-Id: <sim-none@example.org>\n\nNothing.\n\n' "$n" >> "$mb"
+	git checkout -q main
+}
+
+# What each side must say of patch i, from the truth.
+sim_status_word() {
+	case $1 in sent|edited) echo applied;; retitled) echo applied;;
+	naked) echo NAKed;; thanked) echo answered;; *) echo pending;; esac
+}
+
+t_campaign_simulation() {
+	local seed i act want got n=9 failed_seeds=
+	for seed in 1 2 3 4 5 6 7 8 9 10; do
+		local before=$failed
+		sim_campaign "$seed" || continue
+		local mb=$scratch/sim-$seed.mbox
+		# status
+		run status up --mbox "$mb"
+		for i in $(seq 1 $n); do
+			want=$(sim_status_word "${SIM_ACT[i]}")
+			got=$(sed -n "s/^ *$i \([A-Za-z]*\) .*/\1/p" <<<"$out")
+			eq "seed $seed, patch $i (${SIM_ACT[i]}): status" "$got" "$want"
+		done
+		# trailers: each ack to its patch, nothing else
+		run trailers "$mb"
+		local acks=0
+		for i in $(seq 1 $n); do [ "${SIM_ACT[i]}" = acked ] && acks=$((acks + 1)); done
+		eq "seed $seed: trailers adds each ack once" "$(git log --format=%B up..HEAD | grep -c '^Acked-by: ')" "$acks"
+		# respin onto upstream with the replies
+		run respin --onto up --mbox "$mb" -- sh "$SIM_PAT"
+		for i in $(seq 1 $n); do
+			local subj="drivers/d$i: use NEW()"
+			case ${SIM_ACT[i]} in
+			sent|edited|retitled) has "seed $seed, patch $i (${SIM_ACT[i]}): respin says gone, applied" "$out" "gone      $subj (applied as ";;
+			naked|thanked) has "seed $seed, patch $i (${SIM_ACT[i]}): respin leaves it out" "$out" "left out  $subj (";;
+			*) has "seed $seed, patch $i (${SIM_ACT[i]}): respin carries it" "$out" "unchanged $subj";;
+			esac
+		done
+		# the next version: its letter says the same, and it applies
+		if git rev-list --count up..HEAD | grep -qv '^0$'; then
+			run format -v 2 --cover "$scratch/sim.msg" -o "$scratch/sim-$seed-v2"
+			# the cover letter, or below a lone patch's ---
+			local letter; letter=$(cat "$scratch/sim-$seed-v2"/v2-*.patch)
+			for i in $(seq 1 $n); do
+				local subj="drivers/d$i: use NEW()"
+				case ${SIM_ACT[i]} in
+				sent|edited|retitled) has "seed $seed, patch $i: v2's letter says applied" "$letter" ": $subj"$'\n'
+					has "seed $seed, patch $i: applied upstream" "$(grep -F "$subj" <<<"$letter")" "- applied upstream as ";;
+				naked|thanked) has "seed $seed, patch $i: v2's letter says left out" "$(grep -F "$subj" <<<"$letter")" "- left out (";;
+				*) has "seed $seed, patch $i: v2's letter says unchanged" "$(grep -F "$subj" <<<"$letter")" "- unchanged: $subj";;
+				esac
+			done
+			git checkout -q -B sim-am up
+			git am -q $(ls "$scratch/sim-$seed-v2"/v2-*.patch | grep -v cover-letter) || { bad "seed $seed: v2 does not apply on up"; git am --abort; }
+			git checkout -q main
+		fi
+		# and a second respin with nothing new changes nothing
+		run respin --onto up --mbox "$mb"
+		eq "seed $seed: respin again: nothing to do" "$rc" 1
+		[ "$failed" = "$before" ] || failed_seeds="$failed_seeds $seed"
+	done
+	[ -z "$failed_seeds" ] || echo "t_campaign_simulation: failing seeds:$failed_seeds"
+}
