@@ -22129,9 +22129,10 @@ struct respin_run {
 	char **dropped;         /* per old patch, the tags it lost */
 	char **left;            /* per old patch, why the replies leave it
 				 * out (answered, NAKed), or NULL */
-	char **again_left;      /* "WHY\nSUBJECT" of the patches an earlier
-				 * respin left out, left out again */
-	size_t nagain, aagain;
+	char **left_out;        /* "WHY\nSUBJECT" of each patch left out:
+				 * those, and those an earlier respin left
+				 * out, out again */
+	size_t nleft, aleft;
 };
 
 enum { GONE, UNCHANGED, CHANGED };
@@ -22798,12 +22799,13 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 			else
 				unlink(sf->path);
 		}
+		char *subj = again[i] ? NULL : subject_of(rr->prev.c[k].msg);
+		GROW(rr->left_out, rr->nleft + 1, rr->aleft);
+		rr->left_out[rr->nleft++] = again[i] ? again[i] :
+					    xstrfmt("%s\n%s", rr->left[k], subj);
+		again[i] = NULL;
+		free(subj);
 		group_release(&c->p.g[i]);
-		if (again[i]) {
-			GROW(rr->again_left, rr->nagain + 1, rr->aagain);
-			rr->again_left[rr->nagain++] = again[i];
-			again[i] = NULL;
-		}
 	}
 	c->p.nr = g;
 	if (nb > 3)
@@ -22840,16 +22842,17 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		}
 		free(subj);
 	}
-	size_t left = 0;
+	for (size_t k = 0; k < rr->nleft; k++) {
+		const char *why = rr->left_out[k], *nl = strchr(why, '\n');
+		xfprintf(stdout, "left out  %s (%.*s)\n", nl + 1,
+			 (int)(nl - why), why);
+		sb_addf(fates, "- left out (%.*s): %s\n", (int)(nl - why), why,
+			nl + 1);
+	}
 	for (size_t k = 0; k < rr->prev.nr; k++) {
 		const struct fate *f = &rr->up[k];
 		int in = is_applied(f);
 		char *subj = subject_of(rr->prev.c[k].msg);
-		if (rr->left && rr->left[k] && rr->fate[k] != GONE) {
-			left++;
-			xfprintf(stdout, "left out  %s (%s)\n", subj, rr->left[k]);
-			sb_addf(fates, "- left out (%s): %s\n", rr->left[k], subj);
-		}
 		if (rr->fate[k] == GONE) {
 			gone++;
 			applied += in;
@@ -22862,19 +22865,12 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		}
 		free(subj);
 	}
-	for (size_t k = 0; k < rr->nagain; k++, left++) {
-		const char *why = rr->again_left[k], *nl = strchr(why, '\n');
-		xfprintf(stdout, "left out  %s (%.*s)\n", nl + 1,
-			 (int)(nl - why), why);
-		sb_addf(fates, "- left out (%.*s): %s\n", (int)(nl - why), why,
-			nl + 1);
-	}
 	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
 		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
 		 c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
 		 count[CHANGED], count[0], gone, rr->v, applied);
-	xfprintf(stdout, left ? "; %zu left out, as the replies say (--keep N "
-		 "keeps one)\n" : "\n", left);
+	xfprintf(stdout, rr->nleft ? "; %zu left out, as the replies say "
+		 "(--keep N keeps one)\n" : "\n", rr->nleft);
 	sbufs_free(m, c->p.nr);
 }
 
@@ -22946,7 +22942,7 @@ static void respin_release(struct respin_run *rr)
 		sent_release(NULL, rr->up, rr->prev.nr);
 	free_strings(rr->dropped, rr->prev.nr);
 	free_strings(rr->left, rr->prev.nr);
-	free_strings(rr->again_left, rr->nagain);
+	free_strings(rr->left_out, rr->nleft);
 	rcommits_release(&rr->prev);
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
