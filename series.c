@@ -18025,17 +18025,19 @@ static void sent_release(struct sent *s, struct fate *f, size_t n)
 }
 
 /* What format recorded of version tag's mails (refs/series/BRANCH/vN-
- * mails, record_mails' lines after "date SECONDS") into s[], parallel to
- * rc; *date gets when it was formatted.  0 when none is recorded (after
- * a warning), 1 when read. */
-static int read_sent(const char *tag, const struct rcommits *rc,
-		     struct sent *s, time_t *date)
+ * mails, record_mails' lines after "date SECONDS"): a new array parallel
+ * to rc (sent_release() frees it), empty where none is recorded (said
+ * unless quiet; tag NULL: none to read); *date gets when it was
+ * formatted. */
+static struct sent *read_sent(const char *tag, const struct rcommits *rc,
+			      time_t *date, int quiet)
 {
+	struct sent *s = xcalloc(rc->nr + 1, sizeof *s);
 	struct sbuf ref = SBUF_INIT, text = SBUF_INIT;
-	sb_addf(&ref, "%s-mails", tag);
-	int r = read_blob(ref.buf, &text);
+	sb_addf(&ref, "%s-mails", tag ? tag : "");
+	int r = tag && read_blob(ref.buf, &text);
 
-	if (!r)
+	if (!r && tag && !quiet)
 		warning("format recorded no mails of %s (no %s): no Link: "
 			"and no reply is matched by its Message-Id", tag, ref.buf);
 	const char *pos = text.buf, *end = text.buf + text.len;
@@ -18063,7 +18065,7 @@ static int read_sent(const char *tag, const struct rcommits *rc,
 	}
 	sb_release(&ref);
 	sb_release(&text);
-	return r;
+	return s;
 }
 
 /* The Message-Ids a commit message names: on a "Message-Id: <ID>" line
@@ -18765,12 +18767,9 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 static int upstream_fates(const char *tag, const char *ref, const char *base,
 			  const struct rcommits *rc, struct fate *f)
 {
-	struct sent *s = xcalloc(rc->nr + 1, sizeof *s);
-	struct upstream u = { ref, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
 	time_t date;
-
-	if (tag)
-		read_sent(tag, rc, s, &date);
+	struct sent *s = read_sent(tag, rc, &date, 0);
+	struct upstream u = { ref, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
 	int r = read_upstream(&u, base, rc);
 	if (!r)
 		r = match_upstream(&u, rc, s, f);
@@ -21841,33 +21840,23 @@ static int replies_tags(struct cmd *c, struct replies *rp,
 }
 
 /* The cover letter each of c's commits went under, as the record of the
- * branch's last version says (a new array of strings, of c->rc.nr), or
- * NULL where none is recorded: a tag on one series' letter is for that
+ * branch's last version says (a new array of c->rc.nr strings, NULL
+ * where none is recorded): a tag on one series' letter is for that
  * series' patches. */
 static char **sent_covers(struct cmd *c)
 {
 	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
 			 "refs/heads/") ? c->repo.ref + 11 : NULL;
 	int v = br ? last_version(br) : 0;
-	char **cover = NULL, *tag, *ref;
-	struct sbuf probe = SBUF_INIT;
+	char *tag = v > 0 ? xstrfmt("refs/series/%s/v%d", br, v) : NULL;
+	char **cover = xcalloc(c->rc.nr + 1, sizeof *cover);
+	time_t date;
+	struct sent *s = read_sent(tag, &c->rc, &date, 1);
 
-	if (v <= 0)
-		return NULL;
-	tag = xstrfmt("refs/series/%s/v%d", br, v);
-	ref = xstrfmt("%s-mails", tag);
-	if (read_blob(ref, &probe)) {
-		struct sent *s = xcalloc(c->rc.nr + 1, sizeof *s);
-		time_t date;
-		read_sent(tag, &c->rc, s, &date);
-		cover = xcalloc(c->rc.nr + 1, sizeof *cover);
-		for (size_t i = 0; i < c->rc.nr; i++)
-			cover[i] = s[i].cover, s[i].cover = NULL;
-		sent_release(s, NULL, c->rc.nr);
-	}
-	sb_release(&probe);
+	for (size_t i = 0; i < c->rc.nr; i++)
+		cover[i] = s[i].cover, s[i].cover = NULL;
+	sent_release(s, NULL, c->rc.nr);
 	free(tag);
-	free(ref);
 	return cover;
 }
 
@@ -22036,9 +22025,8 @@ static int cmd_status(struct args *a)
 	time_t date = 0;
 	struct sbuf map = SBUF_INIT;
 	if (!(r = status_version(&c, o.version, &tag, &map))) {
-		s = xcalloc(c.rc.nr + 1, sizeof *s);
+		s = read_sent(tag, &c.rc, &date, 0);
 		f = xcalloc(c.rc.nr + 1, sizeof *f);
-		read_sent(tag, &c.rc, s, &date);
 		r = read_mboxes((char *const *)o.mbox.v, o.mbox.n, &rp.mb);
 	}
 	char **cover = xcalloc(c.rc.nr + 1, sizeof *cover);
@@ -22754,14 +22742,13 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 	}
 	rr->left = xcalloc(n + 1, sizeof *rr->left);
 	if (!r && mb.n) {
-		struct sent *s = xcalloc(n + 1, sizeof *s);
-		struct fate *f = xcalloc(n + 1, sizeof *f);
-		char **subj = xcalloc(n + 1, sizeof *subj), *tag;
+		char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
 		time_t date;
+		struct sent *s = read_sent(tag, &rr->prev, &date, 0);
+		struct fate *f = xcalloc(n + 1, sizeof *f);
+		char **subj = xcalloc(n + 1, sizeof *subj);
 		for (size_t k = 0; k < n; k++)
 			subj[k] = subject_of(rr->prev.c[k].msg);
-		tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-		read_sent(tag, &rr->prev, s, &date);
 		read_answers(&mb, &rr->prev, subj, s, rr->v, f);
 		for (size_t k = 0; k < n; k++)
 			if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
