@@ -17782,15 +17782,12 @@ static int record_version(const struct range *rg, int v, const char *map,
 		   (rec && write_blob(rec, strlen(rec), mails) < 0)))
 		r = -1;
 	if (br && !r) {
-		sb_addf(&in, "update refs/series/%s/v%d %s\n"
-			"update refs/series/%s/v%d-base %s\n", br, v, rg->tip,
-			br, v, rg->base);
-		if (*split)
-			sb_addf(&in, "update refs/series/%s/v%d-split %s\n", br,
-				v, split);
-		if (*mails)
-			sb_addf(&in, "update refs/series/%s/v%d-mails %s\n", br,
-				v, mails);
+		const char *what[] = { "", "-base", "-split", "-mails" };
+		const char *id[] = { rg->tip, rg->base, split, mails };
+		for (size_t i = 0; i < 4; i++)
+			if (*id[i])
+				sb_addf(&in, "update refs/series/%s/v%d%s %s\n",
+					br, v, what[i], id[i]);
 		r = git_ok("git update-ref", &(struct git_run){ .words = words,
 			   .input = in.buf, .inlen = in.len });
 	}
