@@ -756,3 +756,84 @@ t_campaign_simulation() {
 	done
 	[ -z "$failed_seeds" ] || echo "t_campaign_simulation: failing seeds:$failed_seeds"
 }
+
+# Two cycles at the kernel's scale: v1 of the of_match_ptr() change (217
+# patches) formatted; upstream takes 150 (100 by Link, 20 of them edited,
+# 10 modified without one), gains five drivers the pattern matches; the
+# replies NAK one pending patch, thank for another, ack a third and test
+# the whole on the cover letter.  status, trailers, respin --mbox and
+# format -v 2 (plain and --split route) must say the same of every patch,
+# and every v2 folder apply on upstream alone and together.
+t_kernel_two_cycles() {
+	kernel_fixture || return 0
+	kernel_copy k-cycles
+	git checkout -q -B campaign ofm
+	printf 'drop of_match_ptr()\n\nThe match tables are built with or without OF.\n' > "$scratch/kc.cover"
+	run format --cover "$scratch/kc.cover" -o "$scratch/kc" base..campaign
+	eq "v1: exit" "$rc" 0
+	kernel_upstream "$scratch/kc" "$scratch/kc-edited" || { bad "the upstream does not build"; return; }
+	kernel_new_drivers
+	kernel_pattern "$scratch/kc.pattern"
+	MSGS=$(git cat-file blob refs/series/campaign/v1-mails)
+	local s160 s170 s180 cover
+	s160=$(git log -1 --format=%s "$(sed -n 161p <<<"$MSGS" | cut -d' ' -f1)")
+	s170=$(git log -1 --format=%s "$(sed -n 171p <<<"$MSGS" | cut -d' ' -f1)")
+	s180=$(git log -1 --format=%s "$(sed -n 181p <<<"$MSGS" | cut -d' ' -f1)")
+	cover=$(sed -n 's/^Message-I[dD]: //p' "$scratch"/kc/0000-cover-letter.patch)
+	{
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Nak Er <nak@example.org>\nSubject: Re: [PATCH 160/217] %s\nMessage-Id: <kc1@example.org>\nIn-Reply-To: <%s>\n\nNo.\n\nNacked-by: Nak Er <nak@example.org>\n\n' "$s160" "$(msgid_of 160 | tr -d '<>')"
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Tha Nks <thanks@example.org>\nSubject: Re: [PATCH 170/217] %s\nMessage-Id: <kc2@example.org>\nIn-Reply-To: <%s>\n\nApplied to for-next, thanks!\n\n' "$s170" "$(msgid_of 170 | tr -d '<>')"
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Ack Er <ack@example.org>\nSubject: Re: [PATCH 180/217] %s\nMessage-Id: <kc3@example.org>\nIn-Reply-To: <%s>\n\nAcked-by: Ack Er <ack@example.org>\n\n' "$s180" "$(msgid_of 180 | tr -d '<>')"
+		printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Tes Ter <tester@example.org>\nSubject: Re: [PATCH 0/217] drop of_match_ptr()\nMessage-Id: <kc4@example.org>\nIn-Reply-To: %s\n\nTested-by: Tes Ter <tester@example.org>\n' "$cover"
+	} > "$scratch/kc.mbox"
+	# status
+	run status up --mbox "$scratch/kc.mbox"
+	local st=$out applied naked answered
+	has "status: the summary" "$st" "217 patches: 150 applied (100 link, 40 patch-id, 10 modified), 1 answered, 1 NAKed, 65 pending, 217 with tags"
+	applied=$(sed -n 's/^ *[0-9]* \(applied\|modified\) *//p' <<<"$st" | LC_ALL=C sort)
+	naked=$(sed -n 's/^ *[0-9]* NAKed *//p' <<<"$st")
+	answered=$(sed -n 's/^ *[0-9]* answered *//p' <<<"$st")
+	eq "status: the NAKed one" "$naked" "$s160"
+	eq "status: the answered one" "$answered" "$s170"
+	# trailers: the ack to its patch, the cover's test to every one
+	run trailers "$scratch/kc.mbox"
+	eq "trailers: exit" "$rc" 0
+	eq "trailers: the ack, once" "$(git log --format=%B base..campaign | grep -c '^Acked-by: Ack Er')" 1
+	has "trailers: on its patch" "$(git log -1 --format=%B ":/$s180")" "Acked-by: Ack Er <ack@example.org>"
+	eq "trailers: the cover's test on every patch" "$(git log --format=%B base..campaign | grep -c '^Tested-by: Tes Ter')" 217
+	# respin with the replies
+	run respin --onto up --mbox "$scratch/kc.mbox" -- sh "$scratch/kc.pattern"
+	eq "respin: exit" "$rc" 0
+	has "respin: the summary" "$out" "v2: 70 patches on $(git rev-parse --short=12 up) (65 unchanged, 0 changed, 5 new); 150 of v1's gone (150 applied); 2 left out"
+	eq "respin and status: the same applied" "$(sed -n 's/^gone      \(.*\) (applied as [0-9a-f]*)$/\1/p' <<<"$out" | LC_ALL=C sort)" "$applied"
+	eq "respin and status: the same left out" "$(sed -n 's/^left out  \(.*\) (.*$/\1/p' <<<"$out" | LC_ALL=C sort)" "$(printf '%s\n' "$s160" "$s170" | LC_ALL=C sort)"
+	# format -v 2: the letter says the same, and v2 rebuilds the branch
+	run format -v 2 --cover "$scratch/kc.cover" -o "$scratch/kc2"
+	eq "format -v 2: exit" "$rc" 0
+	local letter; letter=$(cat "$scratch"/kc2/v2-0000-cover-letter.patch)
+	eq "format -v 2 and status: the same applied" "$(sed -n 's/^- applied upstream as [0-9a-f]*: //p' <<<"$letter" | LC_ALL=C sort)" "$applied"
+	eq "format -v 2: left out, said" "$(grep -c '^- left out (' <<<"$letter")" 2
+	local tree; tree=$(git rev-parse campaign^{tree})
+	git checkout -q -B kc-am up
+	git am -q $(ls "$scratch"/kc2/v2-*.patch | grep -v cover-letter) ||
+		{ bad "v2 does not apply on up"; git am --abort; }
+	eq "v2 rebuilds the branch" "$(git rev-parse HEAD^{tree})" "$tree"
+	git checkout -q campaign
+	# format --split route -v 2: each folder alone on up, all together
+	run format --split route -v 2 --cover "$scratch/kc.cover" -o "$scratch/kcs"
+	eq "--split route -v 2: exit" "$rc" 0
+	local d alone=0 n=0
+	for d in "$scratch"/kcs/*/; do
+		n=$((n + 1))
+		git checkout -q -f -B kc-alone up
+		git am -q $(ls "$d"*.patch | grep -v cover-letter) > /dev/null 2>&1 && alone=$((alone + 1)) ||
+			git am --abort > /dev/null 2>&1
+	done
+	eq "--split route -v 2: every series applies on up alone" "$alone" "$n"
+	git checkout -q -f -B kc-all up
+	for d in "$scratch"/kcs/*/; do
+		git am -q $(ls "$d"*.patch | grep -v cover-letter) > /dev/null 2>&1 || { bad "all: ${d%/}"; git am --abort; }
+	done
+	eq "--split route -v 2: together they rebuild the branch" "$(git rev-parse HEAD^{tree})" "$tree"
+	git checkout -q -f campaign
+}
