@@ -1792,6 +1792,13 @@ static int repo_open(struct repo *r)
 	return read_head(r);
 }
 
+/* The branch HEAD is on ("x" of refs/heads/x), or NULL: detached. */
+static const char *repo_branch(const struct repo *r)
+{
+	return r->ref && starts_with(r->ref, NULL, "refs/heads/") ? r->ref + 11 :
+	       NULL;
+}
+
 /* Refuses to let command `who` commit in the middle of an operation whose
  * state a series of new commits would lose (the merge parent, the rest of a
  * rebase). */
@@ -3830,8 +3837,7 @@ static int is_ancestor(const char *a, const char *b)
  * Said on stderr where it is not the upstream; NULL where none fits. */
 static char *default_base(const struct repo *repo)
 {
-	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
-			 repo->ref + 11 : NULL;
+	const char *br = repo_branch(repo);
 	char id[72], *base = NULL;
 	const char *why = "the base format recorded";
 	int v;
@@ -17556,8 +17562,7 @@ static int remote_has(const char *remote, const char *br, const char *tip)
  * branch.NAME.remote; NULL when none is set or it lacks tip. */
 static char *public_branch(const struct repo *repo, const char *tip)
 {
-	const char *br = repo->ref && starts_with(repo->ref, NULL, "refs/heads/") ?
-			 repo->ref + 11 : NULL;
+	const char *br = repo_branch(repo);
 	struct sbuf key = SBUF_INIT;
 	char *remote = NULL, *url = NULL, *r = NULL;
 
@@ -21447,8 +21452,7 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 static int format_source(struct cmd *c, const char *spec,
 			 const char *const *include, int routes)
 {
-	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
-			 "refs/heads/") ? c->repo.ref + 11 : NULL;
+	const char *br = repo_branch(&c->repo);
 	char *onto = br ? xstrfmt("refs/series/%s/onto", br) : NULL, id[72];
 	char *respun = NULL;
 
@@ -21842,8 +21846,7 @@ static int replies_tags(struct cmd *c, struct replies *rp,
  * series' patches. */
 static char **sent_covers(struct cmd *c)
 {
-	const char *br = c->repo.ref && starts_with(c->repo.ref, NULL,
-			 "refs/heads/") ? c->repo.ref + 11 : NULL;
+	const char *br = repo_branch(&c->repo);
 	int v = br ? last_version(br) : 0;
 	char *tag = v > 0 ? xstrfmt("refs/series/%s/v%d", br, v) : NULL;
 	char **cover = xcalloc(c->rc.nr + 1, sizeof *cover);
