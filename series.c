@@ -109,6 +109,20 @@
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
+ *   - the binary is at 99% of its 288 KiB budget (292,496 bytes): the
+ *     next capability needs duplication taken out first (two matchers of
+ *     a version's patches to the next one's, respin_match() and
+ *     fates_of(); respin_land() beside the transaction core's landing).
+ *   - respin carries no edit of the user's (a fix-up, an amended patch)
+ *     onto the new base: it refuses by name (same_patches()).
+ *   - trailers: a reply to an older version's patch, where the mbox holds
+ *     the replies only, still gives its tag to the new version's patch of
+ *     that subject though the code changed (the version records know the
+ *     old commit: about 1 KB to compare their patch ids).
+ *   - status: two patches squashed into one commit without a Link: each
+ *     are both pending (no patch id, subject or file set matches).
+ *   - %(prefix) may name another driver of the same directory that the
+ *     user's own earlier commit named (i2c: xiic: for i2c-bcm2835.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
