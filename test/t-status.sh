@@ -693,6 +693,18 @@ sim_campaign() {
 			echo "/* $i */" >> MAINTAINERS; git commit -qam "MAINTAINERS: note $i"
 		fi
 	done
+	# a new driver the pattern matches; and, now and then, a driver whose
+	# patch nobody answered deleted upstream
+	mkdir -p drivers/d10
+	printf 'int probe(void)\n{\n\treturn OLD(10);\n}\n' > drivers/d10/d10.c
+	git add -A && git commit -qm 'd10: a new driver'
+	SIM_DEL=
+	for i in $(seq 1 $n); do
+		if [ "${SIM_ACT[i]}" = silent ] && [ -z "$SIM_DEL" ] && [ $((RANDOM % 2)) = 0 ]; then
+			git rm -q -r "drivers/d$i" && git commit -qm "d$i: removed"
+			SIM_DEL=$i
+		fi
+	done
 	[ -s "$mb" ] || printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Nobody <n@example.org>\nSubject: Re: [PATCH 0/%d] use NEW()\nMessage-Id: <sim-none@example.org>\n\nNothing.\n\n' "$n" >> "$mb"
 	git checkout -q main
 }
@@ -716,6 +728,11 @@ t_campaign_simulation() {
 			got=$(sed -n "s/^ *$i \([A-Za-z]*\) .*/\1/p" <<<"$out")
 			eq "seed $seed, patch $i (${SIM_ACT[i]}): status" "$got" "$want"
 		done
+		# a stray format of another range keeps v1's record
+		local rec; rec=$(git rev-parse refs/series/main/v1 refs/series/main/v1-base refs/series/main/v1-mails)
+		run format -o "$scratch/sim-$seed-stray" HEAD~2..HEAD
+		has "seed $seed: a stray format says v1 is kept" "$err" "v1 of main is recorded already for another range"
+		eq "seed $seed: v1's record as it went out" "$(git rev-parse refs/series/main/v1 refs/series/main/v1-base refs/series/main/v1-mails)" "$rec"
 		# trailers: each ack to its patch, nothing else
 		run trailers "$mb"
 		local acks=0
@@ -728,9 +745,14 @@ t_campaign_simulation() {
 			case ${SIM_ACT[i]} in
 			sent|edited|retitled) has "seed $seed, patch $i (${SIM_ACT[i]}): respin says gone, applied" "$out" "gone      $subj (applied as ";;
 			naked|thanked) has "seed $seed, patch $i (${SIM_ACT[i]}): respin leaves it out" "$out" "left out  $subj (";;
-			*) has "seed $seed, patch $i (${SIM_ACT[i]}): respin carries it" "$out" "unchanged $subj";;
+			*) if [ "$i" = "$SIM_DEL" ]; then
+				has "seed $seed, patch $i (deleted upstream): respin says gone" "$out" "gone      $subj (the pattern no longer touches its files)"
+			   else
+				has "seed $seed, patch $i (${SIM_ACT[i]}): respin carries it" "$out" "unchanged $subj"
+			   fi;;
 			esac
 		done
+		has "seed $seed: the new driver, new" "$out" "new       drivers/d10: use NEW()"
 		# the next version: its letter says the same, and it applies
 		if git rev-list --count up..HEAD | grep -qv '^0$'; then
 			run format -v 2 --cover "$scratch/sim.msg" -o "$scratch/sim-$seed-v2"
@@ -742,9 +764,11 @@ t_campaign_simulation() {
 				sent|edited|retitled) has "seed $seed, patch $i: v2's letter says applied" "$letter" ": $subj"$'\n'
 					has "seed $seed, patch $i: applied upstream" "$(grep -F "$subj" <<<"$letter")" "- applied upstream as ";;
 				naked|thanked) has "seed $seed, patch $i: v2's letter says left out" "$(grep -F "$subj" <<<"$letter")" "- left out (";;
-				*) has "seed $seed, patch $i: v2's letter says unchanged" "$(grep -F "$subj" <<<"$letter")" "- unchanged: $subj";;
+				*) [ "$i" = "$SIM_DEL" ] ||
+					has "seed $seed, patch $i: v2's letter says unchanged" "$(grep -F "$subj" <<<"$letter")" "- unchanged: $subj";;
 				esac
 			done
+			has "seed $seed: v2's letter, the new driver" "$letter" "- new: drivers/d10: use NEW()"
 			git checkout -q -B sim-am up
 			git am -q $(ls "$scratch/sim-$seed-v2"/v2-*.patch | grep -v cover-letter) || { bad "seed $seed: v2 does not apply on up"; git am --abort; }
 			git checkout -q main
