@@ -22737,50 +22737,18 @@ static char **carried_left_out(struct cmd *c, const struct respin_run *rr)
 	return why;
 }
 
-/* What the replies say of the last version's patches, as status reads
- * them (read_answers()): one answered (its maintainer queued it) or
- * NAKed is left out of the next version (rr->left), unless --keep names
- * it; its group goes from c's plan. */
-static int respin_verdicts(struct cmd *c, struct respin_run *rr,
-			   const struct respin_opts *o)
+/* The groups of the patches left out (rr->left, and those an earlier
+ * respin left out: carried_left_out()) out of c's plan, into
+ * rr->left_out; their files in the checkout back as onto has them, as
+ * landing takes the checkout's files where the new tip differs from the
+ * branch.  0, or an exit code after error(). */
+static int leave_out(struct cmd *c, struct respin_run *rr)
 {
-	struct mbox mb = { 0 };
-	size_t n = rr->prev.nr, g = 0, np = c->p.nr;
-	int r = read_mboxes((char *const *)o->mbox.v, o->mbox.n, &mb);
-
-	for (size_t i = 0; !r && i < o->keep.n; i++) {
-		long long k = scan_number(o->keep.v[i], NULL, 10);
-		if (k < 1 || (unsigned long long)k > n)
-			r = failed(error("respin: --keep %s: v%d has patches 1 "
-					 "to %zu", o->keep.v[i], rr->v, n));
-	}
-	rr->left = xcalloc(n + 1, sizeof *rr->left);
-	if (!r && mb.n) {
-		char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-		time_t date;
-		struct sent *s = read_sent(tag, &rr->prev, &date, 0);
-		struct fate *f = xcalloc(n + 1, sizeof *f);
-		char **subj = xcalloc(n + 1, sizeof *subj);
-		for (size_t k = 0; k < n; k++)
-			subj[k] = subject_of(rr->prev.c[k].msg);
-		read_answers(&mb, &rr->prev, subj, s, rr->v, f);
-		for (size_t k = 0; k < n; k++)
-			if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
-			    !kept(&o->keep, k + 1))
-				rr->left[k] = xstrdup(f[k].answer);
-		free(tag);
-		free_strings(subj, n);
-		sent_release(s, f, n);
-	}
-	mbox_release(&mb);
-	if (r)
-		return r;
-	/* a group left out: its files in the checkout back as onto has
-	 * them (landing takes the checkout's files where the new tip
-	 * differs from the branch) */
+	size_t n = rr->prev.nr, np = c->p.nr, g = 0, nb = 0;
 	char **again = carried_left_out(c, rr);
 	const char **back = xcalloc(2 * c->src.nr + 5, sizeof *back);
-	size_t nb = 0;
+	int r = 0;
+
 	back[nb++] = "checkout";
 	back[nb++] = rr->onto;
 	back[nb++] = "--";
@@ -22814,6 +22782,45 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 	free(back);
 	free_strings(again, np);
 	return r;
+}
+
+/* What the replies say of the last version's patches, as status reads
+ * them (read_answers()): one answered (its maintainer queued it) or
+ * NAKed is left out of the next version (leave_out()), unless --keep
+ * names it. */
+static int respin_verdicts(struct cmd *c, struct respin_run *rr,
+			   const struct respin_opts *o)
+{
+	struct mbox mb = { 0 };
+	size_t n = rr->prev.nr;
+	int r = read_mboxes((char *const *)o->mbox.v, o->mbox.n, &mb);
+
+	for (size_t i = 0; !r && i < o->keep.n; i++) {
+		long long k = scan_number(o->keep.v[i], NULL, 10);
+		if (k < 1 || (unsigned long long)k > n)
+			r = failed(error("respin: --keep %s: v%d has patches 1 "
+					 "to %zu", o->keep.v[i], rr->v, n));
+	}
+	rr->left = xcalloc(n + 1, sizeof *rr->left);
+	if (!r && mb.n) {
+		char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+		time_t date;
+		struct sent *s = read_sent(tag, &rr->prev, &date, 0);
+		struct fate *f = xcalloc(n + 1, sizeof *f);
+		char **subj = xcalloc(n + 1, sizeof *subj);
+		for (size_t k = 0; k < n; k++)
+			subj[k] = subject_of(rr->prev.c[k].msg);
+		read_answers(&mb, &rr->prev, subj, s, rr->v, f);
+		for (size_t k = 0; k < n; k++)
+			if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
+			    !kept(&o->keep, k + 1))
+				rr->left[k] = xstrdup(f[k].answer);
+		free(tag);
+		free_strings(subj, n);
+		sent_release(s, f, n);
+	}
+	mbox_release(&mb);
+	return r ? r : leave_out(c, rr);
 }
 
 /* The next version's patches and what became of the last one's, to
