@@ -22117,7 +22117,6 @@ struct respin_run {
 	int v;                  /* the last version */
 	struct range old;       /* the last version's patches: vN-base..their
 				 * tip (respin_source) */
-	int again;              /* the branch is what the last respin made */
 	struct rcommits prev;
 	struct sbuf ids;        /* their patch ids */
 	char **argv;            /* the pattern command */
@@ -22238,7 +22237,6 @@ static int respin_source(struct respin_run *rr)
 
 	if (!r && read_respin(rr->br, rr->v + 1, made, NULL) &&
 	    !strcmp(made, rr->home.old)) {
-		rr->again = 1;
 		if (resolve_commit_quietly(from, rr->old.tip) < 0)
 			r = error("respin: %s is the v%d an earlier respin made, "
 				  "which recorded no %s: reset it to v%d first "
