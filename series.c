@@ -103,16 +103,13 @@
  *     source in the whole tree); the rest share four joint logs.
  *   - groupings: --by maintainers keys files by their recipients' text
  *     (owners.rcpt) beside the recipients themselves (owners.alone).
- *   - respin checks out the whole tree for the pattern: on the kernel's
- *     78,000 files that is most of its 13 s here (git writes them in 5
- *     to 9 s, and removes them in 1.5 s).
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
  *   - the binary is at 99% of its 288 KiB budget (292,496 bytes): the
  *     next capability needs duplication taken out first (two matchers of
  *     a version's patches to the next one's, respin_match() and
- *     fates_of(); respin_land() beside the transaction core's landing).
+ *     fates_of()).
  *   - respin carries no edit of the user's (a fix-up, an amended patch)
  *     onto the new base: it refuses by name (same_patches()).
  *   - trailers: a reply to an older version's patch, where the mbox holds
@@ -1824,6 +1821,7 @@ static int check_idle(const struct repo *r, const char *who)
 		{ "REVERT_HEAD", "a revert" },
 		{ "rebase-merge", "a rebase" },
 		{ "rebase-apply", "a rebase or git am" },
+	{ "series-respin", "a respin (series respin --abort undoes it)" },
 	};
 	struct sbuf path = SBUF_INIT;
 	struct stat sb;
@@ -2679,7 +2677,9 @@ void status_release(struct status *st)
 	st->nr = st->alloc = 0;
 }
 
-/* Runs status from the caller's directory, so pathspecs mean what they say. */
+/* Runs status from the caller's directory, so pathspecs mean what they
+ * say; untracked files listed where untracked is set.  Quiet where
+ * untracked is 2: a failing git is not said (the caller tries again). */
 static int read_status(struct status *st, int untracked,
 		       const char *const *pathspec)
 {
@@ -2702,7 +2702,8 @@ static int read_status(struct status *st, int untracked,
 	w[n + np] = NULL;
 
 	struct sbuf out = SBUF_INIT;
-	int r = git_ok("git status", &(struct git_run){ .words = w, .out = &out });
+	struct git_run g = { .words = w, .out = &out, .quiet = untracked == 2 };
+	int r = untracked == 2 ? (run_git(&g) ? -1 : 0) : git_ok("git status", &g);
 	free(w);
 	if (!r)
 		r = parse_status(st, out.buf, out.len);
@@ -17558,12 +17559,10 @@ static int remote_has(const char *remote, const char *br, const char *tip)
 	int has = 0;
 
 	sb_addf(&ref, "refs/remotes/%s/%s", remote, br);
-	const char *words[] = { "merge-base", "--is-ancestor", tip, id, NULL };
 	if (resolve_commit_quietly(ref.buf, id) < 0)
 		warning("the cover letter names no public branch: there is no "
 			"%s/%s here (push the branch, or fetch it)", remote, br);
-	else if (!(has = !run_git(&(struct git_run){ .words = words,
-						      .quiet = 1 })))
+	else if (!(has = is_ancestor(tip, id)))
 		warning("the cover letter names no public branch: %s/%s does "
 			"not hold %.12s (push it, then format again)", remote,
 			br, tip);
@@ -22065,12 +22064,15 @@ static int cmd_status(struct args *a)
 }
 
 /* ---- respin ---------------------------------------------------------------
- * The next version in one command, on the series' branch: the pattern
- * run again in a clean checkout of the new base (a temporary worktree,
- * so a failing pattern leaves nothing), its change grouped in the form
- * the last version has, a commit per group on the base (the last
- * version's message where a group is one of its patches), and the
- * branch moved there once, the index and work tree following it.  Each
+ * The next version in one command, on the series' branch, in place as
+ * git rebase works: the branch's checkout moves to the new base (git
+ * writes only the files that differ), the pattern runs there, its change
+ * is grouped in the form the last version has, a commit per group on the
+ * base (the last version's message where a group is one of its patches),
+ * and the branch moves there once.  While the checkout is off the branch
+ * a marker in .git names it: any failure or signal puts the branch's
+ * checkout back (put_back()), and after a SIGKILL `respin --abort` does;
+ * every command that commits refuses to run meanwhile (check_idle()).  Each
  * patch of the last version is unchanged (its patch id: its tags come
  * along), changed (its tags stay behind, said below "---"), gone
  * (applied there, as status finds it, or matching no more), and a group
@@ -22078,7 +22080,7 @@ static int cmd_status(struct args *a)
  */
 struct respin_opts {
 	const char *onto;
-	int dry_run;
+	int dry_run, abort;
 	struct opt_list mbox, keep;
 };
 
@@ -22086,20 +22088,24 @@ struct respin_opts {
 
 static const struct opt respin_onto[] = {
 	{ NULL, "--onto", OPT_VALUE, RO(onto), 0, "REF",
-	  "the new base: the pattern runs in a clean checkout of it", NULL,
-	  0, 0, 0 },
+	  "the new base: the branch's checkout moves there, and the pattern "
+	  "runs in it", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
 static const struct opt respin_table[] = {
 	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, NULL,
 	  "show the next version's patches and what became of the last "
-	  "one's; write nothing", NULL, 0, 0, 0 },
+	  "one's; then put the checkout back, and write nothing", NULL, 0,
+	  0, 0 },
 	{ NULL, "--mbox", OPT_LIST, RO(mbox), 0, "FILE",
 	  "replies: a patch answered (queued by its maintainer) or NAKed is "
 	  "left out of the next version", NULL, 0, 0, 0 },
 	{ NULL, "--keep", OPT_LIST, RO(keep), 0, "N",
 	  "keep the last version's patch N all the same", NULL, 0, 0, 0 },
+	{ NULL, "--abort", OPT_FLAG, RO(abort), 1, NULL,
+	  "put back the branch's checkout a killed respin left on the new "
+	  "base", NULL, 0, 0, 0 },
 	{ 0 }
 };
 
@@ -22109,9 +22115,10 @@ static const struct opt *const respin_tables[] = { respin_onto, respin_table,
 						   NULL };
 
 /* What respin works with: the branch and its last version, the pattern,
- * the checkout of the new base. */
+ * the new base.  Invariant: moved is set from the moment the marker is
+ * written until put_back() or landing removed it. */
 struct respin_run {
-	struct repo home;       /* the user's work tree */
+	struct repo home;       /* the user's work tree, as respin found it */
 	const char *br;         /* the branch, "x" of refs/heads/x */
 	char onto[72];
 	int v;                  /* the last version */
@@ -22122,7 +22129,7 @@ struct respin_run {
 	char **argv;            /* the pattern command */
 	size_t argc;
 	int given;              /* on the command line: record it */
-	char *dir, *admin;      /* the checkout, and git's record of it */
+	int moved;              /* the checkout is off the branch */
 	size_t *was;            /* per new group, its patch of the last
 				 * version, or prev.nr: new */
 	int *fate;              /* per old patch: UNCHANGED... */
@@ -22270,54 +22277,111 @@ static int respin_open_branch(struct respin_run *rr, const char *onto)
 	return r ? r : patch_ids(rr->old.spec, &rr->ids);
 }
 
-/* A clean checkout of the new base (git worktree add) in $TMPDIR, held
- * for die() with git's record of it.  Not in .git: there git wrote the
- * kernel's 78,000 files in 11 to 23 s, against 5 to 9 s in /tmp. */
+/* The marker of a respin whose checkout is off the branch, in .git:
+ *   REF '\n' (PATH '\0')*
+ * the branch, and the untracked files there were before (put_back()
+ * keeps those, and removes the ones the pattern made).  The caller frees
+ * the path. */
+static char *respin_marker(const struct repo *home)
+{
+	return xstrfmt("%s/series-respin", home->gitdir);
+}
+
+/* The work tree clean (the untracked files aside, which are listed into
+ * the marker), the marker written, then the checkout moved to the new
+ * base, detached: what moves is what differs from the branch. */
 static int respin_checkout(struct respin_run *rr)
 {
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xstrfmt("%s/series-respin-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	struct status st = STATUS_INIT;
+	struct sbuf m = SBUF_INIT;
+	char *marker = respin_marker(&rr->home);
+	int r = chdir(rr->home.top) < 0 ? error("%s: %s", rr->home.top,
+						 strerror(errno)) :
+		read_status(&st, 1, NULL);
 
-	if (!mkdtemp(dir)) {
-		error("%s: %s", dir, strerror(errno));
-		free(dir);
-		return -1;
+	sb_addf(&m, "%s\n", rr->home.ref);
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			r = error("respin: the work tree has changes of its own "
+				  "(%s): commit or stash them first", st.e[i].path);
+		sb_add(&m, st.e[i].path, strlen(st.e[i].path) + 1);
 	}
-	rr->dir = dir;
-	temp_hold(rr->dir);
-	rr->admin = xstrfmt("%s/worktrees/%s", rr->home.gitdir,
-			    strrchr(dir, '/') + 1);
-	temp_hold(rr->admin);
-	/* in parallel where there are cores: the kernel's 78,000 files are
-	 * most of respin's time */
-	const char *words[] = { "-c", "checkout.workers=0", "worktree", "add",
-				"--detach", "--quiet", dir, rr->onto, NULL };
-	return git_ok("git worktree add", &(struct git_run){ .words = words });
+	if (!r && !(r = write_file(marker, &m)))
+		rr->moved = 1;
+	status_release(&st);
+	sb_release(&m);
+	free(marker);
+	/* in parallel where there are cores, as the kernel's files are many */
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "--quiet",
+				"--detach", rr->onto, "--", NULL };
+	return r ? r : git_ok("git checkout", &(struct git_run){ .words = words });
 }
 
-/* The checkout gone, and git's record of it. */
-static void respin_drop(struct respin_run *rr)
+/* The files the pattern made (untracked, not in the marker's list from
+ * at), removed; then the branch checked out again, its index and files
+ * as its commit has them (checkout -f: respin started on a clean tree).
+ * 0, or -1 with git's reason unsaid (put_back() tries twice). */
+static int checkout_back(const char *ref, const struct sbuf *m, size_t at)
 {
-	const char *words[] = { "worktree", "remove", "--force", rr->dir, NULL };
+	struct status st = STATUS_INIT;
+	struct sbuf needle = SBUF_INIT;
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "-f",
+				"--quiet", ref + 11, "--", NULL };
+	int r = read_status(&st, 2, NULL);
 
-	if (!rr->dir)
-		return;
-	if (chdir(rr->home.top) < 0 || pin_repo_env(&rr->home) < 0 ||
-	    run_git(&(struct git_run){ .words = words, .quiet = 1 })) {
-		remove_tree(rr->dir, 32);
-		remove_tree(rr->admin, 2);
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			continue;
+		sb_setlen(&needle, 0);
+		sb_addc(&needle, '\0');
+		sb_add(&needle, st.e[i].path, strlen(st.e[i].path) + 1);
+		if (!find_bytes(m->buf + at - 1, m->len - at + 1, needle.buf,
+				needle.len))
+			unlink(st.e[i].path);
 	}
-	temp_drop(rr->dir);
-	temp_drop(rr->admin);
-	free(rr->dir);
-	free(rr->admin);
-	rr->dir = rr->admin = NULL;
+	status_release(&st);
+	sb_release(&needle);
+	return r ? r : run_git(&(struct git_run){ .words = words, .quiet = 1 })
+		       ? -1 : 0;
 }
 
-/* The pattern command, run in the checkout. */
+/* The checkout a respin moved off its branch put back as it was, from
+ * the marker, which goes then: for a respin that failed or was stopped
+ * (the stop set aside meanwhile, as git must run), and for --abort.
+ * 0, or -1 after error(), the marker kept. */
+static int put_back(const struct repo *home)
+{
+	char *marker = respin_marker(home);
+	struct sbuf m = SBUF_INIT;
+	sig_atomic_t sig = stop_signal;
+	int r = sb_read_file(&m, marker) < 0 ? error("%s: %s", marker,
+						      strerror(errno)) : 0;
+	char *nl = r ? NULL : memchr(m.buf, '\n', m.len);
+
+	if (!r && (!nl || !starts_with(m.buf, NULL, "refs/heads/") ||
+		   (m.len && m.buf[m.len - 1] != '\0' && m.buf[m.len - 1] != '\n')))
+		r = error("%s: not a respin's marker", marker);
+	if (!r) {
+		*nl = '\0';
+		stop_signal = 0;
+		if (chdir(home->top) < 0 || pin_repo_env(home) < 0 ||
+		    (checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0 &&
+		     checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0))
+			r = error("respin: could not check %s out again; `series "
+				  "respin --abort` tries again", m.buf + 11);
+		stop_signal = sig;
+	}
+	if (!r && unlink(marker) < 0)
+		r = error("%s: %s", marker, strerror(errno));
+	free(marker);
+	sb_release(&m);
+	return r;
+}
+
+/* The pattern command, run at the top of the checkout. */
 static int run_pattern(const struct respin_run *rr)
 {
-	int st = run_program((const char *const *)rr->argv, NULL, rr->dir);
+	int st = run_program((const char *const *)rr->argv, NULL, rr->home.top);
 
 	if (st < 0)
 		return -1;
@@ -22469,195 +22533,69 @@ static int respin_gone(struct respin_run *rr)
 	return r;
 }
 
-/* Path (a file, or a link, of the checkout) into the work tree at top,
- * through a file beside it renamed over it; mkdir -p of its folders.  0,
- * or -1 after error(). */
-static int take_file(const char *from_top, const char *top, const char *path)
-{
-	struct sbuf from = SBUF_INIT, to = SBUF_INIT, tmp = SBUF_INIT, data = SBUF_INIT;
-	struct stat st;
-	int r = 0;
-
-	sb_addf(&from, "%s/%s", from_top, path);
-	sb_addf(&to, "%s/%s", top, path);
-	sb_addf(&tmp, "%s.series-XXXXXX", to.buf);
-	for (char *sl = strchr(to.buf + strlen(top) + 1, '/'); sl; sl = strchr(sl + 1, '/')) {
-		*sl = '\0';
-		if (mkdir(to.buf, 0777) < 0 && errno != EEXIST)
-			r = error("%s: %s", to.buf, strerror(errno));
-		*sl = '/';
-	}
-	if (!r && lstat(from.buf, &st) < 0)
-		r = error("%s: %s", from.buf, strerror(errno));
-	else if (!r && S_ISLNK(st.st_mode)) {
-		char link[PATH_MAX];
-		ssize_t n = readlink(from.buf, link, sizeof link - 1);
-		if (n >= 0)
-			link[n] = '\0';
-		unlink(to.buf);
-		if (n < 0 || symlink(link, to.buf) < 0)
-			r = error("%s: %s", to.buf, strerror(errno));
-	} else if (!r) {
-		int fd = mkstemp(tmp.buf);
-		if (fd < 0 || sb_read_file(&data, from.buf) < 0 ||
-		    write_all(fd, data.buf, data.len) < 0 ||
-		    fchmod(fd, st.st_mode & 0777) < 0 || close(fd) < 0 ||
-		    rename(tmp.buf, to.buf) < 0) {
-			r = error("%s: %s", to.buf, strerror(errno));
-			unlink(tmp.buf);
-		}
-	}
-	sb_release(&from);
-	sb_release(&to);
-	sb_release(&tmp);
-	sb_release(&data);
-	return r;
-}
-
-/* Whether changes is what diff-tree -z --name-status writes without
- * renames: (STATUS NUL PATH NUL)*, STATUS one of A, D, M, T. */
-static int changes_ok(const struct sbuf *changes)
-{
-	for (size_t at = 0; at < changes->len;) {
-		const char *st = changes->buf + at;
-		const char *nul = memchr(st, '\0', changes->len - at);
-		if (!nul || nul != st + 1 || !strchr("ADMT", *st) ||
-		    (size_t)(nul + 1 - changes->buf) >= changes->len)
-			return 0;
-		const char *end = memchr(nul + 1, '\0',
-					 changes->len - (size_t)(nul + 1 - changes->buf));
-		if (!end || end == nul + 1)
-			return 0;
-		at = (size_t)(end + 1 - changes->buf);
-	}
-	return 1;
-}
-
-/* The work tree at top from the branch's tree to tip's: what diff-tree
- * names (changes, changes_ok()), deleted or taken from the checkout. */
-static int take_changes(const struct respin_run *rr, const struct sbuf *changes)
-{
-	int r = 0;
-
-	for (size_t at = 0; at < changes->len && !r;) {
-		const char *st = changes->buf + at, *path = st + strlen(st) + 1;
-		at = (size_t)(path - changes->buf) + strlen(path) + 1;
-		if (*st != 'D') {
-			r = take_file(rr->dir, rr->home.top, path);
-			continue;
-		}
-		struct sbuf f = SBUF_INIT;
-		sb_addf(&f, "%s/%s", rr->home.top, path);
-		if (unlink(f.buf) < 0 && errno != ENOENT)
-			r = error("%s: %s", f.buf, strerror(errno));
-		for (char *sl; !r && (sl = strrchr(f.buf, '/')) &&
-		     (size_t)(sl - f.buf) > strlen(rr->home.top);) {
-			*sl = '\0';
-			if (rmdir(f.buf) < 0)
-				break;
-		}
-		sb_release(&f);
-	}
-	return r;
-}
-
-/* The branch moved from the last version to tip, once, with what respin
+/* The branch moved from the last version to tip, where the checkout is
+ * (respin_build() committed there, detached), once, with what respin
  * remembers (the pattern where given, the base as refs/series/BRANCH/
  * onto, the fates for the version that ends at tip: vN-respin, "tip ID"
- * and the cover letter's paragraph).  Every git runs before the one
- * transaction of the refs, which fails if the branch no longer holds
- * what respin read (nothing changed then): the new index is a copy's
- * (git read-tree -m, under index.lock), renamed in after it, and the
- * work tree's changed files come from the checkout. */
-static int respin_land(const struct respin_run *rr, const char *tip,
+ * and the cover letter's paragraph): HEAD on the branch again, then one
+ * transaction of the refs, which fails if the branch no longer holds what
+ * respin read; then the marker gone. */
+static int respin_land(struct respin_run *rr, const char *tip,
 		       const struct sbuf *fates)
 {
-	struct txn ht = TXN_INIT;
-	struct sbuf words = SBUF_INIT, in = SBUF_INIT, why = SBUF_INIT,
-		    ienv = SBUF_INIT, changes = SBUF_INIT;
+	struct sbuf words = SBUF_INIT, in = SBUF_INIT, why = SBUF_INIT;
 	char pat[72] = "", said[72];
-	const char *env[] = { NULL, NULL };
-	const char *fresh[] = { "update-index", "-q", "--refresh", NULL };
-	const char *rt[] = { "read-tree", "-m", rr->home.old, tip, NULL };
-	const char *dt[] = { "diff-tree", "-r", "-z", "--no-renames",
-			     "--name-status", rr->home.old, tip, NULL };
 	int r = 0;
 
-	ht.repo = (struct repo *)&rr->home;
 	for (size_t i = 0; rr->given && i < rr->argc; i++)
 		sb_add(&words, rr->argv[i], strlen(rr->argv[i]) + 1);
 	sb_addf(&in, "tip %s\n%s", tip, fates->buf);
 	if ((words.len && write_blob(words.buf, words.len, pat) < 0) ||
-	    write_blob(in.buf, in.len, said) < 0 || take_index_lock(&ht) < 0 ||
-	    copy_index(rr->home.index, rr->home.gitdir, &ht.tmp_index) < 0)
+	    write_blob(in.buf, in.len, said) < 0)
 		r = -1;
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", ht.tmp_index ? ht.tmp_index : "");
-	env[0] = ienv.buf;
-	/* read-tree trusts the index's stat data, which a copy of the tree
-	 * (cp -a, a backup) makes stale: refreshed first, as checkout does */
-	if (!r)
-		run_git(&(struct git_run){ .words = fresh, .env = env, .quiet = 1 });
-	if (!r && (git_ok("git read-tree", &(struct git_run){ .words = rt,
-							      .env = env }) < 0 ||
-		   git_ok("git diff-tree", &(struct git_run){ .words = dt,
-							      .out = &changes }) < 0))
-		r = -1;
-	if (!r && !changes_ok(&changes))
-		r = error("git diff-tree: unexpected output");
 	sb_setlen(&in, 0);
-	sb_addf(&in, "update refs/heads/%s %s %s\n"
+	sb_addf(&in, "update %s %s %s\n"
 		"update refs/series/%s/onto %s\n"
 		"update refs/series/%s/v%d-respin %s\n"
-		"update refs/series/%s/v%d-from %s\n", rr->br, tip, rr->home.old,
-		rr->br, rr->onto, rr->br, rr->v + 1, said, rr->br, rr->v + 1,
-		rr->old.tip);
+		"update refs/series/%s/v%d-from %s\n", rr->home.ref, tip,
+		rr->home.old, rr->br, rr->onto, rr->br, rr->v + 1, said, rr->br,
+		rr->v + 1, rr->old.tip);
 	if (*pat)
 		sb_addf(&in, "update refs/series/%s/pattern %s\n", rr->br, pat);
 	sb_addf(&why, "series respin: v%d onto %.12s", rr->v + 1, rr->onto);
 	const char *up[] = { "update-ref", "-m", why.buf, "--stdin", NULL };
+	const char *sym[] = { "symbolic-ref", "HEAD", rr->home.ref, NULL };
+	/* HEAD on the branch first, so that the refs' transaction is the
+	 * last git, the commit point: where it fails, put_back() checks the
+	 * branch out again as it stands */
+	if (!r && git_ok("git symbolic-ref", &(struct git_run){ .words = sym }) < 0)
+		r = -1;
 	if (!r && run_git(&(struct git_run){ .words = up, .input = in.buf,
 					     .inlen = in.len, .quiet = 1 }))
 		r = error("respin: %s moved meanwhile; it and the work tree are "
 			  "as they were", rr->br);
-	/* landed: the index, then the files (no git runs from here) */
-	if (!r) {
-		temp_drop(ht.tmp_index);
-		if (rename(ht.tmp_index, rr->home.index) < 0)
-			r = error("%s: %s; %s is on v%d, the index is not (run `git "
-				  "reset -q`)", rr->home.index, strerror(errno),
-				  rr->br, rr->v + 1);
-		free(ht.tmp_index);
-		ht.tmp_index = NULL;
-	}
-	if (!r && take_changes(rr, &changes) < 0)
-		r = error("respin: %s is on v%d, but the work tree is not all "
-			  "there (run `git checkout -f`)", rr->br, rr->v + 1);
-	txn_release(&ht);
+	char *marker = respin_marker(&rr->home);
+	if (!r && unlink(marker) < 0)
+		r = error("%s: %s", marker, strerror(errno));
+	free(marker);
+	rr->moved = r < 0;
 	sb_release(&words);
 	sb_release(&in);
 	sb_release(&why);
-	sb_release(&ienv);
-	sb_release(&changes);
 	return r;
 }
 
 /* The branch, the new base and the pattern, refusals first (a work tree
- * with changes of its own, unless -n); then the pattern in a checkout. */
+ * with changes of its own); then the checkout moved there and the
+ * pattern run in it. */
 static int respin_start(struct respin_run *rr, const struct args *a,
-			const char *onto, int dry_run)
+			const char *onto)
 {
-	struct status st = STATUS_INIT;
 	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
 		respin_open_branch(rr, onto) < 0 || respin_pattern(rr, a) < 0 ||
-		(!dry_run && read_status(&st, 0, NULL) < 0) ? -1 : 0;
+		respin_checkout(rr) < 0 ? -1 : 0;
 
-	if (!r && st.nr)
-		r = error("respin: the work tree has changes of its own (%s): "
-			  "commit or stash them first", st.e[0].path);
-	status_release(&st);
-	if (!r)
-		r = respin_checkout(rr);
-	/* the pattern, and every git after it, find the checkout there */
+	/* the pattern, and every git after it, find the repository there */
 	unsetenv("GIT_DIR");
 	unsetenv("GIT_WORK_TREE");
 	unsetenv("GIT_INDEX_FILE");
@@ -22666,7 +22604,7 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 	return failed(r);
 }
 
-/* The pattern's change in the checkout, grouped in the last version's
+/* The pattern's change on the new base, grouped in the last version's
  * form, each group matched to its patch of the last version. */
 static int respin_group(struct cmd *c, struct respin_run *rr)
 {
@@ -22675,10 +22613,11 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 
 	if (respin_form(rr, &o.sel.by) < 0)
 		return EXIT_FAIL;
-	if (chdir(rr->dir) < 0)
-		return failed(error("%s: %s", rr->dir, strerror(errno)));
 	if ((r = open_repo(c)) || read_status(&c->st, 0, NULL) < 0)
 		return r ? r : EXIT_FAIL;
+	if (strcmp(c->repo.ref, "HEAD") || strcmp(c->repo.old, rr->onto))
+		return failed(error("respin: %s moved HEAD off %.12s; nothing "
+				    "changed", rr->argv[0], rr->onto));
 	source_from_status(&c->src, &c->st);
 	if (!c->src.nr)
 		return failed(error("respin: %s changed nothing on %.12s",
@@ -22737,9 +22676,9 @@ static char **carried_left_out(struct cmd *c, const struct respin_run *rr)
 
 /* The groups of the patches left out (rr->left, and those an earlier
  * respin left out: carried_left_out()) out of c's plan, into
- * rr->left_out; their files in the checkout back as onto has them, as
- * landing takes the checkout's files where the new tip differs from the
- * branch.  0, or an exit code after error(). */
+ * rr->left_out; their files back as onto has them, as the new version
+ * has them and the checkout must when the branch lands there.  0, or an
+ * exit code after error(). */
 static int leave_out(struct cmd *c, struct respin_run *rr)
 {
 	size_t n = rr->prev.nr, np = c->p.nr, g = 0, nb = 0;
@@ -22890,7 +22829,8 @@ static int same_as_branch(const struct respin_run *rr, const char *tip)
 	char *ra = xstrfmt("%s..%s", rr->onto, tip);
 	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
 	char *ref = xstrfmt("refs/series/%s/onto", rr->br), onto[72];
-	int same = !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
+	int same = is_ancestor(rr->onto, rr->home.old) &&
+		   !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
 		   !patch_id_list(ra, &a) && !patch_id_list(rb, &b) &&
 		   !strcmp(a.buf, b.buf);
 
@@ -22902,8 +22842,8 @@ static int same_as_branch(const struct respin_run *rr, const char *tip)
 	return same;
 }
 
-/* The commits on the new base, in the checkout (the branch is not moved
- * yet); EXIT_NOTHING where they are what the branch already is. */
+/* The commits on the new base, where the checkout is (the branch is not
+ * moved yet); EXIT_NOTHING where they are what the branch already is. */
 static int respin_build(struct cmd *c, struct respin_run *rr)
 {
 	struct changes cs = { NULL, 0 };
@@ -22930,8 +22870,6 @@ static int respin_build(struct cmd *c, struct respin_run *rr)
 static int respin_finish(struct cmd *c, struct respin_run *rr,
 			 const struct sbuf *fates)
 {
-	if (chdir(rr->home.top) < 0)
-		return failed(error("%s: %s", rr->home.top, strerror(errno)));
 	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
 		return EXIT_FAIL;
 	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
@@ -22939,9 +22877,27 @@ static int respin_finish(struct cmd *c, struct respin_run *rr,
 	return 0;
 }
 
+/* respin --abort: the checkout a killed respin left put back. */
+static int respin_abort(struct respin_run *rr)
+{
+	struct stat sb;
+	char *marker;
+
+	if (repo_open(&rr->home) < 0)
+		return EXIT_FAIL;
+	marker = respin_marker(&rr->home);
+	int none = lstat(marker, &sb) < 0;
+	free(marker);
+	if (none)
+		return failed(error("respin: --abort: no respin to undo here"));
+	if (put_back(&rr->home) < 0)
+		return EXIT_FAIL;
+	xfprintf(stderr, "series: respin: the checkout is back on its branch\n");
+	return 0;
+}
+
 static void respin_release(struct respin_run *rr)
 {
-	respin_drop(rr);
 	repo_release(&rr->home);
 	free(rr->old.spec);
 	if (rr->up)
@@ -22961,7 +22917,7 @@ static int cmd_respin(struct args *a)
 	struct respin_opts o = { .onto = NULL };
 	int r = parse_opts(a, &o);
 
-	if (!r && !o.onto)
+	if (!r && !o.onto && !o.abort)
 		r = cmd_usage(a->cmd, "--onto REF: the new base to respin onto");
 	if (r)
 		return args_end(a, r);
@@ -22971,8 +22927,10 @@ static int cmd_respin(struct args *a)
 	memset(&rr, 0, sizeof rr);
 	rr.old.spec = NULL;
 	catch_signals();
+	if (o.abort)
+		return cmd_end(&c, respin_abort(&rr));
 	struct sbuf fates = SBUF_INIT;
-	if (!(r = respin_start(&rr, a, o.onto, o.dry_run)) &&
+	if (!(r = respin_start(&rr, a, o.onto)) &&
 	    !(r = respin_group(&c, &rr)) &&
 	    !(r = respin_verdicts(&c, &rr, &o)) &&
 	    !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
@@ -22980,6 +22938,8 @@ static int cmd_respin(struct args *a)
 		if (!o.dry_run)
 			r = respin_finish(&c, &rr, &fates);
 	}
+	if (rr.moved && put_back(&rr.home) < 0 && r != EXIT_FAIL)
+		r = EXIT_FAIL;
 	sb_release(&fates);
 	respin_release(&rr);
 	return cmd_end(&c, r);

@@ -387,9 +387,6 @@ respin_campaign() {
 	replies > "$scratch/replies.mbox"
 	"$SERIES" trailers "$scratch/replies.mbox" "$FB..HEAD" > /dev/null 2>&1 || bad "respin_campaign: trailers"
 	PAT=$scratch/$1.pattern
-	# where respin's checkout goes, to see that none is left
-	export TMPDIR=$scratch/$1.tmp
-	mkdir -p "$TMPDIR"
 	printf '%s\n' "for f in \$(git ls-files | grep -v MAINTAINERS); do" \
 		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$PAT"
 }
@@ -426,7 +423,7 @@ v2: 6 patches on $(git rev-parse --short=12 up) (4 unchanged, 1 changed, 1 new);
 	lacks "a changed patch loses its tag" "$(sed '/^---$/q' <<<"$w")" "Tested-by"
 	has "and says so below ---" "$w" "---
 v2: not carried, as the patch changed: Tested-by: Tim Tester <tim@example.org>"
-	eq "no checkout left" "$(git worktree list | wc -l) $(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)" "1 0 0"
+	eq "back on the branch, no marker left" "$(git symbolic-ref HEAD) $(ls .git/series-respin 2>/dev/null | wc -l)" "refs/heads/main 0"
 	eq "recorded" "$(git for-each-ref --format='%(refname)' refs/series/main/onto refs/series/main/pattern refs/series/main/v2-respin | wc -l)" 3
 	run format -v 2 -o "$scratch/st-respin-v2"
 	eq "format -v 2: exit" "$rc" 0
@@ -533,11 +530,12 @@ M
 	lacks "--keep 10: not said left out" "$out" "left out  fs"
 }
 
-# Refusals: one line each, nothing changed, no checkout left.
+# Refusals: one line each, nothing changed, the checkout back on the
+# branch and no marker left.
 t_respin_refusals() {
 	respin_campaign st-respin-r
 	local s; s=$(snapshot)
-	left() { echo "$(git worktree list | wc -l) $(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)"; }
+	left() { echo "$(git symbolic-ref HEAD) $(ls .git/series-respin 2>/dev/null | wc -l)"; }
 	run respin --onto nowhere -- true
 	eq "bad onto" "$err" "series: respin: --onto 'nowhere' is no commit here (fetch it)"
 	run respin --onto up -- false
@@ -548,17 +546,23 @@ t_respin_refusals() {
 	run respin --onto up -- true
 	eq "no change" "$err" "series: respin: true changed nothing on $(git rev-parse --short=12 up)"
 	eq "nothing changed" "$(snapshot)" "$s"
-	eq "no checkout left" "$(left)" "1 0 0"
+	eq "no marker left" "$(left)" "refs/heads/main 0"
 	echo 'int w;' >> fs/one.c
 	run respin --onto up -- sh "$PAT"
 	eq "dirty work tree" "$err" "series: respin: the work tree has changes of its own (fs/one.c): commit or stash them first"
+	run respin -n --onto up -- sh "$PAT"
+	eq "dirty work tree, -n" "$err" "series: respin: the work tree has changes of its own (fs/one.c): commit or stash them first"
 	git checkout -q -- fs/one.c
-	# the pattern moves the branch meanwhile (a commit of the user's)
-	run respin --onto up -- sh -c "git -C '$PWD' commit -q --allow-empty -m meanwhile && sh '$PAT'"
+	# the pattern commits (on the new base, where the checkout is)
+	run respin --onto up -- sh -c "git commit -q --allow-empty -m stray && sh '$PAT'"
+	eq "the pattern commits" "$err" "series: respin: sh moved HEAD off $(git rev-parse --short=12 up); nothing changed"
+	eq "the pattern commits: nothing changed" "$(snapshot)" "$s"
+	# the branch moves meanwhile (a commit of the user's, elsewhere)
+	run respin --onto up -- sh -c "git update-ref refs/heads/main \$(git commit-tree -p main -m meanwhile main^{tree}) && sh '$PAT'"
 	eq "moved meanwhile" "$err" "series: respin: main moved meanwhile; it and the work tree are as they were"
 	eq "moved: the user's commit stays" "$(git log -1 --format=%s)" "meanwhile"
 	eq "moved: clean" "$(git status --porcelain)" ""
-	eq "moved: no checkout left" "$(left)" "1 0 0"
+	eq "moved: no marker left" "$(left)" "refs/heads/main 0"
 	git checkout -q --detach
 	run respin --onto up -- sh "$PAT"
 	eq "detached" "$err" "series: respin: HEAD is on no branch, under which format records each version"
@@ -614,12 +618,25 @@ t_kernel_respin() {
 }
 
 # The fake git failing at every step of respin: the branch, index, work
-# tree and .git stay as they were and nothing is left in TMPDIR, or the
-# result is right.
+# tree and .git stay as they were, or the result is right.  Only a run
+# out of memory may leave its marker (it died, as a SIGKILL would, or no
+# git could run to put the checkout back, which it says), and respin
+# --abort then puts the checkout back.
 rs_result() {
 	eq "$1: the tree" "$(git rev-parse HEAD^{tree})" "$RS_TREE"
 	eq "$1: clean" "$(git status --porcelain)" ""
-	eq "$1: no checkout left" "$(ls "$TMPDIR" | wc -l) $(ls .git/worktrees 2>/dev/null | wc -l)" "0 0"
+	eq "$1: on the branch, no marker" "$(git symbolic-ref HEAD) $(ls .git/series-respin 2>/dev/null | wc -l)" "refs/heads/main 0"
+}
+
+rs_undo() {
+	[ -e .git/series-respin ] || return 0
+	[ "$2" = oom ] || bad "$1: the marker is left"
+	# died (the next command names --abort), or said so itself
+	case $err in *"series: out of memory"*) ;; *)
+		has "$1: says how to undo it" "$err" "series: respin: could not check main out again; \`series respin --abort\` tries again"
+		FAULT_EXTRA=1;;
+	esac
+	"$SERIES" respin --abort > /dev/null 2>&1 || bad "$1: respin --abort failed"
 }
 
 t_respin_faults() {
@@ -627,10 +644,33 @@ t_respin_faults() {
 	"$SERIES" respin --onto up -- sh "$PAT" > /dev/null 2>&1
 	RS_TREE=$(git rev-parse HEAD^{tree})
 	local pat=$PAT
-	export TMPDIR=$scratch/rsf.tmp
-	mkdir -p "$TMPDIR"
-	each_fault respin_campaign rsf rs_result respin --onto up -- sh "$pat"
-	eq "no checkout left in TMPDIR" "$(ls "$TMPDIR" | wc -l)" 0
+	FAULT_UNDO=rs_undo each_fault respin_campaign rsf rs_result respin --onto up -- sh "$pat"
+}
+
+# Killed (SIGKILL) in the pattern: the checkout is left on the new base
+# with the marker; respin and commit refuse, naming respin --abort, which
+# puts everything back, the user's untracked file kept and the pattern's
+# removed.  Stopped (SIGINT): put back at once, the signal's exit code.
+t_respin_interrupted() {
+	respin_campaign st-killed
+	echo mine > notes.txt
+	local s; s=$(snapshot)
+	run respin --onto up -- sh -c "sh '$PAT'; echo junk > pattern.orig; kill -9 \$PPID"
+	eq "killed: exit" "$rc" 137
+	eq "killed: on the new base" "$(git rev-parse HEAD)" "$(git rev-parse up)"
+	run respin --onto up -- sh "$PAT"
+	eq "killed: respin refuses" "$err" "series: respin: a respin (series respin --abort undoes it) is in progress (series-respin exists); finish or abort it first"
+	run commit -m 'x: y'
+	has "killed: commit refuses" "$err" "series respin --abort"
+	run respin --abort
+	eq "--abort: exit" "$rc" 0
+	eq "--abort: said" "$err" "series: respin: the checkout is back on its branch"
+	eq "--abort: all back, notes.txt kept" "$(snapshot)" "$s"
+	run respin --abort
+	eq "--abort again: refused" "$rc $err" "3 series: respin: --abort: no respin to undo here"
+	run respin --onto up -- sh -c "sh '$PAT'; echo junk > pattern.orig; kill -INT \$PPID; sleep 5"
+	eq "SIGINT: exit" "$rc" 130
+	eq "SIGINT: all back" "$(snapshot)" "$s"
 }
 
 # ---- a seeded simulation of a campaign ------------------------------------
