@@ -18001,6 +18001,8 @@ struct fate {
 	char *answer;           /* ANSWERED: who, and their line; NAKED:
 				 * the Nacked-by: line */
 	char *replied;          /* per To: box, 1: they replied */
+	size_t squashed;        /* BY_PATCH_ID: the patches in its commit,
+				 * where more than it (squashes()) */
 };
 
 /* Whether the patch is in the tree: by its link, its patch id, or
@@ -18424,6 +18426,61 @@ static void edited_files(const struct upstream *u, const struct rcommits *rc,
 	fchanges_free(v, n);
 }
 
+/* Adds patch id hex to sum, as git patch-id --stable adds a commit's
+ * files' hashes: little-endian numbers of n bytes, carried over. */
+static void add_patch_id(unsigned char *sum, const char *hex, size_t n)
+{
+	unsigned carry = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		carry += sum[i] + (unsigned)(hexval(hex[2 * i]) << 4 |
+					     hexval(hex[2 * i + 1]));
+		sum[i] = (unsigned char)carry;
+		carry >>= 8;
+	}
+}
+
+/* Patches squashed into one commit of u as they were sent: that
+ * commit's patch id is the sum of theirs, the files of each are among
+ * its files, and there are two or more.  Each free commit of u against
+ * the pending patches of rc whose files it holds all of. */
+static void squashes(struct upstream *u, const struct rcommits *rc,
+		     struct fate *f)
+{
+	char *in = xcalloc(rc->nr + 1, 1);
+
+	for (size_t j = 0; j < u->rc.nr; j++) {
+		const struct rcommit *t = &u->rc.c[j];
+		char pid[72], one[72];
+		unsigned char sum[32] = { 0 }, want[32] = { 0 };
+		size_t n = 0, len;
+		if (u->skip[j] || u->taken[j] ||
+		    patch_of_commit(&u->ids, t->id, pid) ||
+		    (len = strlen(pid) / 2) > sizeof sum)
+			continue;
+		add_patch_id(want, pid, len);
+		for (size_t i = 0; i < rc->nr; i++) {
+			size_t k = 0, q = 0;
+			in[i] = f[i].state == PENDING &&
+				!patch_of_commit(&u->ids, rc->c[i].id, one);
+			for (; in[i] && k < rc->c[i].npath; k++) {
+				while (q < t->npath && strcmp(t->path[q],
+							     rc->c[i].path[k]))
+					q++;
+				in[i] = q < t->npath;
+			}
+			if (in[i] && ++n)
+				add_patch_id(sum, one, len);
+		}
+		for (size_t i = 0; n > 1 && !memcmp(sum, want, len) && i < rc->nr; i++)
+			if (in[i]) {
+				applied_as(&f[i], u, j, BY_PATCH_ID);
+				f[i].squashed = n;
+			}
+	}
+	free(in);
+}
+
 /* Which patches of rc upstream u holds, into f: by link; by patch id,
  * git's diff and then the histogram one, of what may match (one diff of
  * those commits, kept for edited_files); by subject, author and files. */
@@ -18464,6 +18521,8 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 					   BY_PATCH_ID : MODIFIED);
 			free(subj);
 		}
+		if (pass == 1 && !r)
+			squashes(u, rc, f);
 	}
 	if (!r)
 		edited_files(u, rc, f);
@@ -18582,7 +18641,11 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 		"subject, author and files" };
 
 	if (is_applied(f)) {
-		sb_addf(sb, "in %s as %.12s (%s)", f->ref, f->commit, how[f->state]);
+		sb_addf(sb, "in %s as %.12s (%s", f->ref, f->commit, how[f->state]);
+		if (f->squashed)
+			sb_addf(sb, "s of the %zu patches squashed there",
+				f->squashed);
+		sb_addc(sb, ')');
 		if (f->edited)
 			sb_addf(sb, "; changed there: %s", f->edited);
 	} else if (f->state == REVERTED)

@@ -222,6 +222,37 @@ Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
       in up as $at (Link:)"
 }
 
+# Two patches squashed into one commit as they were sent, no Link: (the
+# maintainer's own subject and author): both applied by patch id, as that
+# commit, and said so; respin calls both gone as applied.  A commit of
+# only one of them and more is no squash of them.
+t_status_squashed_without_links() {
+	campaign st-squash2
+	local v1=$scratch/st-squash2-v1
+	git checkout -q up
+	git am -q "$(smail "$v1" 09)" "$(smail "$v1" 10)"
+	git reset -q --soft HEAD~2
+	git -c user.name=Mai -c user.email=mai@example.org commit -qm "widget, fs: one commit"
+	git checkout -q main
+	run status up
+	local at; at=$(git rev-parse --short=12 up)
+	has "the first, by the sum of their patch ids" "$out" "  9 applied  drivers/widget: do it
+      in up as $at (patch ids of the 2 patches squashed there)"
+	has "the second too" "$out" " 10 applied  fs: do it
+      in up as $at (patch ids of the 2 patches squashed there)"
+	printf '%s\n' "echo 'int w;' >> drivers/gpio/gpio-a.c" > "$scratch/sq.pattern"
+	run respin -n --onto up -- sh "$scratch/sq.pattern"
+	has "respin: gone as applied" "$out" "gone      fs: do it (applied as $(git rev-parse --short=12 up))"
+	git checkout -q up
+	git reset -q --hard HEAD~1
+	git am -q "$(smail "$v1" 09)"
+	echo 'int more;' >> fs/two.c
+	git commit -q --amend -a -m "widget: and more"
+	git checkout -q main
+	run status up
+	has "one and more: no squash" "$out" " 10 pending  fs: do it"
+}
+
 # What looks like a patch but is not it: a commit of another author with
 # its subject and files, a stable backport of its change, two commits
 # each matching by subject, author and files (not unique), the same
