@@ -18442,8 +18442,9 @@ static void add_patch_id(unsigned char *sum, const char *hex, size_t n)
 
 /* Patches squashed into one commit of u as they were sent: that
  * commit's patch id is the sum of theirs, the files of each are among
- * its files, and there are two or more.  Each free commit of u against
- * the pending patches of rc whose files it holds all of. */
+ * its files, and there are two or more.  Each commit of u against the
+ * patches of rc whose files it holds all of, pending or found there by
+ * a Link: (the one the maintainer's commit names). */
 static void squashes(struct upstream *u, const struct rcommits *rc,
 		     struct fate *f)
 {
@@ -18454,14 +18455,15 @@ static void squashes(struct upstream *u, const struct rcommits *rc,
 		char pid[72], one[72];
 		unsigned char sum[32] = { 0 }, want[32] = { 0 };
 		size_t n = 0, len;
-		if (u->skip[j] || u->taken[j] ||
-		    patch_of_commit(&u->ids, t->id, pid) ||
+		if (u->skip[j] || patch_of_commit(&u->ids, t->id, pid) ||
 		    (len = strlen(pid) / 2) > sizeof sum)
 			continue;
 		add_patch_id(want, pid, len);
 		for (size_t i = 0; i < rc->nr; i++) {
 			size_t k = 0, q = 0;
-			in[i] = f[i].state == PENDING &&
+			in[i] = (f[i].state == PENDING ||
+				 (f[i].state == BY_LINK && !strcmp(f[i].commit,
+								   t->id))) &&
 				!patch_of_commit(&u->ids, rc->c[i].id, one);
 			for (; in[i] && k < rc->c[i].npath; k++) {
 				while (q < t->npath && strcmp(t->path[q],
@@ -18474,7 +18476,8 @@ static void squashes(struct upstream *u, const struct rcommits *rc,
 		}
 		for (size_t i = 0; n > 1 && !memcmp(sum, want, len) && i < rc->nr; i++)
 			if (in[i]) {
-				applied_as(&f[i], u, j, BY_PATCH_ID);
+				if (f[i].state == PENDING)
+					applied_as(&f[i], u, j, BY_PATCH_ID);
 				f[i].squashed = n;
 			}
 	}
@@ -18643,7 +18646,7 @@ static void add_fate_details(struct sbuf *sb, const struct fate *f,
 	if (is_applied(f)) {
 		sb_addf(sb, "in %s as %.12s (%s", f->ref, f->commit, how[f->state]);
 		if (f->squashed)
-			sb_addf(sb, "s of the %zu patches squashed there",
+			sb_addf(sb, "; one of %zu patches squashed there",
 				f->squashed);
 		sb_addc(sb, ')');
 		if (f->edited)

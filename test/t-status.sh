@@ -217,9 +217,9 @@ Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
 	has "the first, by its Link:" "$out" "  9 applied  drivers/widget: do it
-      in up as $at (Link:)"
+      in up as $at (Link:; one of 2 patches squashed there)"
 	has "the second too, as the same commit" "$out" " 10 applied  fs: do it
-      in up as $at (Link:)"
+      in up as $at (Link:; one of 2 patches squashed there)"
 }
 
 # Two patches squashed into one commit as they were sent, no Link: (the
@@ -237,9 +237,9 @@ t_status_squashed_without_links() {
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
 	has "the first, by the sum of their patch ids" "$out" "  9 applied  drivers/widget: do it
-      in up as $at (patch ids of the 2 patches squashed there)"
+      in up as $at (patch id; one of 2 patches squashed there)"
 	has "the second too" "$out" " 10 applied  fs: do it
-      in up as $at (patch ids of the 2 patches squashed there)"
+      in up as $at (patch id; one of 2 patches squashed there)"
 	printf '%s\n' "echo 'int w;' >> drivers/gpio/gpio-a.c" > "$scratch/sq.pattern"
 	run respin -n --onto up -- sh "$scratch/sq.pattern"
 	has "respin: gone as applied" "$out" "gone      fs: do it (applied as $(git rev-parse --short=12 up))"
@@ -710,11 +710,12 @@ t_respin_interrupted() {
 # directory and formatted as v1; then each maintainer, as the seed draws
 # it, applies the patch as sent (git am --message-id: a Link), applies it
 # with an edit of their own and its Link, applies it retitled, NAKs it,
-# thanks for it without a tree that has it yet, acks it, or says nothing;
+# thanks for it without a tree that has it yet, acks it, says nothing, or
+# squashes it with the next one into a commit of their own (no Link:);
 # upstream moves beside the series.  The truth it made is in SIM_ACT
 # (one word a patch).  Then status, trailers, respin --mbox and format -v
 # 2 are asked, and each must say of every patch what the truth says.
-sim_acts=(sent edited retitled naked thanked acked silent)
+sim_acts=(sent edited retitled naked thanked acked silent squashed)
 
 sim_campaign() {
 	local seed=$1 i d act n=9 v1 mb
@@ -741,6 +742,9 @@ sim_campaign() {
 	SIM_ACT=()
 	for i in $(seq 1 $n); do
 		act=${sim_acts[RANDOM % ${#sim_acts[@]}]}
+		# the second of a squashed pair went in with the first
+		[ "${SIM_ACT[i]:-}" = squashed ] && continue
+		[ "$act" = squashed ] && [ "$i" = "$n" ] && act=sent
 		SIM_ACT[i]=$act
 		local m; m=$(smail "$v1" "$(printf %02d "$i")")
 		case $act in
@@ -749,6 +753,12 @@ sim_campaign() {
 			git am -q --message-id "$scratch/sim.e";;
 		retitled) git am -q "$m"
 			git commit -q --amend -m "d$i: switch to NEW()";;
+		squashed) # with the next patch, into one commit of the
+			# maintainer's own, no Link:
+			SIM_ACT[i + 1]=squashed
+			git am -q "$m" "$(smail "$v1" "$(printf %02d $((i + 1)))")"
+			git reset -q --soft HEAD~2
+			git -c user.name=Mai -c user.email=mai@example.org commit -qm "d$i, d$((i + 1)): use NEW()";;
 		naked|thanked|acked)
 			local line=
 			case $act in
@@ -782,15 +792,16 @@ sim_campaign() {
 
 # What each side must say of patch i, from the truth.
 sim_status_word() {
-	case $1 in sent|edited) echo applied;; retitled) echo applied;;
+	case $1 in sent|edited|squashed) echo applied;; retitled) echo applied;;
 	naked) echo NAKed;; thanked) echo answered;; *) echo pending;; esac
 }
 
 t_campaign_simulation() {
-	local seed i act want got n=9 failed_seeds=
+	local seed i act want got n=9 failed_seeds= drawn=
 	for seed in 1 2 3 4 5 6 7 8 9 10; do
 		local before=$failed
 		sim_campaign "$seed" || continue
+		drawn="$drawn ${SIM_ACT[*]} "
 		local mb=$scratch/sim-$seed.mbox
 		# status
 		run status up --mbox "$mb"
@@ -814,7 +825,7 @@ t_campaign_simulation() {
 		for i in $(seq 1 $n); do
 			local subj="drivers/d$i: use NEW()"
 			case ${SIM_ACT[i]} in
-			sent|edited|retitled) has "seed $seed, patch $i (${SIM_ACT[i]}): respin says gone, applied" "$out" "gone      $subj (applied as ";;
+			sent|edited|retitled|squashed) has "seed $seed, patch $i (${SIM_ACT[i]}): respin says gone, applied" "$out" "gone      $subj (applied as ";;
 			naked|thanked) has "seed $seed, patch $i (${SIM_ACT[i]}): respin leaves it out" "$out" "left out  $subj (";;
 			*) if [ "$i" = "$SIM_DEL" ]; then
 				has "seed $seed, patch $i (deleted upstream): respin says gone" "$out" "gone      $subj (the pattern no longer touches its files)"
@@ -832,7 +843,7 @@ t_campaign_simulation() {
 			for i in $(seq 1 $n); do
 				local subj="drivers/d$i: use NEW()"
 				case ${SIM_ACT[i]} in
-				sent|edited|retitled) has "seed $seed, patch $i: v2's letter says applied" "$letter" ": $subj"$'\n'
+				sent|edited|retitled|squashed) has "seed $seed, patch $i: v2's letter says applied" "$letter" ": $subj"$'\n'
 					has "seed $seed, patch $i: applied upstream" "$(grep -F "$subj" <<<"$letter")" "- applied upstream as ";;
 				naked|thanked) has "seed $seed, patch $i: v2's letter says left out" "$(grep -F "$subj" <<<"$letter")" "- left out (";;
 				*) [ "$i" = "$SIM_DEL" ] ||
@@ -850,6 +861,9 @@ t_campaign_simulation() {
 		[ "$failed" = "$before" ] || failed_seeds="$failed_seeds $seed"
 	done
 	[ -z "$failed_seeds" ] || echo "t_campaign_simulation: failing seeds:$failed_seeds"
+	for act in "${sim_acts[@]}"; do
+		has "the seeds draw every act: $act" "$drawn " " $act "
+	done
 }
 
 # Two cycles at the kernel's scale: v1 of the of_match_ptr() change (217
