@@ -22339,8 +22339,7 @@ static int respin_open_branch(struct respin_run *rr, const char *onto)
 		return r;
 	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v,
 			       rr->old.tip);
-	r = read_range_commits(&rr->old, &rr->prev, "respun");
-	return r ? r : patch_ids(rr->old.spec, &rr->ids);
+	return read_range_commits(&rr->old, &rr->prev, "respun");
 }
 
 /* The marker of a respin whose checkout is off the branch, in .git:
@@ -22459,11 +22458,37 @@ static int run_pattern(const struct respin_run *rr)
 	return check_stop("respin");
 }
 
+/* The patch id of each group of p (its members' diffs in src), after
+ * its name (a commit's id, as source_from_commits() names them) where
+ * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
+ * into out. */
+static int group_patch_ids(const struct plan *p, const struct source *src,
+			   int named, struct sbuf *out)
+{
+	struct sbuf in = SBUF_INIT;
+
+	for (size_t g = 0; g < p->nr; g++) {
+		if (named)
+			sb_addf(&in, "commit %s\n", p->g[g].name);
+		else
+			sb_addf(&in, "commit %040zx\n", g);
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			const struct sfile *f = &src->f[p->g[g].member[j]];
+			sb_add(&in, src->text.buf + f->off, f->len);
+		}
+	}
+	int r = run_patch_id(&in, out);
+	sb_release(&in);
+	return r;
+}
+
 /* The form the campaign has (per file, per directory, ...: the first
  * whose groups are its patches; per directory where none is) into *by:
  * v1's, as format recorded it, where there is one, since a later version
  * that upstream took most of fits several forms (a lone patch is per file
- * and per directory alike).  0, or -1 after error(). */
+ * and per directory alike).  The last version's patch ids too, into
+ * rr->ids: from the diffs read here where that is v1.  0, or -1 after
+ * error(). */
 static int respin_form(struct respin_run *rr, enum group_by *by)
 {
 	struct source src = SOURCE_INIT;
@@ -22480,7 +22505,9 @@ static int respin_form(struct respin_run *rr, enum group_by *by)
 	int r = source_from_commits(&src, &p, of, of == &v1 ? first.spec :
 				    rr->old.spec) < 0 ||
 		load_owners(&ow, rr->home.top, NULL) < 0 ||
-		owner_facts(&ow, &src, NULL) < 0 ? -1 : 0;
+		owner_facts(&ow, &src, NULL) < 0 ||
+		(of == &rr->prev ? group_patch_ids(&p, &src, 1, &rr->ids) :
+		 patch_ids(rr->old.spec, &rr->ids)) < 0 ? -1 : 0;
 
 	*by = BY_DIR;
 	for (size_t i = 1; !r && i < NFORMS; i++)
@@ -22539,7 +22566,7 @@ static void respin_template(struct cmd *c, const struct respin_run *rr)
  * that patch's: the fates, and each group's message. */
 static int respin_match(struct cmd *c, struct respin_run *rr)
 {
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	struct sbuf out = SBUF_INIT;
 	char *taken = xcalloc(rr->prev.nr + 1, 1);
 	int r;
 
@@ -22553,13 +22580,8 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 					if (!strcmp(rr->prev.c[k].path[q],
 						    c->src.f[grp->member[j]].path))
 						rr->was[g] = k, taken[k] = 1;
-		sb_addf(&in, "commit %040zx\n", g);
-		for (size_t j = 0; j < grp->nr; j++) {
-			const struct sfile *f = &c->src.f[grp->member[j]];
-			sb_add(&in, c->src.text.buf + f->off, f->len);
-		}
 	}
-	r = run_patch_id(&in, &out);
+	r = group_patch_ids(&c->p, &c->src, 0, &out);
 	for (size_t g = 0; !r && g < c->p.nr; g++) {
 		size_t k = rr->was[g];
 		char pid[72], line[160];
@@ -22584,7 +22606,6 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 		sb_release(&lost);
 	}
 	free(taken);
-	sb_release(&in);
 	sb_release(&out);
 	return r;
 }
