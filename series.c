@@ -1986,8 +1986,10 @@ struct opt {
 	const char *arg;              /* the value's name in help */
 	const char *help;             /* NULL: an alias, not listed */
 	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
-	int min, max;                 /* OPT_NUMBER */
-	unsigned char syn;            /* SYN_*: how the synopsis shows it */
+	/* OPT_NUMBER's range (|n| < 2^23), and SYN_*: how the synopsis
+	 * shows it; in two words, not three */
+	int min : 24, max : 24;
+	unsigned syn : 8;
 };
 
 /* A row's place in the synopsis.  Each row is "[-x ARG]" (its short name
@@ -13440,8 +13442,58 @@ static void count_recipients(const struct recipients *r, size_t n,
 	free(v);
 }
 
+/* Group i's subject (its message's first line), else its name. */
+static struct span plan_subject(const struct plan *p, const struct sbuf *msgs,
+				size_t i)
+{
+	const char *nl;
+
+	if (!msgs)
+		return (struct span){ p->g[i].name, strlen(p->g[i].name) };
+	nl = memchr(msgs[i].buf, '\n', msgs[i].len);
+	return (struct span){ msgs[i].buf, nl ? (size_t)(nl - msgs[i].buf) :
+					       msgs[i].len };
+}
+
+/* A plan longer than a glance (PLAN_TABLE groups or more) opens with a
+ * line a group: its number, files, subject, and the first person of its
+ * To: with how many more. */
+enum { PLAN_TABLE = 4 };
+
+static void add_plan_table(struct sbuf *out, const struct plan *p,
+			   const struct sbuf *msgs, const struct recipients *rcpt)
+{
+	int w = 7;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		size_t n = plan_subject(p, msgs, i).len;
+		w = n > (size_t)w ? (n > 60 ? 60 : (int)n) : w;
+	}
+	sb_addf(out, rcpt ? "   #  files  %-*s  to\n" : "   #  files  %.*s\n", w,
+		"subject");
+	for (size_t i = 0; i < p->nr; i++) {
+		struct span sj = plan_subject(p, msgs, i);
+		sb_addf(out, " %3zu  %5zu  %-*.*s", i + 1, p->g[i].nr, w,
+			(int)(sj.len > 60 ? 60 : sj.len), sj.p);
+		if (rcpt && rcpt[i].people) {
+			const char *a = rcpt[i].v[0].addr;
+			struct address ad = parse_address((struct span){ a, strlen(a) });
+			struct span who = ad.name.len ? ad.name : ad.box;
+			sb_addf(out, "  %.*s", (int)who.len, who.p);
+			if (rcpt[i].people > 1)
+				sb_addf(out, " +%zu", rcpt[i].people - 1);
+		}
+		while (out->len && out->buf[out->len - 1] == ' ')
+			sb_setlen(out, out->len - 1);
+		sb_addc(out, '\n');
+	}
+	sb_addc(out, '\n');
+}
+
 /* The plan as people read it, ending in "N groups, N files"; with
- * messages != 0 each group's whole message.  letter[i] is file i's. */
+ * messages != 0 each group's whole message.  letter[i] is file i's.  A
+ * group whose name another has is headed with its section, or its
+ * number, too: no two headers read alike. */
 static void print_plan(const struct plan *p, const struct source *src,
 		       const char *letter, const struct sbuf *msgs,
 		       int messages, const struct recipients *rcpt)
@@ -13449,9 +13501,18 @@ static void print_plan(const struct plan *p, const struct source *src,
 	struct sbuf out = SBUF_INIT;
 	size_t files = 0;
 
+	if (p->nr >= PLAN_TABLE)
+		add_plan_table(&out, p, msgs, rcpt);
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct group *g = &p->g[i];
+		size_t k = 0;
+		while (k < p->nr && (k == i || strcmp(p->g[k].name, g->name)))
+			k++;
 		sb_quote_c(&out, g->name, strlen(g->name), 0);
+		if (k < p->nr && g->section)
+			sb_addf(&out, " [%s]", g->section);
+		else if (k < p->nr)
+			sb_addf(&out, " #%zu", i + 1);
 		sb_addf(&out, " (%zu file%s)\n", g->nr, g->nr == 1 ? "" : "s");
 		if (msgs) {
 			const struct sbuf *m = &msgs[i];

@@ -124,17 +124,18 @@ t_by_maintainers() {
 	run plan --by maintainers
 	eq "maintainers: exit" "$rc" 0
 	# widget and gadget share Wendy and her list: one group; the i2c
-	# files with and without Bea's section stay apart.
+	# files with and without Bea's section stay apart.  Two groups of
+	# one name are headed with their sections.
 	eq "maintainers: groups" "$(groups_of "$out")" ". (1 file)
-drivers (2 files)
-drivers (2 files)
+drivers [GADGET DRIVERS] (2 files)
+drivers [GPIO SUBSYSTEM] (2 files)
 drivers/gpio (1 file)
 drivers/i2c (2 files)
 drivers/i2c/busses (1 file)
 drivers/net/ethernet (1 file)
 drivers/net/phy (1 file)
 fs (2 files)"
-	has "maintainers: shared people merge" "$out" "drivers (2 files)
+	has "maintainers: shared people merge" "$out" "drivers [GADGET DRIVERS] (2 files)
     M drivers/gadget/g.c
     M drivers/widget/w.c"
 	# Each group's files have exactly the recipients cc gives each alone.
@@ -415,8 +416,8 @@ t_by_subsystem_distinct_subjects() {
 	i2c_history drivers/i2c/busses/i2c-bcm2835.c 'i2c: bcm2835: fix the clock'
 	run plan --by subsystem -m 'SEDME: do it [%(section)]'
 	eq "distinct: exit" "$rc" 0
-	eq "distinct: one name, two groups" "$(groups_of "$out")" "drivers/i2c/busses (1 file)
-drivers/i2c/busses (1 file)"
+	eq "distinct: one name, two groups, each headed with its section" "$(groups_of "$out")" "drivers/i2c/busses [I2C BCM2835 DRIVER] (1 file)
+drivers/i2c/busses [I2C SUBSYSTEM] (1 file)"
 	# history names bcm2835's file, and the directory for both: the
 	# shared answer is no one's own, so each takes its section's name
 	eq "distinct: subjects" "$(grep subject: <<<"$out")" "    subject: i2c: bcm2835: do it [I2C BCM2835 DRIVER]

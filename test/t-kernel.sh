@@ -112,6 +112,15 @@ t_kernel_plan_range() {
 	got=$(awk '/^[^ ]/ { g = 1; next } g && /^    M / { print substr($0, 7); g = 0 }' <<<"$out")
 	eq "plan ofm: each commit's first file heads a group" "$got" "$want"
 	has "plan ofm: the summary" "$out" "$(git rev-list --count base..ofm) groups, $(commas "$(wc -l < "$KFIX.ofm")") files, "
+	# at a glance: a table first, a line a group with its To:, then the
+	# details; no two group headers alike
+	local n; n=$(git rev-list --count base..ofm)
+	eq "plan ofm: the table's head" "$(sed -n 1p <<<"$out" | tr -s ' ')" " # files subject to"
+	eq "plan ofm: a line a group" "$(sed -n "2,$((n + 1))p" <<<"$out" | grep -c '^ *[0-9]\+  *[0-9]\+  [^ ]')" "$n"
+	eq "plan ofm: then a blank line" "$(sed -n "$((n + 2))p" <<<"$out")" ""
+	eq "plan ofm: no two headers alike" "$(groups_of "$out" | sort | uniq -d)" ""
+	run plan --by subsystem base..ofm
+	eq "plan ofm by subsystem: no two headers alike" "$(groups_of "$out" | sort | uniq -d)" ""
 	run plan --by file base..irq
 	eq "plan irq: exit" "$rc" 0
 	eq "plan irq: a group a file" "$(groups_of "$out" | wc -l)" "$(wc -l < "$KFIX.irq")"

@@ -67,7 +67,13 @@ t_plan_range() {
 	rg_series rg-plan
 	run plan -m 'SEDME: x' "$RG_BASE"..HEAD
 	eq "plan of a range: exit" "$rc" 0
-	eq "plan of a range" "$out" ". (1 file)
+	eq "plan of a range" "$out" "   #  files  subject
+   1      1  .: x
+   2      2  a: x
+   3      1  b: x
+   4      1  b/c: x
+
+. (1 file)
     subject: .: x
     M top
 a (2 files)
@@ -265,7 +271,7 @@ t_plan_include_globs() {
 		 'x[a-c].c' '[' '*[' 'q[-]a' 'q[!-]a' '*' 'dir/*/y.c' '\[x]' '?'; do
 		want=$(for f in $files; do [[ $f == $g ]] && echo "$f"; done | LC_ALL=C sort)
 		run plan --by file --include "$g"
-		got=$(grep -v '^ ' <<<"$out" | grep -v ' groups\?, ' | sed 's/ (1 file)$//' | LC_ALL=C sort)
+		got=$(groups_of "$out" | sed 's/ (1 file)$//' | LC_ALL=C sort)
 		eq "--include '$g'" "$got" "$want"
 	done
 }
@@ -352,7 +358,13 @@ t_prefix_from_history() {
 	echo new > drivers/misc/new.c
 	run plan -u -m '%(prefix)do it'
 	eq "prefix: exit" "$rc" 0
-	eq "prefix: the plan" "$out" "drivers/gpio (1 file)
+	eq "prefix: the plan" "$out" "   #  files  subject
+   1      1  gpio: a: do it
+   2      1  i2c: bcm2835: do it
+   3      1  misc: new: do it
+   4      1  stmmac: do it
+
+drivers/gpio (1 file)
     subject: gpio: a: do it
     M drivers/gpio/a.c
 drivers/i2c/busses (1 file)
@@ -607,7 +619,7 @@ t_prefix_net_misc_layers() {
 	for f in $files; do echo 2 >> "$f"; done
 	run plan --by file -m '%(prefix)x'
 	eq "exit" "$rc" 0
-	eq "each layer its words" "$(grep subject <<<"$out")" "    subject: eeprom: at24: x
+	eq "each layer its words" "$(grep 'subject: ' <<<"$out")" "    subject: eeprom: at24: x
     subject: misc: fastrpc: x
     subject: net: phy: marvell: x
     subject: team: x
