@@ -300,3 +300,19 @@ t_regex_vs_perl() {
 	local hits; hits=$(tr -cd 1 <<<"$ours" | wc -c)
 	[ "$hits" -gt 100 ] && ok || bad "only $hits matches in the matrix: the subjects test too little"
 }
+
+# test/parity where linux-source-6.1 is installed (it says SKIPPED if not).
+t_parity() {
+	local log=$scratch/parity.log line
+	PARITY_CACHE=${PARITY_CACHE:-$ORIG_HOME/.cache/series-parity} \
+		SERIES=$SERIES bash "$here/parity" > "$log" 2>&1
+	if grep -q SKIPPED "$log"; then cat "$log"; return; fi
+	grep -E '^parity: (equal|[0-9]+ cases)' "$log"
+	grep -A6 '^DIFF' "$log" | head -40
+	line=$(grep -E '^parity: [0-9]+ passed, [0-9]+ failed$' "$log")
+	[ -n "$line" ] || { bad "parity did not finish: $(tail -n 3 "$log")"; return; }
+	local p f
+	p=$(sed 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\1/' <<<"$line")
+	f=$(sed 's/^parity: \([0-9]*\) passed, \([0-9]*\) failed$/\2/' <<<"$line")
+	pass=$((pass + p)); failed=$((failed + f))
+}

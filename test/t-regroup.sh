@@ -191,11 +191,6 @@ t_regroup_faults() {
 	each_fault rg_series rgf-regroup rg_result regroup -m SEDME:x "$RG_BASE"..HEAD
 }
 
-t_split_commit_faults() {
-	rg_series rgf-regroup            # for RG_BASE, before the loop
-	each_fault rg_split_start rgf-split rg_result split --commit -m SEDME:x "$scratch/rgf.diff"
-}
-
 t_regroup_signals() {
 	make_fakegit
 	prepared rg_series rg-sig

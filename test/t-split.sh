@@ -523,3 +523,10 @@ t_split_cut_in_header() {
 	run split -m 'SEDME: x' -o "$scratch/out-whole" "$scratch/ren.diff"
 	eq "whole: exit 0" "$rc" 0
 }
+
+# split --commit under the fake git failing at each step (the series and
+# its judge are t-regroup.sh's: rg_series, rg_split_start, rg_result).
+t_split_commit_faults() {
+	rg_series rgf-regroup            # for RG_BASE, before the loop
+	each_fault rg_split_start rgf-split rg_result split --commit -m SEDME:x "$scratch/rgf.diff"
+}
