@@ -2461,7 +2461,7 @@ static void recipients_copy(struct recipients *out, const struct recipients *r)
 
 /* The address of a recipient that is a list, as a cover letter names the
  * list: the mailbox alone (a reviewer's "NXP Linux Team <linux-imx@nxp.com>"
- * is the list linux-imx@nxp.com).  The caller frees it. */
+ * is the list linux-imx@nxp.com), a span into v->addr. */
 static struct span list_address(const struct recipient *v)
 {
 	return parse_address((struct span){ v->addr, strlen(v->addr) }).box;
@@ -12537,7 +12537,8 @@ static int cmp_owned_path(const void *a, const void *b)
 	return strcmp(((const struct owned *)a)->path, ((const struct owned *)b)->path);
 }
 
-/* Which commits touch each of src's files (by its path, or its old one). */
+/* Which commits touch each of src's files, by its path (a renamed
+ * file's new one: a commit of its old path alone is not counted). */
 static void map_file_commits(struct regroup *rg, const struct source *src)
 {
 	struct owned *by = xcalloc(src->nr + 1, sizeof *by);
@@ -13391,11 +13392,11 @@ static void additions_release(struct additions *ad)
 /* ==== 7. sinks ==========================================================
  * What consumes a plan's groups: the plan printer; the mail writer and
  * the one pipeline of a series of mails (make_series(), for split, format
- * and each series of format --split); the transaction core, with
- * its four users: commit (the work tree through fast-import), apply (diff
- * text per group: split --commit), take (each file as a commit has it,
- * through fast-import: regroup) and reword (trailers); and the hardware
- * checks.
+ * and each series of format --split); the transaction core, with its
+ * users: commit and respin (the work tree through fast-import), apply
+ * (diff text per group: split --commit), take (each file as a commit has
+ * it, through fast-import: regroup) and reword (trailers); and the
+ * hardware checks.
  */
 
 /* ---- the plan printer ------------------------------------------------------ */
@@ -16990,7 +16991,7 @@ static size_t hunk_lines(const char *t, size_t len, struct hline **out)
 
 /* The body of the file's remove() callback: the function named in
  * ".remove = NAME" (or .remove_new), from its line to the next line that
- * is a lone '}'.  Empty where there is none. */
+ * starts with '}'.  Empty where there is none. */
 static struct span remove_body(const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
