@@ -4802,6 +4802,8 @@ static char *listed_subject(struct span l)
 	return xstrndup(close + 2, t.len - (size_t)(close + 2 - t.p));
 }
 
+/* The trailer lines of a decoded text, each decoded; a quoted line
+ * ("> Tested-by: ...") never counts. */
 static void scan_trailers(struct mbox_msg *m, const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
@@ -8237,8 +8239,6 @@ void mailmap_parse(struct maintainers *m, const char *buf, size_t len)
 	}
 }
 
-/* The last mappings of key, whose address is addr: *name and *to point
- * into e (or are NULL when no line maps that). */
 /* What .mailmap says of one address: the name and the address of the
  * last line that gave each, for the key (one of them set when the other is
  * not).  line is scratch for parsing. */
@@ -8881,8 +8881,6 @@ static void add_role(struct query *q, const char *email, const char *role)
 	sb_release(&ea);
 }
 
-/* deduplicate_email(): the first (name, address) seen for a name or an
- * address stands for every later one. */
 /* The memo's steps of deduplicate_email(): tag 'c', an address to its
  * name and address after .mailmap ("name\0addr"); tag 'f', a name and an
  * address to the line .mailmap makes of them. */
@@ -8924,6 +8922,8 @@ static char *final_email(struct maintainers *m, const struct sbuf *n,
 	return sb_detach(&mm, NULL);
 }
 
+/* deduplicate_email(): the first (name, address) seen for a name or an
+ * address stands for every later one. */
 static void deduplicate_email(struct query *q, char **email)
 {
 	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT;
@@ -17996,8 +17996,6 @@ static int recorded_respin(const struct range *now, int v, struct sbuf *m)
 	return r;
 }
 
-/* git range-diff of prev_spec and now's range into out: 0, or -1 after
- * error(). */
 /* git range-diff's words, of the version prev_spec against news
  * ("BASE..TIP"): malloc'd, the strings the caller's. */
 static const char **range_diff_words(const char *prev_spec, const char *news)
@@ -18008,6 +18006,8 @@ static const char **range_diff_words(const char *prev_spec, const char *news)
 	return w;
 }
 
+/* git range-diff of prev_spec and now's range into out: 0, or -1 after
+ * error(). */
 static int range_diff(const char *prev_spec, const struct range *now,
 		      struct sbuf *out)
 {
@@ -20353,7 +20353,6 @@ static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
 	free(lines);
 }
 
-/* One sibling patch of a cover letter and what its query needs. */
 /* One patch of a cover letter's series and what its query needs. */
 struct sibling {
 	char *name;
