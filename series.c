@@ -22307,18 +22307,27 @@ static int respin_pattern(struct respin_run *rr, const struct args *a)
 	return 0;
 }
 
-/* The patch ids of spec's commits, in order, one per line, into ids. */
-static int patch_id_list(const char *spec, struct sbuf *ids)
+/* Whether ranges a and b have the same patches in the same order (git
+ * patch-id --stable): 1 or 0, or -1 after error(). */
+static int same_patch_ids(const char *a, const char *b)
 {
-	struct sbuf out = SBUF_INIT;
-	int r = patch_ids(spec, &out);
-	const char *pos = out.buf, *end = out.buf + out.len;
+	struct sbuf ids[2] = { SBUF_INIT, SBUF_INIT }, out = SBUF_INIT;
+	int r = 0;
 
-	for (struct span l; !r && next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
-		sb_add(ids, l.p, sp ? (size_t)(sp - l.p) : l.len);
-		sb_addc(ids, '\n');
+	for (int k = 0; k < 2 && !r; k++) {
+		sb_setlen(&out, 0);
+		r = patch_ids(k ? b : a, &out);
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; !r && next_line(&pos, end, &l);) {
+			const char *sp = memchr(l.p, ' ', l.len);
+			sb_add(&ids[k], l.p, sp ? (size_t)(sp - l.p) : l.len);
+			sb_addc(&ids[k], '\n');
+		}
 	}
+	if (!r)
+		r = !strcmp(ids[0].buf, ids[1].buf);
+	sb_release(&ids[0]);
+	sb_release(&ids[1]);
 	sb_release(&out);
 	return r;
 }
@@ -22329,12 +22338,14 @@ static int patch_id_list(const char *spec, struct sbuf *ids)
  * commit that is no patch of vN, or says that one of vN's is missing. */
 static int same_patches(const struct respin_run *rr, const char *vtip)
 {
-	struct sbuf was = SBUF_INIT, now = SBUF_INIT, subj = SBUF_INIT;
+	struct sbuf subj = SBUF_INIT;
 	char *a = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, vtip);
 	char *b = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->home.old);
-	int r = patch_id_list(a, &was) < 0 || patch_id_list(b, &now) < 0 ? -1 : 0;
+	int r = same_patch_ids(a, b);
 
-	if (!r && strcmp(was.buf, now.buf)) {
+	if (r > 0)
+		r = 0;
+	else if (!r) {
 		const char *lw[] = { "log", "--reverse", "--format=%h %s", b,
 				     "--not", vtip, "--", NULL };
 		run_git(&(struct git_run){ .words = lw, .out = &subj, .quiet = 1 });
@@ -22350,8 +22361,6 @@ static int same_patches(const struct respin_run *rr, const char *vtip)
 	}
 	free(a);
 	free(b);
-	sb_release(&was);
-	sb_release(&now);
 	sb_release(&subj);
 	return r;
 }
@@ -22973,20 +22982,16 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
  * same patches have the same messages). */
 static int same_as_branch(const struct respin_run *rr, const char *tip)
 {
-	struct sbuf a = SBUF_INIT, b = SBUF_INIT;
 	char *ra = xstrfmt("%s..%s", rr->onto, tip);
 	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
 	char *ref = xstrfmt("refs/series/%s/onto", rr->br), onto[72];
 	int same = is_ancestor(rr->onto, rr->home.old) &&
 		   !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
-		   !patch_id_list(ra, &a) && !patch_id_list(rb, &b) &&
-		   !strcmp(a.buf, b.buf);
+		   same_patch_ids(ra, rb) > 0;
 
 	free(ra);
 	free(rb);
 	free(ref);
-	sb_release(&a);
-	sb_release(&b);
 	return same;
 }
 
