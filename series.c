@@ -18921,11 +18921,11 @@ static int upstream_fates(const char *tag, const char *ref, const char *base,
 	return r;
 }
 
-/* The previous version against this one: its commits, what upstream did
- * with them (up, per commit: upstream_fates()), the patch ids of its
- * commits and of the new ones; taken marks the new commits a previous
- * one became. */
-struct respin {
+/* The previous version against this one (format -v N): its commits,
+ * what upstream did with them (up, per commit: upstream_fates()), the
+ * patch ids of its commits and of the new ones; taken marks the new
+ * commits a previous one became. */
+struct prev_version {
 	struct range old;
 	struct rcommits prev;
 	struct fate *up;
@@ -18933,6 +18933,8 @@ struct respin {
 	char *taken;
 	struct became *became;  /* per previous commit */
 };
+#define PREV_VERSION_INIT { .old = { "", "", NULL }, .oldids = SBUF_INIT, \
+			    .newids = SBUF_INIT }
 
 /* What became of a previous commit: the new commit it became (to; the
  * range's count where none, then up: the upstream commit that applied
@@ -18943,7 +18945,7 @@ struct became {
 	int same;
 };
 
-static void respin_close(struct respin *rs)
+static void prev_close(struct prev_version *rs)
 {
 	free(rs->old.spec);
 	if (rs->up)
@@ -18957,7 +18959,7 @@ static void respin_close(struct respin *rs)
 
 /* Each previous commit's fate, in order, a new commit taken by one only:
  * the one of its patch id, else the first untaken of its subject. */
-static void fates_of(struct respin *rs, const struct rcommits *rc)
+static void fates_of(struct prev_version *rs, const struct rcommits *rc)
 {
 	rs->became = xcalloc(rs->prev.nr + 1, sizeof *rs->became);
 	for (size_t i = 0; i < rs->prev.nr; i++) {
@@ -18988,8 +18990,8 @@ static void fates_of(struct respin *rs, const struct rcommits *rc)
 }
 
 /* Reads the previous version prev_spec against now (rc its commits).
- * 0, or -1 after error(); respin_close() either way. */
-static int respin_open(struct respin *rs, const char *prev_spec,
+ * 0, or -1 after error(); prev_close() either way. */
+static int prev_open(struct prev_version *rs, const char *prev_spec,
 		       const struct range *now, const struct rcommits *rc)
 {
 	struct sbuf spec = SBUF_INIT;
@@ -18999,8 +19001,8 @@ static int respin_open(struct respin *rs, const char *prev_spec,
 		    xstrfmt("refs/%s", dots + 2) : NULL;
 	int r;
 
-	*rs = (struct respin){ { "", "", NULL }, { 0 }, NULL, SBUF_INIT,
-			       SBUF_INIT, xcalloc(rc->nr + 1, 1), NULL };
+	*rs = (struct prev_version)PREV_VERSION_INIT;
+	rs->taken = xcalloc(rc->nr + 1, 1);
 	if (resolve_range(prev_spec, &rs->old) < 0 ||
 	    read_range_commits(&rs->old, &rs->prev, "formatted") < 0) {
 		free(tag);
@@ -19036,7 +19038,7 @@ static void add_fate_line(struct sbuf *m, const char *what, const char *up,
  * (per new commit) says, of the others where orphan (per previous
  * commit) says; NULL: all.  "- applied upstream as X: ", "- unchanged: ",
  * "- changed: ", "- gone ...", "- new: ", each with the subject. */
-static void add_fates(struct sbuf *m, const struct respin *rs,
+static void add_fates(struct sbuf *m, const struct prev_version *rs,
 		      const struct rcommits *rc, const char *in,
 		      const char *orphan)
 {
@@ -19067,7 +19069,7 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 		      const struct range *now, const struct rcommits *rc,
 		      const char *gitdir)
 {
-	struct respin rs;
+	struct prev_version rs;
 	struct sbuf rd = SBUF_INIT, news = SBUF_INIT;
 	struct git_bg rdiff = { 0 };
 	int r = -1;
@@ -19077,7 +19079,7 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 		sb_release(&news);
 		return -1;
 	}
-	if (respin_open(&rs, prev_spec, now, rc) < 0)
+	if (prev_open(&rs, prev_spec, now, rc) < 0)
 		goto out;
 	if (!recorded_respin(now, version, m)) {
 		add_changes_heading(m, version - 1, prev_spec, "");
@@ -19095,7 +19097,7 @@ static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 	r = 0;
 out:
 	bg_finish(&rdiff, NULL);   /* after an early failure: wait, drop it */
-	respin_close(&rs);
+	prev_close(&rs);
 	sb_release(&news);
 	sb_release(&rd);
 	return r;
@@ -20994,7 +20996,7 @@ struct split_run {
 	struct said said;               /* the lists checked */
 	struct sbuf base;               /* base-commit: and what it needs */
 	struct mail_opts date;          /* when the letters are dated */
-	struct respin rs;               /* with -v N: the previous version */
+	struct prev_version rs;               /* with -v N: the previous version */
 	int respun;                     /* rs is open, and was split: */
 	struct sbuf prev_map;           /* its map, as record_version() */
 	struct span *prev_key;          /* per previous commit, its key there */
@@ -21365,7 +21367,7 @@ static void split_run_release(struct split_run *sr)
 	sb_release(&sr->aim);
 	said_release(&sr->said);
 	sb_release(&sr->base);
-	respin_close(&sr->rs);
+	prev_close(&sr->rs);
 	sb_release(&sr->prev_map);
 	free(sr->prev_key);
 	free_strings(sr->first_list, sr->c->src.nr);
@@ -21385,7 +21387,7 @@ static int split_previous(struct split_run *sr)
 	int r = 0;
 
 	if (recorded_split(&c->rg, sr->o->version - 1, &sr->prev_map))
-		r = respin_open(&sr->rs, sr->o->prev, &c->rg, &c->rc);
+		r = prev_open(&sr->rs, sr->o->prev, &c->rg, &c->rc);
 	if (r || !(sr->respun = sr->prev_map.len > 0))
 		return r;
 	sr->prev_key = xcalloc(sr->rs.prev.nr + 1, sizeof *sr->prev_key);
@@ -21466,12 +21468,11 @@ static char **first_lists(struct cmd *c)
 static int format_split(struct cmd *c, const struct format_opts *o,
 			const char *outdir, struct sbuf *map, struct sbuf *rec)
 {
-	struct split_run sr = { c, o, outdir, NULL, 0,
-		o->max_patches ? (size_t)o->max_patches : 15, NULL, SBUF_INIT,
-		SBUF_INIT, SBUF_INIT, SAID_INIT, SBUF_INIT, { 0 },
-		{ { "", "", NULL }, { 0 }, NULL, SBUF_INIT, SBUF_INIT, NULL, NULL },
-		0, SBUF_INIT, NULL, NULL, NULL, NULL, { NULL, 0, 0 }, NULL, NULL,
-		rec, SBUF_INIT, NULL };
+	struct split_run sr = { .c = c, .o = o, .outdir = outdir,
+		.max = o->max_patches ? (size_t)o->max_patches : 15,
+		.ids = SBUF_INIT, .subject = SBUF_INIT, .aim = SBUF_INIT,
+		.said = SAID_INIT, .base = SBUF_INIT, .rs = PREV_VERSION_INIT,
+		.prev_map = SBUF_INIT, .rec = rec, .rdiff = SBUF_INIT };
 	size_t nk = c->rc.nr;
 	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
 	struct stat st;
