@@ -569,8 +569,9 @@ t_campaign_simulation() {
 
 # Two cycles at the kernel's scale: v1 of the of_match_ptr() change (217
 # patches) formatted; upstream takes 150 (100 by Link, 20 of them edited,
-# 10 modified without one), gains five drivers the pattern matches; the
-# replies NAK one pending patch, thank for another, ack a third and test
+# 10 modified without one) and two more squashed into one commit without
+# a Link:, gains five drivers the pattern matches; the replies NAK one
+# pending patch, thank for another, ack a third and test
 # the whole on the cover letter.  status, trailers, respin --mbox and
 # format -v 2 (plain and --split route) must say the same of every patch,
 # and every v2 folder apply on upstream alone and together.
@@ -583,6 +584,12 @@ t_kernel_two_cycles() {
 	eq "v1: exit" "$rc" 0
 	kernel_upstream "$scratch/kc" "$scratch/kc-edited" || { bad "the upstream does not build"; return; }
 	kernel_new_drivers
+	# a maintainer squashes two pending patches into a commit of his own
+	git checkout -q up
+	git am -q "$scratch"/kc/0190-*.patch "$scratch"/kc/0191-*.patch
+	git reset -q --soft HEAD~2
+	git -c user.name='Squa Sher' -c user.email=squash@example.org commit -qm 'two drivers: drop of_match_ptr()'
+	git checkout -q campaign
 	kernel_pattern "$scratch/kc.pattern"
 	MSGS=$(git cat-file blob refs/series/campaign/v1-mails)
 	local s160 s170 s180 cover
@@ -599,7 +606,8 @@ t_kernel_two_cycles() {
 	# status
 	run status up --mbox "$scratch/kc.mbox"
 	local st=$out applied naked answered
-	has "status: the summary" "$st" "217 patches: 150 applied (100 link, 40 patch-id, 10 modified), 1 answered, 1 NAKed, 65 pending, 217 with tags"
+	has "status: the summary" "$st" "217 patches: 152 applied (100 link, 42 patch-id, 10 modified), 1 answered, 1 NAKed, 63 pending, 217 with tags"
+	eq "status: the squashed two" "$(grep -c 'one of 2 patches squashed there' <<<"$st")" 2
 	applied=$(sed -n 's/^ *[0-9]* \(applied\|modified\) *//p' <<<"$st" | LC_ALL=C sort)
 	naked=$(sed -n 's/^ *[0-9]* NAKed *//p' <<<"$st")
 	answered=$(sed -n 's/^ *[0-9]* answered *//p' <<<"$st")
@@ -614,7 +622,7 @@ t_kernel_two_cycles() {
 	# respin with the replies
 	run respin --onto up --mbox "$scratch/kc.mbox" -- sh "$scratch/kc.pattern"
 	eq "respin: exit" "$rc" 0
-	has "respin: the summary" "$out" "v2: 70 patches on $(git rev-parse --short=12 up) (65 unchanged, 0 changed, 5 new); 150 of v1's gone (150 applied); 2 left out"
+	has "respin: the summary" "$out" "v2: 68 patches on $(git rev-parse --short=12 up) (63 unchanged, 0 changed, 5 new); 152 of v1's gone (152 applied); 2 left out"
 	eq "respin and status: the same applied" "$(sed -n 's/^gone      \(.*\) (applied as [0-9a-f]*)$/\1/p' <<<"$out" | LC_ALL=C sort)" "$applied"
 	eq "respin and status: the same left out" "$(sed -n 's/^left out  \(.*\) (.*$/\1/p' <<<"$out" | LC_ALL=C sort)" "$(printf '%s\n' "$s160" "$s170" | LC_ALL=C sort)"
 	# format -v 2: the letter says the same, and v2 rebuilds the branch
