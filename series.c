@@ -13077,22 +13077,37 @@ static int mail_patch_ids(const struct mbox *mb, char ***pid)
 	return r;
 }
 
-/* Whether a reply to the patch mail pm may give its tags to commit c: a
- * mail with no diff in the mbox tells nothing against it; one with a diff
- * must be c's patch (git patch-id --stable), or the review was of other
- * code (an older version's patch, since changed).  ids: the range's;
- * mpid: each mail's (mail_patch_ids). */
-static int same_code(const struct mbox *mb, const struct mbox_msg *pm,
-		     char *const *mpid, const struct sbuf *ids,
-		     const struct rcommit *c)
+/* Whether reply m, to the patch mail pm, may give its tags to commit c:
+ * the mail's patch must be c's (git patch-id --stable), or the review
+ * was of other code (an older version's patch, since changed).  Where
+ * the mbox has the mail with its diff, that diff's id (mpid, each mail's:
+ * mail_patch_ids(); ids, the range's); else, where the mail answered is
+ * one format wrote ("<COMMIT.SECONDS.git.ADDR>") of another commit here,
+ * that commit's.  Nothing to compare (no id on a side) is no objection. */
+static int same_code(const struct mbox *mb, const struct mbox_msg *m,
+		     const struct mbox_msg *pm, char *const *mpid,
+		     const struct sbuf *ids, const struct rcommit *c)
 {
-	char pid[72];
+	char pid[72], was[72], x[72];
 	const char *mine = pm && pm->diff ? mpid[pm - mb->m] : NULL;
+	const char *to = m->in_reply_to ? m->in_reply_to : "";
 
-	/* no id on either side (a binary change alone): nothing to compare */
-	if (!mine || patch_of_commit(ids, c->id, pid))
+	to += *to == '<';
+	if (mine)
+		return patch_of_commit(ids, c->id, pid) || !strcmp(mine, pid);
+	if (strlen(to) < 41 || to[40] != '.' || !is_oid(to, 40) ||
+	    !strncmp(to, c->id, 40) || resolve_commit_quietly(
+		fmt_buf(x, sizeof x, "%.40s", to) ? x : x, was) < 0)
 		return 1;
-	return !strcmp(mine, pid);
+	struct sbuf in = SBUF_INIT, out = SBUF_INIT, diff = SBUF_INIT;
+	sb_addf(&in, "%s\n%s\n", was, c->id);
+	int same = commit_patch_ids(in.buf, NULL, &out, &diff) < 0 ||
+		   patch_of_commit(&out, was, x) ||
+		   patch_of_commit(&out, c->id, pid) || !strcmp(x, pid);
+	sb_release(&in);
+	sb_release(&out);
+	sb_release(&diff);
+	return same;
 }
 
 /* Whether commit c is of the part scope names: a path under it
@@ -13298,7 +13313,7 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 		char *in = c == COVER ? cover_series(m, cover, rc->nr) : NULL;
 		for (size_t k = 0; k < m->ntrailer; k++) {
 			const char *t = m->trailer[k];
-			if (c < rc->nr && !same_code(mb, pm, mpid, &ids, &rc->c[c])) {
+			if (c < rc->nr && !same_code(mb, m, pm, mpid, &ids, &rc->c[c])) {
 				warning("'%s' (from %s) answers a patch whose code "
 					"is not %.12s's (git patch-id --stable): "
 					"a review of other code, not added", t,
@@ -13323,58 +13338,6 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 	}
 	free_strings(mpid, mb->n);
 	sb_release(&ids);
-	sb_release(&spec);
-	return r;
-}
-
-/* --from: the trailers of the previous version's commits whose patch id
- * (git patch-id --stable) is a new commit's go to it; those of changed
- * patches are listed as not carried. */
-static int carried_trailers(const char *from, const struct range *now,
-			    const struct rcommits *rc, struct additions *ad)
-{
-	struct range old = { "", "", NULL };
-	struct rcommits prev = { 0 };
-	struct sbuf oldids = SBUF_INIT, newids = SBUF_INIT, spec = SBUF_INIT;
-	int r = -1;
-
-	sb_addf(&spec, "%s..%s", now->base, now->tip);
-	if (resolve_range(from, &old) < 0 ||
-	    read_range_commits(&old, &prev, "carried from") < 0 ||
-	    patch_ids(from, &oldids) < 0 || patch_ids(spec.buf, &newids) < 0)
-		goto out;
-	for (size_t i = 0; i < prev.nr; i++) {
-		char **t;
-		size_t nt;
-		char pid[72];
-		message_trailers(prev.c[i].msg, &t, &nt);
-		const char *same = patch_of_commit(&oldids, prev.c[i].id, pid) ? NULL :
-				   commit_of_patch(&newids, pid);
-		size_t c = rc->nr;
-		for (size_t j = 0; same && j < rc->nr; j++)
-			if (!strncmp(same, rc->c[j].id, strlen(rc->c[j].id)))
-				c = j;
-		for (size_t k = 0; k < nt; k++) {
-			if (!trailer_tag(t[k], strlen(t[k])))
-				continue;
-			if (c < rc->nr) {
-				add_addition(ad, c, t[k], "carried from the previous "
-					     "version: the same patch");
-				continue;
-			}
-			char *s = subject_of(prev.c[i].msg);
-			warning("'%s' of %.12s (%s) is not carried: the patch "
-				"changed, or is gone", t[k], prev.c[i].id, s);
-			free(s);
-		}
-		free_strings(t, nt);
-	}
-	r = 0;
-out:
-	free(old.spec);
-	rcommits_release(&prev);
-	sb_release(&oldids);
-	sb_release(&newids);
 	sb_release(&spec);
 	return r;
 }
@@ -19017,6 +18980,38 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 	free(tag);
 	if (!r)
 		fates_of(rs, rc);
+	return r;
+}
+
+/* --from: the trailers of the previous version's commits whose patch id
+ * (git patch-id --stable) is a new commit's go to it; those of changed
+ * patches are listed as not carried. */
+static int carried_trailers(const char *from, const struct range *now,
+			    const struct rcommits *rc, struct additions *ad)
+{
+	struct prev_version pv;
+	int r = prev_open(&pv, from, now, rc);
+
+	for (size_t i = 0; !r && i < pv.prev.nr; i++) {
+		char **t;
+		size_t nt, c = pv.became[i].same ? pv.became[i].to : rc->nr;
+		message_trailers(pv.prev.c[i].msg, &t, &nt);
+		for (size_t k = 0; k < nt; k++) {
+			if (!trailer_tag(t[k], strlen(t[k])))
+				continue;
+			if (c < rc->nr) {
+				add_addition(ad, c, t[k], "carried from the previous "
+					     "version: the same patch");
+				continue;
+			}
+			char *s = subject_of(pv.prev.c[i].msg);
+			warning("'%s' of %.12s (%s) is not carried: the patch "
+				"changed, or is gone", t[k], pv.prev.c[i].id, s);
+			free(s);
+		}
+		free_strings(t, nt);
+	}
+	prev_close(&pv);
 	return r;
 }
 

@@ -417,6 +417,30 @@ Signed-off-by: Tess Ter <tess@example.org>'
 	eq "the tree stays" "$(git rev-parse HEAD^{tree})" "$(git rev-parse HEAD@{1}^{tree})"
 }
 
+# The same with the replies alone (what a mailing list's digest gives):
+# the mail answered is v1's, which format-patch named after its commit
+# (<COMMIT.SECONDS.git.ADDR>), so its patch id is that commit's.
+t_trailers_older_version_replies_only() {
+	tr_series tr-v1only
+	git format-patch -q --thread -o "$scratch/o1" "$TR_BASE..HEAD"
+	git reset -q --hard "$TR_BASE"
+	echo 2 >> a/x; git commit -qam 'a/x: fix'
+	echo 3 >> a/y; git commit -qam 'a/y: fix'
+	echo 2 >> b/z; git commit -qam 'b/z: fix'
+	local id2 id3
+	id2=$(sed -n 's/^Message-ID: //Ip' "$scratch"/o1/0002-*.patch)
+	id3=$(sed -n 's/^Message-ID: //Ip' "$scratch"/o1/0003-*.patch)
+	{
+		printf 'From rev@x Mon Sep 17 00:00:00 2001\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH 2/3] a/y: fix\nIn-Reply-To: %s\nMessage-ID: <r2@x>\n\n> code\n\nReviewed-by: Rita Rev <rita@example.org>\n\n' "$id2"
+		printf 'From rev@x Mon Sep 17 00:00:00 2001\nFrom: Rita Rev <rita@example.org>\nSubject: Re: [PATCH 3/3] b/z: fix\nIn-Reply-To: %s\nMessage-ID: <r3@x>\n\n> code\n\nReviewed-by: Rita Rev <rita@example.org>\n\n' "$id3"
+	} > "$scratch/replies-only.mbox"
+	run trailers "$scratch/replies-only.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	eq "patch 3, the same code: given" "$(git log -1 --format=%b HEAD | grep -c 'Reviewed-by: Rita Rev')" 1
+	eq "patch 2, changed since v1: not given" "$(git log -1 --format=%b HEAD~1 | grep -c 'Reviewed-by')" 0
+	has "patch 2: named" "$err" "'Reviewed-by: Rita Rev <rita@example.org>' (from Re: [PATCH 2/3] a/y: fix) answers a patch whose code is not"
+}
+
 # An ack on the cover letter goes where its giver is placed: by address,
 # by .mailmap, by name (maintainers answer from other addresses); a reply
 # that says what it is for ("for the b part", "for b/") is scoped by its
