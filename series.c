@@ -116,10 +116,11 @@
  *     the replies only, still gives its tag to the new version's patch of
  *     that subject though the code changed (the version records know the
  *     old commit: about 1 KB to compare their patch ids).
- *   - status: two patches squashed into one commit without a Link: each
- *     are both pending (no patch id, subject or file set matches).
- *   - %(prefix) may name another driver of the same directory that the
- *     user's own earlier commit named (i2c: xiic: for i2c-bcm2835.c).
+ *   - status: a squash that the maintainer also edited matches no sum of
+ *     patch ids, and its patches stay pending.
+ *   - respin takes about twice the same cycle by hand on the kernel
+ *     (checkout, pattern, series commit): reading v1's diffs for its form
+ *     and upstream's commits for the fates is the rest.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -4718,8 +4719,6 @@ static void add_header_field(struct mbox_msg *m, struct body_form *bf,
 	free(val);
 }
 
-/* The trailer lines of a decoded text, each decoded; a quoted line
- * ("> Tested-by: ...") never counts. */
 /* What a line of a reply says its tags are for, lower case, or NULL.
  * Grammar, in any case, anywhere in the line:
  *   "for " ["the "] WORD (" " ("part" | "parts" | "bits" | "bit" |
@@ -11521,6 +11520,11 @@ static const unsigned recency_vote[PREFIX_ALL] = {
 struct ballot {
 	struct span cut[BALLOT];
 	unsigned long votes[BALLOT];
+	char other[BALLOT];     /* 2: every commit that voted for it names
+				 * by it a file the group does not touch
+				 * (names_other()): it hands its votes on,
+				 * and never wins; 1: one does not; 0: no
+				 * commit voted, it was handed votes */
 	size_t nr;
 };
 
@@ -11722,7 +11726,7 @@ static int is_mine(const struct past *c, const struct me *me)
 }
 
 /* Gives cut n more votes, hearing it first where it is new. */
-static void vote(struct ballot *b, struct span cut, unsigned long n)
+static size_t vote(struct ballot *b, struct span cut, unsigned long n)
 {
 	size_t i = 0;
 
@@ -11730,40 +11734,11 @@ static void vote(struct ballot *b, struct span cut, unsigned long n)
 		i++;
 	if (i == b->nr) {
 		b->cut[b->nr] = cut;
+		b->other[b->nr] = 0;
 		b->votes[b->nr++] = 0;
 	}
 	b->votes[i] += n;
-}
-
-/* The levels' votes: everyone's last PREFIX_ALL and the user's last
- * PREFIX_OWN at each level. */
-static void hear_levels(struct ballot *b, const struct window *w,
-			const struct area *a, const struct me *me)
-{
-	struct span own[PREFIX_LEVELS][PREFIX_OWN], all[PREFIX_LEVELS][PREFIX_ALL];
-	size_t nown[PREFIX_LEVELS] = { 0 }, nall[PREFIX_LEVELS] = { 0 };
-	int full = 0;
-
-	for (size_t i = 0; i < w->nr && full < 2 * PREFIX_LEVELS; i++) {
-		const struct past *c = &w->c[i];
-		int l = nearness(w, c, a);
-		if (l == PREFIX_LEVELS)
-			continue;
-		if (nown[l] < PREFIX_OWN && is_mine(c, me)) {
-			own[l][nown[l]++] = c->cut;
-			full += nown[l] == PREFIX_OWN;
-		}
-		if (nall[l] < PREFIX_ALL) {
-			all[l][nall[l]++] = c->cut;
-			full += nall[l] == PREFIX_ALL;
-		}
-	}
-	for (int l = 0; l < PREFIX_LEVELS; l++) {
-		for (size_t i = 0; i < nall[l]; i++)
-			vote(b, all[l][i], 10ul * level_weight[l] * recency_vote[i]);
-		for (size_t i = 0; i < nown[l]; i++)
-			vote(b, own[l][i], 10ul * level_weight[l] * PREFIX_OWN_VOTE);
-	}
+	return i;
 }
 
 /* The head and last word of a cut ("x86/" and "mm" of "x86/mm: "). */
@@ -11778,6 +11753,107 @@ static struct shape shape_of(struct span cut, size_t at)
 		else if (body.p[i] == ':' && i + 1 < body.len && body.p[i + 1] == ' ')
 			h = i + 2;
 	return (struct shape){ { cut.p, h }, { cut.p + h, body.len - h }, cut, at };
+}
+
+/* Whether the len bytes at s end in "-" or "_" and the n at end, in
+ * any case. */
+static int ends_in_part(const char *s, size_t len, const char *end, size_t n)
+{
+	return len > n + 1 && (s[len - n - 1] == '-' || s[len - n - 1] == '_') &&
+	       !strncasecmp(s + len - n, end, n);
+}
+
+/* Whether word names name: the same letters and digits, or name ends in
+ * it after a '-' or '_' ("xiic" names "i2c-xiic"). */
+static int word_names(struct span word, struct span name)
+{
+	return !cmp_folded(word, name) ||
+	       ends_in_part(name.p, name.len, word.p, word.len);
+}
+
+/* Whether word is one of path's parts between '/', '-', '_' and '.'
+ * ("mce" of "x86/mce_intel.c", "pygrub" of "tools/pygrub/src/x.py"), in
+ * any case. */
+static int part_of(struct span word, const char *path)
+{
+	struct span name = { path, strlen(path) };
+
+	for (size_t at = 0; at < name.len;) {
+		size_t n = 0;
+		while (at + n < name.len && !strchr("/-_.", name.p[at + n]))
+			n++;
+		if (span_caseeq((struct span){ name.p + at, n }, word))
+			return 1;
+		at += n + 1;
+	}
+	return 0;
+}
+
+/* Whether c's cut names a file c touched that is not the area's, and
+ * none of the area's names nor a part of its paths: "i2c: xiic: " of a
+ * change to i2c-xiic.c names another driver than i2c-bcm2835.c's ("x86/
+ * MCE: " of mce.c still names mce_intel.c's). */
+static int names_other(const struct window *w, const struct past *c,
+		       const struct area *a)
+{
+	struct span word = shape_of(c->cut, 0).word;
+
+	for (size_t k = 0; k < a->nname; k++)
+		if (word_names(word, a->name[k]))
+			return 0;
+	for (size_t k = 0; k < a->nfile; k++)
+		if (part_of(word, a->file[k]))
+			return 0;
+	for (size_t i = 0; i < c->npath; i++) {
+		const char *p = w->path[c->path0 + i];
+		if (!has_string(a->file, a->nfile, p, strlen(p)) &&
+		    word_names(word, path_name(p, 1)))
+			return 1;
+	}
+	return 0;
+}
+
+/* n votes for c's cut; a cut each of whose voters names another file by
+ * it (names_other()) is marked so: "i2c: xiic: " for i2c-bcm2835.c, but
+ * not "oxenstored: " for its directory's files, which other commits of
+ * theirs used too. */
+static void hear(struct ballot *b, const struct window *w, const struct area *a,
+		 const struct past *c, unsigned long n)
+{
+	size_t i = vote(b, c->cut, n);
+
+	b->other[i] = names_other(w, c, a) ? (char)(b->other[i] ? b->other[i] : 2) : 1;
+}
+
+/* The levels' votes: everyone's last PREFIX_ALL and the user's last
+ * PREFIX_OWN at each level (hear()). */
+static void hear_levels(struct ballot *b, const struct window *w,
+			const struct area *a, const struct me *me)
+{
+	const struct past *own[PREFIX_LEVELS][PREFIX_OWN], *all[PREFIX_LEVELS][PREFIX_ALL];
+	size_t nown[PREFIX_LEVELS] = { 0 }, nall[PREFIX_LEVELS] = { 0 };
+	int full = 0;
+
+	for (size_t i = 0; i < w->nr && full < 2 * PREFIX_LEVELS; i++) {
+		const struct past *c = &w->c[i];
+		int l = nearness(w, c, a);
+		if (l == PREFIX_LEVELS)
+			continue;
+		if (nown[l] < PREFIX_OWN && is_mine(c, me)) {
+			own[l][nown[l]++] = c;
+			full += nown[l] == PREFIX_OWN;
+		}
+		if (nall[l] < PREFIX_ALL) {
+			all[l][nall[l]++] = c;
+			full += nall[l] == PREFIX_ALL;
+		}
+	}
+	for (int l = 0; l < PREFIX_LEVELS; l++) {
+		for (size_t i = 0; i < nall[l]; i++)
+			hear(b, w, a, all[l][i], 10ul * level_weight[l] * recency_vote[i]);
+		for (size_t i = 0; i < nown[l]; i++)
+			hear(b, w, a, own[l][i], 10ul * level_weight[l] * PREFIX_OWN_VOTE);
+	}
 }
 
 static int cmp_shape(const void *x, const void *y)
@@ -11836,23 +11912,30 @@ static void hand_on(struct ballot *b, const struct area *a,
 }
 
 /* The ballot's winner, its spellings' votes pooled, spelled as the user
- * last spelled it, else as most voted. */
+ * last spelled it, else as most voted; none of the cuts that name
+ * another file (p NULL where only those were heard). */
 static struct span winner(const struct ballot *b, const struct window *w,
 			  const struct me *me)
 {
-	size_t best = 0;
+	size_t best = b->nr;
 	unsigned long most = 0;
 
 	for (size_t i = 0; i < b->nr; i++) {
 		unsigned long sum = 0;
 		size_t j = 0;
+		int other = 0;
 		while (j < i && !span_caseeq(b->cut[j], b->cut[i]))
 			j++;
 		for (size_t k = i; j == i && k < b->nr; k++)
-			sum += span_caseeq(b->cut[k], b->cut[i]) ? b->votes[k] : 0;
-		if (j == i && (!i || sum > most))
+			if (span_caseeq(b->cut[k], b->cut[i])) {
+				sum += b->votes[k];
+				other |= b->other[k] == 2;
+			}
+		if (j == i && !other && (best == b->nr || sum > most))
 			best = i, most = sum;
 	}
+	if (best == b->nr)
+		return (struct span){ NULL, 0 };
 	for (size_t i = 0; me && i < w->nr; i++)
 		if (span_caseeq(w->c[i].cut, b->cut[best]) && is_mine(&w->c[i], me))
 			return w->c[i].cut;
@@ -11874,7 +11957,7 @@ static char *prefix_of(const struct window *w, const struct area *a,
 		return NULL;
 	hand_on(&b, a, s, ns);
 	struct span cut = winner(&b, w, me);
-	return xstrndup(cut.p, cut.len);
+	return cut.p ? xstrndup(cut.p, cut.len) : NULL;
 }
 
 /* The user's identity as git gives it (git var GIT_AUTHOR_IDENT), or
@@ -12014,13 +12097,6 @@ static int sorts_drivers(const char *s, size_t len)
 	return 0;
 }
 
-/* Whether the len bytes at s end in "-" or "_" and the n at end. */
-static int ends_in_part(const char *s, size_t len, const char *end, size_t n)
-{
-	return len > n + 1 && (s[len - n - 1] == '-' || s[len - n - 1] == '_') &&
-	       !memcmp(s + len - n, end, n);
-}
-
 /* The driver's name in a file's stem (the len bytes at s), SUB being
  * the subsystem's directory: "xiic" of "i2c-xiic", "ocp" of "ptp_ocp",
  * "da9063" of "da9063-regulator", "fec" of the main file "fec_main". */
@@ -12102,6 +12178,24 @@ static int path_prefix(struct sbuf *out, const char *path, int file)
 		const char *dot = memchr(c[n - 1].p, '.', c[n - 1].len);
 		name = driver_of_stem(c[n - 1].p, dot ? (size_t)(dot - c[n - 1].p) :
 				      c[n - 1].len, sub);
+	}
+	/* a plural directory whose files name it in the singular: "i2c: mux:
+	 * ltc4306: " of muxes/i2c-mux-ltc4306.c, as the kernel writes it */
+	if (file && n && nd && name.p == d[nd - 1].p && !e->named) {
+		const char *dot = memchr(c[n - 1].p, '.', c[n - 1].len);
+		struct span st = driver_of_stem(c[n - 1].p, dot ? (size_t)(dot -
+						c[n - 1].p) : c[n - 1].len, sub);
+		size_t k = 0;
+		while (k < st.len && k < name.len && st.p[k] == name.p[k])
+			k++;
+		if (k && k + 1 < st.len && strchr("-_", st.p[k]) &&
+		    (span_is((struct span){ name.p + k, name.len - k }, "s", 1) ||
+		     span_is((struct span){ name.p + k, name.len - k }, "es", 2))) {
+			sb_addf(out, "%s: %.*s: %.*s: ", w.buf, (int)k, name.p,
+				(int)(st.len - k - 1), st.p + k + 1);
+			sb_release(&w);
+			return 1;
+		}
 	}
 	if (name.len && !(name.len == sub.len && !memcmp(name.p, sub.p, sub.len))) {
 		/* "hv: " of drivers/hv/hv.c: a word twice is no subject */

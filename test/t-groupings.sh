@@ -418,10 +418,10 @@ t_by_subsystem_distinct_subjects() {
 	eq "distinct: exit" "$rc" 0
 	eq "distinct: one name, two groups, each headed with its section" "$(groups_of "$out")" "drivers/i2c/busses [I2C BCM2835 DRIVER] (1 file)
 drivers/i2c/busses [I2C SUBSYSTEM] (1 file)"
-	# history names bcm2835's file, and the directory for both: the
-	# shared answer is no one's own, so each takes its section's name
+	# history names bcm2835's file, which is not foo's: foo takes its
+	# own from the path
 	eq "distinct: subjects" "$(grep subject: <<<"$out")" "    subject: i2c: bcm2835: do it [I2C BCM2835 DRIVER]
-    subject: i2c: do it [I2C SUBSYSTEM]"
+    subject: i2c: foo: do it [I2C SUBSYSTEM]"
 	eq "distinct: no warning" "$err" ""
 	# with a history of its own, each group takes its own prefix
 	i2c_history drivers/i2c/busses/i2c-foo.c 'i2c: foo: tidy up'

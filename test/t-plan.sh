@@ -447,6 +447,48 @@ t_prefix_own_by_name() {
 	eq "another's, by neither" "$(grep subject <<<"$out")" "    subject: theirs: x"
 }
 
+# A prefix never names a file the change does not touch: the user's own
+# "i2c: xiic: " (of i2c-xiic.c, same directory) outvotes anything for
+# i2c-bcm2835.c, but names another driver, so bcm2835 gets its own from
+# the path; a cut of the directory's ("i2c: busses: ") still counts, and
+# the user's xiic change itself still gets "i2c: xiic: ".
+t_prefix_names_no_other_file() {
+	newrepo prefix-other
+	mkdir -p drivers/i2c/busses
+	echo 0 > drivers/i2c/busses/i2c-xiic.c; echo 0 > drivers/i2c/busses/i2c-bcm2835.c
+	commit_all "Initial commit"
+	echo 1 >> drivers/i2c/busses/i2c-xiic.c; git commit -qam "i2c: xiic: fix a leak"
+	echo 1 >> drivers/i2c/busses/i2c-bcm2835.c
+	run plan -m '%(prefix)x'
+	eq "own cut of another driver: not taken" "$(grep subject <<<"$out")" "    subject: i2c: bcm2835: x"
+	echo 2 >> drivers/i2c/busses/i2c-xiic.c
+	run plan --by file -m '%(prefix)x'
+	eq "the driver it names: taken" "$(grep subject <<<"$out")" "    subject: i2c: bcm2835: x
+    subject: i2c: xiic: x"
+	git checkout -q -- drivers/i2c/busses/i2c-xiic.c
+	echo 0 > drivers/i2c/busses/i2c-foo.c; git add drivers/i2c/busses/i2c-foo.c
+	GIT_AUTHOR_EMAIL=other@example.org GIT_AUTHOR_NAME=Other git commit -qm "i2c: busses: add foo"
+	run plan -m '%(prefix)x'
+	eq "a cut of the directory: taken" "$(grep subject <<<"$out")" "    subject: i2c: busses: x"
+}
+
+# Without history, a plural directory whose files name it in the
+# singular is named so, as upstream writes it ("i2c: mux: ltc4306: " of
+# drivers/i2c/muxes/i2c-mux-ltc4306.c); a file that does not keeps the
+# directory ("i2c: muxes: ").
+t_prefix_plural_directory() {
+	newrepo prefix-plural
+	mkdir -p drivers/i2c/muxes
+	local f
+	for f in i2c-mux-ltc4306 i2c-mux-gpio i2c-arb-gpio-challenge; do echo 0 > "drivers/i2c/muxes/$f.c"; done
+	commit_all "Initial commit"
+	for f in drivers/i2c/muxes/*.c; do echo 1 >> "$f"; done
+	run plan --by file -m '%(prefix)x'
+	eq "plural: the subjects" "$(grep subject <<<"$out")" "    subject: i2c: muxes: x
+    subject: i2c: mux: gpio: x
+    subject: i2c: mux: ltc4306: x"
+}
+
 # A cut that does not name the file hands part of its votes to the
 # window's cut of its shape that does ("x86/mm: " to "x86/IO-APIC: " for
 # io_apic.c, whatever its case and punctuation): ten "x86/mm: " commits
