@@ -12128,6 +12128,29 @@ static const struct path_words *path_entry(const char *path)
 	return e;
 }
 
+/* A plural directory (dir) whose file (its name, SUB being the
+ * subsystem's directory) names it in the singular, as the kernel writes
+ * it: "i2c: mux: ltc4306: " of muxes/i2c-mux-ltc4306.c after words "i2c",
+ * appended to out; whether it is so. */
+static int singular_prefix(struct sbuf *out, const char *words,
+			   struct span dir, struct span file, struct span sub)
+{
+	const char *dot = memchr(file.p, '.', file.len);
+	struct span st = driver_of_stem(file.p, dot ? (size_t)(dot - file.p) :
+					file.len, sub);
+	size_t k = 0;
+
+	while (k < st.len && k < dir.len && st.p[k] == dir.p[k])
+		k++;
+	struct span rest = { dir.p + k, dir.len - k };
+	if (!k || k + 1 >= st.len || !strchr("-_", st.p[k]) ||
+	    !(span_is(rest, "s", 1) || span_is(rest, "es", 2)))
+		return 0;
+	sb_addf(out, "%s: %.*s: %.*s: ", words, (int)k, dir.p,
+		(int)(st.len - k - 1), st.p + k + 1);
+	return 1;
+}
+
 /* The kernel's prefix of a path (a file where file), as the comment
  * above says, appended to out; 0 where no entry of the table holds it. */
 static int path_prefix(struct sbuf *out, const char *path, int file)
@@ -12179,23 +12202,10 @@ static int path_prefix(struct sbuf *out, const char *path, int file)
 		name = driver_of_stem(c[n - 1].p, dot ? (size_t)(dot - c[n - 1].p) :
 				      c[n - 1].len, sub);
 	}
-	/* a plural directory whose files name it in the singular: "i2c: mux:
-	 * ltc4306: " of muxes/i2c-mux-ltc4306.c, as the kernel writes it */
-	if (file && n && nd && name.p == d[nd - 1].p && !e->named) {
-		const char *dot = memchr(c[n - 1].p, '.', c[n - 1].len);
-		struct span st = driver_of_stem(c[n - 1].p, dot ? (size_t)(dot -
-						c[n - 1].p) : c[n - 1].len, sub);
-		size_t k = 0;
-		while (k < st.len && k < name.len && st.p[k] == name.p[k])
-			k++;
-		if (k && k + 1 < st.len && strchr("-_", st.p[k]) &&
-		    (span_is((struct span){ name.p + k, name.len - k }, "s", 1) ||
-		     span_is((struct span){ name.p + k, name.len - k }, "es", 2))) {
-			sb_addf(out, "%s: %.*s: %.*s: ", w.buf, (int)k, name.p,
-				(int)(st.len - k - 1), st.p + k + 1);
-			sb_release(&w);
-			return 1;
-		}
+	if (file && n && nd && name.p == d[nd - 1].p && !e->named &&
+	    singular_prefix(out, w.buf, name, c[n - 1], sub)) {
+		sb_release(&w);
+		return 1;
 	}
 	if (name.len && !(name.len == sub.len && !memcmp(name.p, sub.p, sub.len))) {
 		/* "hv: " of drivers/hv/hv.c: a word twice is no subject */
@@ -18580,16 +18590,16 @@ static void squashes(struct upstream *u, const struct rcommits *rc,
 		add_patch_id(want, pid, len);
 		for (size_t i = 0; i < rc->nr; i++) {
 			size_t k = 0, q = 0;
-			in[i] = (f[i].state == PENDING ||
-				 (f[i].state == BY_LINK && !strcmp(f[i].commit,
-								   t->id))) &&
-				!patch_of_commit(&u->ids, rc->c[i].id, one);
+			in[i] = f[i].state == PENDING || (f[i].state == BY_LINK &&
+							  !strcmp(f[i].commit, t->id));
 			for (; in[i] && k < rc->c[i].npath; k++) {
 				while (q < t->npath && strcmp(t->path[q],
 							     rc->c[i].path[k]))
 					q++;
 				in[i] = q < t->npath;
 			}
+			/* its id looked up last: most patches share no file */
+			in[i] = in[i] && !patch_of_commit(&u->ids, rc->c[i].id, one);
 			if (in[i] && ++n)
 				add_patch_id(sum, one, len);
 		}
