@@ -23180,13 +23180,13 @@ static int cmd_respin(struct args *a)
 	memset(&rr, 0, sizeof rr);
 	rr.old.spec = NULL;
 	catch_signals();
-	if (o.abort)
-		return cmd_end(&c, respin_abort(&rr));
 	struct sbuf fates = SBUF_INIT;
-	if (!(r = respin_start(&rr, a, o.onto)) &&
-	    !(r = respin_group(&c, &rr)) &&
-	    !(r = respin_verdicts(&c, &rr, &o)) &&
-	    !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
+	if (o.abort)
+		r = respin_abort(&rr);
+	else if (!(r = respin_start(&rr, a, o.onto)) &&
+		 !(r = respin_group(&c, &rr)) &&
+		 !(r = respin_verdicts(&c, &rr, &o)) &&
+		 !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
 		respin_report(&c, &rr, &fates);
 		if (!o.dry_run)
 			r = respin_finish(&c, &rr, &fates);

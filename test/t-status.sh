@@ -201,19 +201,25 @@ t_format_v2_agrees_with_status() {
 	lacks "edited without one: not gone" "$letter" "gone (the change no longer touches its files): drivers/gpio: do it"
 }
 
+# squash_up NAME GIT-COMMIT-ARGS...: patches 9 and 10 of campaign NAME's
+# v1 applied on up as one commit, made by `git commit ARGS`.
+squash_up() {
+	local v1=$scratch/$1-v1; shift
+	git checkout -q up
+	git am -q "$(smail "$v1" 09)" "$(smail "$v1" 10)"
+	git reset -q --soft HEAD~2
+	git "$@"
+	git checkout -q main
+}
+
 # Two patches the maintainer squashed into one commit with a Link: to
 # each: both are applied, as that commit.
 t_status_squashed_with_links() {
 	campaign st-squash
-	local v1=$scratch/st-squash-v1
-	git checkout -q up
-	git am -q "$(smail "$v1" 09)" "$(smail "$v1" 10)"
-	git reset -q --soft HEAD~2
-	git commit -qm "drivers/widget, fs: do it
+	squash_up st-squash commit -qm "drivers/widget, fs: do it
 
 Link: https://lore.kernel.org/r/$(msgid_of 9 | tr -d '<>')
 Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
-	git checkout -q main
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
 	has "the first, by its Link:" "$out" "  9 applied  drivers/widget: do it
@@ -229,11 +235,7 @@ Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
 t_status_squashed_without_links() {
 	campaign st-squash2
 	local v1=$scratch/st-squash2-v1
-	git checkout -q up
-	git am -q "$(smail "$v1" 09)" "$(smail "$v1" 10)"
-	git reset -q --soft HEAD~2
-	git -c user.name=Mai -c user.email=mai@example.org commit -qm "widget, fs: one commit"
-	git checkout -q main
+	squash_up st-squash2 -c user.name=Mai -c user.email=mai@example.org commit -qm "widget, fs: one commit"
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
 	has "the first, by the sum of their patch ids" "$out" "  9 applied  drivers/widget: do it
