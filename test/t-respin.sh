@@ -280,6 +280,7 @@ t_respin_faults() {
 # with the marker; respin and commit refuse, naming respin --abort, which
 # puts everything back, the user's untracked file kept and the pattern's
 # removed.  Stopped (SIGINT): put back at once, the signal's exit code.
+# Then the cycle runs as if nothing had happened, and format -v 2 agrees.
 t_respin_interrupted() {
 	respin_campaign st-killed
 	echo mine > notes.txt
@@ -300,4 +301,12 @@ t_respin_interrupted() {
 	run respin --onto up -- sh -c "sh '$PAT'; echo junk > pattern.orig; kill -INT \$PPID; sleep 5"
 	eq "SIGINT: exit" "$rc" 130
 	eq "SIGINT: all back" "$(snapshot)" "$s"
+	# after the kill: the same cycle as an uninterrupted one, and format
+	# -v 2 says what respin said
+	run respin --onto up -- sh "$PAT"
+	eq "after --abort: respin" "$rc" 0
+	has "after --abort: its summary" "$out" "v2: 6 patches on $(git rev-parse --short=12 up) (4 unchanged, 1 changed, 1 new); 5 of v1's gone (5 applied)"
+	local said=$out
+	run format -v 2 -o "$scratch/st-killed-v2"
+	has "after --abort: format -v 2 says the same new patch" "$(cat "$scratch"/st-killed-v2/v2-0000-cover-letter.patch)" "- new: $(sed -n 's/^new       //p' <<<"$said")"
 }
