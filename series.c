@@ -22446,9 +22446,14 @@ static int same_patches(const struct respin_run *rr, const char *vtip)
 	if (r > 0)
 		r = 0;
 	else if (!r) {
-		const char *lw[] = { "log", "--reverse", "--format=%h %s", b,
-				     "--not", vtip, "--", NULL };
+		/* the first commit whose patch is none of vN's (a rewrite by
+		 * trailers is no edit) */
+		char *sym = xstrfmt("%s...%s", vtip, rr->home.old);
+		const char *lw[] = { "log", "--reverse", "--format=%h %s",
+				     "--cherry-pick", "--right-only", sym, "--",
+				     NULL };
 		run_git(&(struct git_run){ .words = lw, .out = &subj, .quiet = 1 });
+		free(sym);
 		const char *nl = memchr(subj.buf, '\n', subj.len);
 		sb_setlen(&subj, nl ? (size_t)(nl - subj.buf) : subj.len);
 		r = error("respin: %s is not v%d as it went out: %s%s%s; respin "

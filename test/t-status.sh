@@ -489,6 +489,15 @@ sim_campaign() {
 			SIM_DEL=$i
 		fi
 	done
+	# an ack on the cover letter for one pending patch's part
+	SIM_COVER=
+	for i in $(seq 1 $n); do
+		if [ "${SIM_ACT[i]}" = silent ] && [ -z "$SIM_COVER" ] && [ $((RANDOM % 2)) = 0 ]; then
+			SIM_COVER=$i
+			printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Cover Acker <cover@example.org>\nSubject: Re: [PATCH 0/%d] use NEW()\nMessage-Id: <simc-%s@example.org>\nIn-Reply-To: %s\n\nFor drivers/d%s:\n\nAcked-by: Cover Acker <cover@example.org>\n\n' \
+				"$n" "$seed" "$(sed -n 's/^Message-I[dD]: //p' "$v1"/0000-cover-letter.patch)" "$i" >> "$mb"
+		fi
+	done
 	[ -s "$mb" ] || printf 'From x Mon Sep 17 00:00:00 2001\nFrom: Nobody <n@example.org>\nSubject: Re: [PATCH 0/%d] use NEW()\nMessage-Id: <sim-none@example.org>\n\nNothing.\n\n' "$n" >> "$mb"
 	git checkout -q main
 }
@@ -504,7 +513,7 @@ t_campaign_simulation() {
 	for seed in 1 2 3 4 5 6 7 8 9 10; do
 		local before=$failed
 		sim_campaign "$seed" || continue
-		drawn="$drawn ${SIM_ACT[*]} "
+		drawn="$drawn ${SIM_ACT[*]} ${SIM_COVER:+cover-ack} "
 		local mb=$scratch/sim-$seed.mbox
 		# status
 		run status up --mbox "$mb"
@@ -518,11 +527,26 @@ t_campaign_simulation() {
 		run format -o "$scratch/sim-$seed-stray" HEAD~2..HEAD
 		has "seed $seed: a stray format says v1 is kept" "$err" "v1 of main is recorded already for another range"
 		eq "seed $seed: v1's record as it went out" "$(git rev-parse refs/series/main/v1 refs/series/main/v1-base refs/series/main/v1-mails)" "$rec"
-		# trailers: each ack to its patch, nothing else
+		# trailers: each ack to its patch, the cover's to its part's, nothing else
 		run trailers "$mb"
 		local acks=0
 		for i in $(seq 1 $n); do [ "${SIM_ACT[i]}" = acked ] && acks=$((acks + 1)); done
+		[ -z "$SIM_COVER" ] || acks=$((acks + 1))
 		eq "seed $seed: trailers adds each ack once" "$(git log --format=%B up..HEAD | grep -c '^Acked-by: ')" "$acks"
+		[ -z "$SIM_COVER" ] || eq "seed $seed: the cover's ack on its part's patch only" \
+			"$(git log --format=%s --grep='Acked-by: Cover Acker' up..HEAD)" "drivers/d$SIM_COVER: use NEW()"
+		# a fix-up since v1, in every third seed: respin refuses it by
+		# name and changes nothing
+		if [ $((seed % 3)) = 0 ]; then
+			echo '/* fix */' >> drivers/d1/d1.c
+			git commit -qam 'fixup! drivers/d1: use NEW()'
+			local snap; snap=$(snapshot)
+			run respin --onto up --mbox "$mb" -- sh "$SIM_PAT"
+			eq "seed $seed: a fix-up: refused" "$rc" 3
+			has "seed $seed: a fix-up: named" "$err" "fixup! drivers/d1: use NEW()"
+			eq "seed $seed: a fix-up: nothing changed" "$(snapshot)" "$snap"
+			git reset -q --keep HEAD~1
+		fi
 		# respin onto upstream with the replies
 		run respin --onto up --mbox "$mb" -- sh "$SIM_PAT"
 		for i in $(seq 1 $n); do
@@ -564,7 +588,7 @@ t_campaign_simulation() {
 		[ "$failed" = "$before" ] || failed_seeds="$failed_seeds $seed"
 	done
 	[ -z "$failed_seeds" ] || echo "t_campaign_simulation: failing seeds:$failed_seeds"
-	for act in "${sim_acts[@]}"; do
+	for act in "${sim_acts[@]}" cover-ack; do
 		has "the seeds draw every act: $act" "$drawn " " $act "
 	done
 }
