@@ -1984,13 +1984,13 @@ struct opt {
 	unsigned char kind;           /* enum opt_kind */
 	unsigned short off;           /* into an options struct: small */
 	short val;
+	unsigned char syn;            /* SYN_*: how the synopsis shows it */
 	const char *arg;              /* the value's name in help */
 	const char *help;             /* NULL: an alias, not listed */
-	const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
-	/* OPT_NUMBER's range (|n| < 2^23), and SYN_*: how the synopsis
-	 * shows it; in two words, not three */
-	int min : 24, max : 24;
-	unsigned syn : 8;
+	union {                       /* by kind: one word, not two */
+		const char *const *choices;   /* OPT_CHOICE: NULL-terminated */
+		struct { int min, max; };     /* OPT_NUMBER's range */
+	};
 };
 
 /* A row's place in the synopsis.  Each row is "[-x ARG]" (its short name
@@ -10112,9 +10112,9 @@ static char *find_up(const char *start)
 #define CCO(f) offsetof(struct cc_opts, f)
 
 /* SW: a switch the synopsis leaves to the help; SWS: one it shows. */
-#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0, \
-			 SYN_HIDE }
-#define SWS(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, NULL, h, NULL, 0, 0, 0 }
+#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, SYN_HIDE, NULL, h, \
+			 { NULL } }
+#define SWS(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, 0, NULL, h, { NULL } }
 
 static const struct opt cc_switches[] = {
 	SW("--m", m, 1, "maintainers (M:), the default"),
@@ -10131,8 +10131,7 @@ static const struct opt cc_switches[] = {
 	SW("--no-roles", roles, 0, NULL),
 	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
 	SW("--norolestats", roles, 0, NULL),
-	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, NULL, NULL, NULL, 0, 0,
-	  0 },
+	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, 0, NULL, NULL, { NULL } },
 	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
 	SWS("--git-fallback", git_fallback, 1,
 	   "recent signers where no section maintains a file"),
@@ -10148,12 +10147,12 @@ static const struct opt cc_switches[] = {
 	SW("--email", email, 1, NULL),
 	SW("--find-maintainer-files", find_files, 1,
 	   "read every MAINTAINERS below the top"),
-	{ NULL, "--git-min-signatures", OPT_NUMBER, CCO(git_min_sign), 0, "N",
-	  "history: at least N signatures (1)", NULL, 0, 1000000, SYN_HIDE },
-	{ NULL, "--git-max-maintainers", OPT_NUMBER, CCO(git_max_maint), 0, "N",
-	  "history: at most N people (5)", NULL, 0, 1000000, SYN_HIDE },
-	{ NULL, "--git-min-percent", OPT_NUMBER, CCO(git_min_percent), 0, "N",
-	  "history: at least N% of the commits (5)", NULL, 0, 100, SYN_HIDE },
+	{ NULL, "--git-min-signatures", OPT_NUMBER, CCO(git_min_sign), 0, SYN_HIDE, "N",
+	  "history: at least N signatures (1)", .min = 0, .max = 1000000 },
+	{ NULL, "--git-max-maintainers", OPT_NUMBER, CCO(git_max_maint), 0, SYN_HIDE, "N",
+	  "history: at most N people (5)", .min = 0, .max = 1000000 },
+	{ NULL, "--git-min-percent", OPT_NUMBER, CCO(git_min_percent), 0, SYN_HIDE, "N",
+	  "history: at least N% of the commits (5)", .min = 0, .max = 100 },
 	{ 0 }
 };
 
@@ -19668,82 +19667,82 @@ static const char *needs_maintainers(const struct commit_opts *o)
 #define CO(f) offsetof(struct commit_opts, f)
 
 static const struct opt selection_opts[] = {
-	{ NULL, "--by", OPT_CHOICE, CO(by), 0, "ORG",
+	{ NULL, "--by", OPT_CHOICE, CO(by), 0, 0, "ORG",
 	  "dir (default), file, tree (one group), or from MAINTAINERS: "
 	  "subsystem (owning section), maintainers (same recipients), "
-	  "route (same T: tree)", by_names, 0, 0, 0 },
-	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, "N",
-	  "cut directories to their first N components", NULL, 1, 4096, 0 },
-	{ NULL, "--include", OPT_LIST, CO(include), 0, "GLOB",
-	  "only paths matching GLOB (repeatable; * crosses /)", NULL, 0, 0, 0 },
+	  "route (same T: tree)", .choices = by_names },
+	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, 0, "N",
+	  "cut directories to their first N components",
+	  .min = 1, .max = 4096 },
+	{ NULL, "--include", OPT_LIST, CO(include), 0, 0, "GLOB",
+	  "only paths matching GLOB (repeatable; * crosses /)", { NULL } },
 	{ 0 }
 };
 
 static const struct opt worktree_opts[] = {
-	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, NULL,
-	  "take untracked files too", NULL, 0, 0, SYN_LONG },
+	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, SYN_LONG, NULL,
+	  "take untracked files too", { NULL } },
 	{ 0 }
 };
 
 static const struct opt signoff_opts[] = {
-	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, NULL,
-	  "add Signed-off-by: with the committer's identity", NULL, 0, 0, 0 },
+	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, 0, NULL,
+	  "add Signed-off-by: with the committer's identity", { NULL } },
 	{ 0 }
 };
 
 static const struct opt split_only_opts[] = {
-	{ NULL, "--author", OPT_VALUE, CO(author), 0, "'NAME <ADDR>'",
+	{ NULL, "--author", OPT_VALUE, CO(author), 0, 0, "'NAME <ADDR>'",
 	  "the mails' author (default: git's user.name and user.email)",
-	  NULL, 0, 0, 0 },
-	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, "N",
+	  { NULL } },
+	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, 0, "N",
 	  "drop N leading components of the diff's paths (default: found)",
-	  NULL, 0, 4096, 0 },
-	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, "DIR",
+	  .min = 0, .max = 4096 },
+	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, 0, "DIR",
 	  "put DIR/ before every path of the diff, as git apply does",
-	  NULL, 0, 0, 0 },
-	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, "DIR",
-	  "write the mails into DIR (default: .)", NULL, 0, 0, 0 },
-	{ NULL, "--force", OPT_FLAG, CO(force), 1, NULL,
-	  "replace a series already in the output directory", NULL, 0, 0, 0 },
-	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, NULL,
+	  { NULL } },
+	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, 0, "DIR",
+	  "write the mails into DIR (default: .)", { NULL } },
+	{ NULL, "--force", OPT_FLAG, CO(force), 1, 0, NULL,
+	  "replace a series already in the output directory", { NULL } },
+	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, 0, NULL,
 	  "commit the groups on HEAD instead (index and work tree untouched)",
-	  NULL, 0, 0, 0 },
+	  { NULL } },
 	{ 0 }
 };
 
 static const struct opt template_opts[] = {
-	{ "-F", "--file", OPT_VALUE, CO(file), 0, "FILE",
+	{ "-F", "--file", OPT_VALUE, CO(file), 0, 0, "FILE",
 	  "the message template (- for stdin): SEDME is the group's "
 	  "name, %(section) its owning section's title, %(prefix) the "
-	  "subject prefix its history uses (\"i2c: omap: \")", NULL, 0, 0, 0 },
-	{ "-m", "--message", OPT_VALUE, CO(message), 0, "MSG",
-	  "the message template itself", NULL, 0, 0, SYN_OR },
+	  "subject prefix its history uses (\"i2c: omap: \")", { NULL } },
+	{ "-m", "--message", OPT_VALUE, CO(message), 0, SYN_OR, "MSG",
+	  "the message template itself", { NULL } },
 	{ 0 }
 };
 
 static const struct opt commit_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
-	  "show the commits and their messages; write nothing", NULL, 0, 0, 0 },
-	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, NULL,
-	  "run neither the pre-commit nor the commit-msg hook", NULL, 0, 0, 0 },
-	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, NULL,
-	  "sign (refused: series cannot sign)", NULL, 0, 0, SYN_HIDE },
-	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, NULL,
-	  "commit unsigned even where commit.gpgSign is set", NULL, 0, 0, 0 },
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
+	  "show the commits and their messages; write nothing", { NULL } },
+	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, 0, NULL,
+	  "run neither the pre-commit nor the commit-msg hook", { NULL } },
+	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, SYN_HIDE, NULL,
+	  "sign (refused: series cannot sign)", { NULL } },
+	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, 0, NULL,
+	  "commit unsigned even where commit.gpgSign is set", { NULL } },
 	{ 0 }
 };
 
 static const struct opt plan_only_opts[] = {
-	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, NULL,
-	  "a row of figures per organisation, to choose one with",
-	  NULL, 0, 0, 0 },
+	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, 0, NULL,
+	  "a row of figures per organisation, to choose one with", { NULL } },
 	{ 0 }
 };
 
 static const struct opt regroup_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, NULL,
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
 	  "show the new commits and every trailer's fate; write nothing",
-	  NULL, 0, 0, 0 },
+	  { NULL } },
 	{ 0 }
 };
 
@@ -20618,14 +20617,14 @@ struct cc_args {
 };
 
 static const struct opt cc_own_opts[] = {
-	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0,
-	  "FILE", "this MAINTAINERS; its directory is the tree's top", NULL, 0, 0, 0 },
-	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1,
-	  NULL, "the arguments are paths in the tree, not patches", NULL, 0, 0,
-	  SYN_HIDE },
-	{ NULL, "--git-since", OPT_VALUE, offsetof(struct cc_args, since), 0,
-	  "WHEN", "history: since WHEN (git log's --since; 1-year-ago)", NULL,
-	  0, 0, SYN_HIDE },
+	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0, 0,
+	  "FILE", "this MAINTAINERS; its directory is the tree's top",
+	  { NULL } },
+	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1, SYN_HIDE,
+	  NULL, "the arguments are paths in the tree, not patches", { NULL } },
+	{ NULL, "--git-since", OPT_VALUE, offsetof(struct cc_args, since), 0, SYN_HIDE,
+	  "WHEN", "history: since WHEN (git log's --since; 1-year-ago)",
+	  { NULL } },
 	{ 0 }
 };
 
@@ -20825,43 +20824,45 @@ enum { SPLIT_ROUTE, SPLIT_SUBSYSTEM, SPLIT_LIST };
 #define FO(f) offsetof(struct format_opts, f)
 
 static const struct opt format_table[] = {
-	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, "DIR",
-	  "write the mails into DIR (default: .)", NULL, 0, 0, 0 },
-	{ NULL, "--to", OPT_LIST, FO(to), 0, "ADDR",
-	  "also To: of every mail (repeatable)", NULL, 0, 0, 0 },
-	{ NULL, "--cc", OPT_LIST, FO(cc), 0, "ADDR",
-	  "also Cc: of every mail (repeatable)", NULL, 0, 0, 0 },
-	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, NULL,
-	  "everyone in Cc:, only --to in To:", NULL, 0, 0, 0 },
-	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, NULL,
-	  "[RFC PATCH] instead of [PATCH]", NULL, 0, 0, 0 },
-	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, "N",
-	  "version N: [PATCH vN n/m] and vN- file names", NULL, 1, 9999, 0 },
-	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, "OLD-BASE..OLD-TIP",
+	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, 0, "DIR",
+	  "write the mails into DIR (default: .)", { NULL } },
+	{ NULL, "--to", OPT_LIST, FO(to), 0, 0, "ADDR",
+	  "also To: of every mail (repeatable)", { NULL } },
+	{ NULL, "--cc", OPT_LIST, FO(cc), 0, 0, "ADDR",
+	  "also Cc: of every mail (repeatable)", { NULL } },
+	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, 0, NULL,
+	  "everyone in Cc:, only --to in To:", { NULL } },
+	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, 0, NULL,
+	  "[RFC PATCH] instead of [PATCH]", { NULL } },
+	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, 0, "N",
+	  "version N: [PATCH vN n/m] and vN- file names",
+	  .min = 1, .max = 9999 },
+	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, SYN_IN, "OLD-BASE..OLD-TIP",
 	  "the previous version's commits: say in the cover letter what "
 	  "upstream applied, what changed, what is new (default with -v N: "
 	  "version N-1 as format wrote it, from refs/series/BRANCH/)",
-	  NULL, 0, 0, SYN_IN },
-	{ NULL, "--include", OPT_LIST, FO(include), 0, "GLOB",
+	  { NULL } },
+	{ NULL, "--include", OPT_LIST, FO(include), 0, 0, "GLOB",
 	  "only the commits that touch a path matching GLOB (repeatable; * "
-	  "crosses /): an RFC of one subsystem", NULL, 0, 0, 0 },
-	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, NULL,
-	  "no cover letter and no n/m: each patch stands alone", NULL, 0, 0, 0 },
-	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, "FILE",
+	  "crosses /): an RFC of one subsystem", { NULL } },
+	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, 0, NULL,
+	  "no cover letter and no n/m: each patch stands alone", { NULL } },
+	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, 0, "FILE",
 	  "the cover letter's subject (its first line) and aim (the rest)",
-	  NULL, 0, 0, 0 },
-	{ NULL, "--split", OPT_CHOICE, FO(split), 0, "ORG",
+	  { NULL } },
+	{ NULL, "--split", OPT_CHOICE, FO(split), 0, 0, "ORG",
 	  "one series per merge route (route), owning section (subsystem) "
 	  "or first list (list), each in a folder of its own in DIR",
-	  split_names, 0, 0, 0 },
-	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, "N",
+	  .choices = split_names },
+	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, SYN_IN, "N",
 	  "with --split: at most N patches a series, and a list N a day "
-	  "(default 15)", NULL, 1, 100000, SYN_IN },
-	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, "N",
-	  "warn about a mail to more than N (default 40)", NULL, 1, 1000000, 0 },
-	{ NULL, "--force", OPT_FLAG, FO(force), 1, NULL,
+	  "(default 15)", .min = 1, .max = 100000 },
+	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, 0, "N",
+	  "warn about a mail to more than N (default 40)",
+	  .min = 1, .max = 1000000 },
+	{ NULL, "--force", OPT_FLAG, FO(force), 1, 0, NULL,
 	  "replace a series already in DIR (its cover letter's subject and "
-	  "aim are kept)", NULL, 0, 0, 0 },
+	  "aim are kept)", { NULL } },
 	{ 0 }
 };
 
@@ -21898,11 +21899,11 @@ struct trailers_opts {
 #define TO(f) offsetof(struct trailers_opts, f)
 
 static const struct opt trailers_table[] = {
-	{ "-n", "--dry-run", OPT_FLAG, TO(dry_run), 1, NULL,
-	  "show what would be added, and why; write nothing", NULL, 0, 0, 0 },
-	{ NULL, "--from", OPT_VALUE, TO(from), 0, "OLD-BASE..OLD-TIP",
+	{ "-n", "--dry-run", OPT_FLAG, TO(dry_run), 1, 0, NULL,
+	  "show what would be added, and why; write nothing", { NULL } },
+	{ NULL, "--from", OPT_VALUE, TO(from), 0, 0, "OLD-BASE..OLD-TIP",
 	  "carry the trailers of the previous version's commits whose patch "
-	  "is the same", NULL, 0, 0, 0 },
+	  "is the same", { NULL } },
 	{ 0 }
 };
 
@@ -22159,12 +22160,12 @@ struct status_opts {
 #define SO(f) offsetof(struct status_opts, f)
 
 static const struct opt status_table[] = {
-	{ NULL, "--mbox", OPT_LIST, SO(mbox), 0, "FILE",
+	{ NULL, "--mbox", OPT_LIST, SO(mbox), 0, 0, "FILE",
 	  "the replies: tags, thank-you mails, who answered (repeatable)",
-	  NULL, 0, 0, 0 },
-	{ "-v", "--version", OPT_NUMBER, SO(version), 0, "N",
-	  "follow version N (default: the last format recorded)", NULL, 1,
-	  9999, 0 },
+	  { NULL } },
+	{ "-v", "--version", OPT_NUMBER, SO(version), 0, 0, "N",
+	  "follow version N (default: the last format recorded)",
+	  .min = 1, .max = 9999 },
 	{ 0 }
 };
 
@@ -22314,25 +22315,24 @@ struct respin_opts {
 #define RO(f) offsetof(struct respin_opts, f)
 
 static const struct opt respin_onto[] = {
-	{ NULL, "--onto", OPT_VALUE, RO(onto), 0, "REF",
+	{ NULL, "--onto", OPT_VALUE, RO(onto), 0, 0, "REF",
 	  "the new base: the branch's checkout moves there, and the pattern "
-	  "runs in it", NULL, 0, 0, 0 },
+	  "runs in it", { NULL } },
 	{ 0 }
 };
 
 static const struct opt respin_table[] = {
-	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, NULL,
+	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, 0, NULL,
 	  "show the next version's patches and what became of the last "
-	  "one's; then put the checkout back, and write nothing", NULL, 0,
-	  0, 0 },
-	{ NULL, "--mbox", OPT_LIST, RO(mbox), 0, "FILE",
+	  "one's; then put the checkout back, and write nothing", { NULL } },
+	{ NULL, "--mbox", OPT_LIST, RO(mbox), 0, 0, "FILE",
 	  "replies: a patch answered (queued by its maintainer) or NAKed is "
-	  "left out of the next version", NULL, 0, 0, 0 },
-	{ NULL, "--keep", OPT_LIST, RO(keep), 0, "N",
-	  "keep the last version's patch N all the same", NULL, 0, 0, 0 },
-	{ NULL, "--abort", OPT_FLAG, RO(abort), 1, NULL,
+	  "left out of the next version", { NULL } },
+	{ NULL, "--keep", OPT_LIST, RO(keep), 0, 0, "N",
+	  "keep the last version's patch N all the same", { NULL } },
+	{ NULL, "--abort", OPT_FLAG, RO(abort), 1, 0, NULL,
 	  "put back the branch's checkout a killed respin left on the new "
-	  "base", NULL, 0, 0, 0 },
+	  "base", { NULL } },
 	{ 0 }
 };
 
