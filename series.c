@@ -19023,36 +19023,58 @@ static void prev_close(struct prev_version *rs)
 	free(rs->became);
 }
 
-/* Each previous commit's fate, in order, a new commit taken by one only:
- * the one of its patch id, else the first untaken of its subject. */
-static void fates_of(struct prev_version *rs, const struct rcommits *rc)
+/* Whether c and d share a path. */
+static int share_a_file(const struct rcommit *c, const struct rcommit *d)
 {
-	rs->became = xcalloc(rs->prev.nr + 1, sizeof *rs->became);
-	for (size_t i = 0; i < rs->prev.nr; i++) {
-		const struct rcommit *c = &rs->prev.c[i];
-		struct became *f = &rs->became[i];
-		char pid[72], *subj = subject_of(c->msg);
-		const char *same = NULL;
-		if (!patch_of_commit(&rs->oldids, c->id, pid))
-			same = commit_of_patch(&rs->newids, pid);
-		f->up = is_applied(&rs->up[i]) ? rs->up[i].commit : NULL;
-		f->same = same != NULL;
-		f->to = rc->nr;
-		for (size_t j = 0; j < rc->nr && f->to == rc->nr; j++) {
-			char *sj = subject_of(rc->c[j].msg);
-			if (!rs->taken[j] && (same ? !strncmp(same, rc->c[j].id,
-						strlen(rc->c[j].id)) : !strcmp(sj, subj)))
-				f->to = j;
-			free(sj);
+	for (size_t a = 0; a < c->npath; a++)
+		for (size_t b = 0; b < d->npath; b++)
+			if (!strcmp(c->path[a], d->path[b]))
+				return 1;
+	return 0;
+}
+
+/* The one answer to "what became of each patch of the last version in
+ * the next": per prev commit (a new array, prev->nr + 1 long), the next
+ * commit it became, each taken by one only (taken, per next commit): in
+ * three passes, the one of its patch id (unchanged; pids and npids map
+ * commits to patch ids); unless upstream applied it (up, as
+ * upstream_fates() found: gone, applied as that commit), the first of its
+ * subject, else the first sharing a file with it (changed).  A next commit
+ * without a message (respin's groups, before they have one) has no
+ * subject to match. */
+static struct became *became_of(const struct rcommits *prev,
+				const struct sbuf *pids,
+				const struct rcommits *next,
+				const struct sbuf *npids, const struct fate *up,
+				char *taken)
+{
+	struct became *b = xcalloc(prev->nr + 1, sizeof *b);
+
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < prev->nr; i++) {
+			char pid[72], *subj = subject_of(prev->c[i].msg);
+			const char *same = pass || patch_of_commit(pids,
+					   prev->c[i].id, pid) ? NULL :
+					   commit_of_patch(npids, pid);
+			if (!pass)
+				b[i].to = next->nr;
+			else if (b[i].to == next->nr && is_applied(&up[i]))
+				b[i].up = up[i].commit;
+			for (size_t j = 0; b[i].to == next->nr && !b[i].up &&
+			     j < next->nr; j++) {
+				const struct rcommit *c = &next->c[j];
+				char *sj = pass == 1 && c->msg ? subject_of(c->msg) :
+					   NULL;
+				if (!taken[j] && (!pass ? same && !strncmp(same,
+				    c->id, strlen(c->id)) : pass == 1 ? sj &&
+				    !strcmp(sj, subj) : share_a_file(&prev->c[i], c)))
+					b[i] = (struct became){ j, NULL, !pass },
+					taken[j] = 1;
+				free(sj);
+			}
+			free(subj);
 		}
-		if (f->up && !same)
-			f->to = rc->nr;
-		else
-			f->up = NULL;
-		if (f->to < rc->nr)
-			rs->taken[f->to] = 1;
-		free(subj);
-	}
+	return b;
 }
 
 /* Reads the previous version prev_spec against now (rc its commits).
@@ -19082,7 +19104,8 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 	sb_release(&spec);
 	free(tag);
 	if (!r)
-		fates_of(rs, rc);
+		rs->became = became_of(&rs->prev, &rs->oldids, rc, &rs->newids,
+				       rs->up, rs->taken);
 	return r;
 }
 
@@ -19120,15 +19143,16 @@ static int carried_trailers(const char *from, const struct range *now,
 
 /* One line of a "Changes since" block, as format's cover letter and
  * respin's record say it: what became of a patch (what: "unchanged",
- * "changed", "new", "gone (why)"), or where it was applied upstream (up,
- * where set). */
-static void add_fate_line(struct sbuf *m, const char *what, const char *up,
-			  const char *subj)
+ * "changed", "new", "gone"; why, where set, in parentheses after it), or
+ * where it was applied upstream (up, where set). */
+static void add_fate_line(struct sbuf *m, const char *what, const char *why,
+			  const char *up, const char *subj)
 {
 	if (up)
 		sb_addf(m, "- applied upstream as %.12s: %s\n", up, subj);
 	else
-		sb_addf(m, "- %s: %s\n", what, subj);
+		sb_addf(m, why ? "- %s (%s): %s\n" : "- %s: %s\n", what,
+			why ? why : subj, subj);
 }
 
 /* The fates of the previous commits a letter speaks for, then its new
@@ -19145,15 +19169,16 @@ static void add_fates(struct sbuf *m, const struct prev_version *rs,
 		if (f->to < rc->nr ? in && !in[f->to] : orphan && !orphan[i])
 			continue;
 		char *subj = subject_of(rs->prev.c[i].msg);
-		add_fate_line(m, f->to >= rc->nr ? "gone (the change no longer "
-			      "touches its files)" : f->same ? "unchanged" :
-			      "changed", f->up, subj);
+		add_fate_line(m, f->to >= rc->nr ? "gone" : f->same ?
+			      "unchanged" : "changed", f->to >= rc->nr ? "the "
+			      "change no longer touches its files" : NULL,
+			      f->up, subj);
 		free(subj);
 	}
 	for (size_t x = 0; x < rc->nr; x++)
 		if (!rs->taken[x] && (!in || in[x])) {
 			char *sj = subject_of(rc->c[x].msg);
-			add_fate_line(m, "new", NULL, sj);
+			add_fate_line(m, "new", NULL, NULL, sj);
 			free(sj);
 		}
 }
@@ -22222,10 +22247,10 @@ static int status_version(struct cmd *c, int v, char **tag, struct sbuf *map)
 	return failed(read_range_commits(&c->rg, &c->rc, "followed"));
 }
 
-/* Each upstream ref's commits onto f; none given: the branch's upstream,
- * where it has one. */
+/* Each upstream ref's commits onto f (upstream_fates() against the
+ * version's tag); none given: the branch's upstream, where it has one. */
 static int status_upstreams(struct cmd *c, const char *const *ref, size_t nref,
-			    const struct sent *s, struct fate *f)
+			    const char *tag, struct fate *f)
 {
 	char id[72];
 	const char *dflt = "@{upstream}";
@@ -22238,14 +22263,8 @@ static int status_upstreams(struct cmd *c, const char *const *ref, size_t nref,
 		ref = &dflt;
 		nref = 1;
 	}
-	for (size_t k = 0; k < nref && !r; k++) {
-		struct upstream u = { ref[k], { 0 }, SBUF_INIT, SBUF_INIT, NULL,
-				      NULL };
-		r = read_upstream(&u, c->rg.base, &c->rc);
-		if (!r)
-			r = match_upstream(&u, &c->rc, s, f);
-		upstream_release(&u);
-	}
+	for (size_t k = 0; k < nref && !r; k++)
+		r = upstream_fates(tag, ref[k], c->rg.base, &c->rc, f);
 	return failed(r);
 }
 
@@ -22273,7 +22292,7 @@ static int cmd_status(struct args *a)
 	char **cover = xcalloc(c.rc.nr + 1, sizeof *cover);
 	for (size_t i = 0; s && i < c.rc.nr; i++)
 		cover[i] = s[i].cover;
-	if (!r && !(r = status_upstreams(&c, a->word, a->nword, s, f)) &&
+	if (!r && !(r = status_upstreams(&c, a->word, a->nword, tag, f)) &&
 	    !(r = replies_tags(&c, &rp, cover))) {
 		read_answers(&rp.mb, &c.rc, rp.subj, s,
 			     (int)scan_number(strrchr(tag, 'v') + 1, NULL, 10), f);
@@ -22359,7 +22378,7 @@ struct respin_run {
 	int moved;              /* the checkout is off the branch */
 	size_t *was;            /* per new group, its patch of the last
 				 * version, or prev.nr: new */
-	int *fate;              /* per old patch: UNCHANGED... */
+	struct became *became; /* per old patch: became_of() */
 	struct fate *up;        /* per old patch, as status finds it on onto */
 	char **dropped;         /* per old patch, the tags it lost */
 	char **left;            /* per old patch, why the replies leave it
@@ -22369,8 +22388,6 @@ struct respin_run {
 				 * out, out again */
 	size_t nleft, aleft;
 };
-
-enum { GONE, UNCHANGED, CHANGED };
 
 /* The pattern command: after "--", else as recorded for the branch
  * (refs/series/BRANCH/pattern, its words NUL-ended). */
@@ -22736,39 +22753,48 @@ static void respin_template(struct cmd *c, const struct respin_run *rr)
 	sb_release(&lost);
 }
 
-/* Which patch of the last version each group of c->p is (the first
- * sharing a file with it, each patch once), and whether its patch id is
- * that patch's: the fates, and each group's message. */
+/* c's groups as commits named "%040zx" of their index, with their
+ * files and no message, for became_of(); into *out. */
+static void groups_as_commits(const struct cmd *c, struct rcommits *out)
+{
+	*out = (struct rcommits){ xcalloc(c->p.nr + 1, sizeof *out->c),
+				  c->p.nr, c->p.nr };
+	for (size_t g = 0; g < c->p.nr; g++) {
+		struct rcommit *rc = &out->c[g];
+		fmt_buf(rc->id, sizeof rc->id, "%040zx", g);
+		rc->npath = c->p.g[g].nr;
+		rc->path = xcalloc(rc->npath + 1, sizeof *rc->path);
+		for (size_t j = 0; j < rc->npath; j++)
+			rc->path[j] = xstrdup(c->src.f[c->p.g[g].member[j]].path);
+	}
+}
+
+/* Which patch of the last version each group of c->p is (became_of(),
+ * after upstream's fates: respin_gone()), and each group's message: the
+ * patch's, less its tags where the patch changed. */
 static int respin_match(struct cmd *c, struct respin_run *rr)
 {
 	struct sbuf out = SBUF_INIT;
-	char *taken = xcalloc(rr->prev.nr + 1, 1);
-	int r;
+	struct rcommits groups;
+	char *taken = xcalloc(c->p.nr + 1, 1);
+	int r = group_patch_ids(&c->p, &c->src, 0, &out);
 
+	groups_as_commits(c, &groups);
 	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
-	for (size_t g = 0; g < c->p.nr; g++) {
-		const struct group *grp = &c->p.g[g];
+	for (size_t g = 0; g < c->p.nr; g++)
 		rr->was[g] = rr->prev.nr;
-		for (size_t k = 0; k < rr->prev.nr && rr->was[g] == rr->prev.nr; k++)
-			for (size_t j = 0; !taken[k] && j < grp->nr; j++)
-				for (size_t q = 0; q < rr->prev.c[k].npath; q++)
-					if (!strcmp(rr->prev.c[k].path[q],
-						    c->src.f[grp->member[j]].path))
-						rr->was[g] = k, taken[k] = 1;
-	}
-	r = group_patch_ids(&c->p, &c->src, 0, &out);
-	for (size_t g = 0; !r && g < c->p.nr; g++) {
-		size_t k = rr->was[g];
-		char pid[72], line[160];
-		if (k == rr->prev.nr)
+	if (!r)
+		rr->became = became_of(&rr->prev, &rr->ids, &groups, &out,
+				       rr->up, taken);
+	for (size_t k = 0; !r && k < rr->prev.nr; k++) {
+		size_t g = rr->became[k].to;
+		if (g == c->p.nr) {
+			rr->became[k].to = SIZE_MAX;    /* gone */
 			continue;
-		fmt_buf(line, sizeof line, "%040zx", g);
-		int same = !patch_of_commit(&rr->ids, rr->prev.c[k].id, pid) &&
-			   commit_of_patch(&out, pid) &&
-			   !strncmp(commit_of_patch(&out, pid), line, 40);
-		rr->fate[k] = same ? UNCHANGED : CHANGED;
+		}
+		rr->was[g] = k;
 		struct sbuf m = SBUF_INIT, lost = SBUF_INIT;
-		if (same)
+		if (rr->became[k].same)
 			sb_adds(&m, rr->prev.c[k].msg);
 		else
 			drop_tags(rr->prev.c[k].msg, &m, &lost);
@@ -22780,6 +22806,7 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 		rr->dropped[k] = lost.len ? sb_detach(&lost, NULL) : NULL;
 		sb_release(&lost);
 	}
+	rcommits_release(&groups);
 	free(taken);
 	sb_release(&out);
 	return r;
@@ -22890,10 +22917,9 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 	if ((r = group_step(c, &o, c->repo.top, NULL)) ||
 	    check_plan(&c->p, &c->src) < 0)
 		return r ? r : EXIT_FAIL;
-	rr->fate = xcalloc(rr->prev.nr + 1, sizeof *rr->fate);
 	rr->dropped = xcalloc(rr->prev.nr + 1, sizeof *rr->dropped);
 	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
-	return failed(respin_match(c, rr) < 0 || respin_gone(rr) < 0 ? -1 : 0);
+	return failed(respin_gone(rr) < 0 || respin_match(c, rr) < 0 ? -1 : 0);
 }
 
 /* Whether --keep names the last version's patch n (1-based). */
@@ -23022,12 +23048,23 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr,
 	return r ? r : leave_out(c, rr);
 }
 
+/* One line of respin's report: "WORD      SUBJECT (WHY)" on stdout
+ * (WHY: "applied as UP" where up is set), and as format's letter says it
+ * (add_fate_line()) into rec. */
+static void report_fate(struct sbuf *rec, const char *word, const char *why,
+			const char *up, const char *subj)
+{
+	xfprintf(stdout, why ? "%-9s %s (%s%.12s)\n" : "%-9s %s\n", word, subj,
+		 up ? "applied as " : why, up ? up : "");
+	add_fate_line(rec, word, why, up, subj);
+}
+
 /* The next version's patches and what became of the last one's, to
  * stdout and, as format's cover letter says it, into fates; a summary. */
 static void respin_report(const struct cmd *c, const struct respin_run *rr,
 			  struct sbuf *fates)
 {
-	static const char *const word[] = { "new", "unchanged", "changed" };
+	static const char *const word[] = { "changed", "unchanged", "new" };
 	struct sbuf *m = group_messages(&c->p, &c->tm);
 	size_t count[3] = { 0 }, gone = 0, applied = 0;
 
@@ -23038,11 +23075,10 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 	free(on);
 	for (size_t g = 0; g < c->p.nr; g++) {
 		size_t k = rr->was[g];
-		int w = k < rr->prev.nr ? rr->fate[k] : 0;
+		int w = k < rr->prev.nr ? rr->became[k].same : 2;
 		char *subj = subject_of(m[g].buf);
 		count[w]++;
-		xfprintf(stdout, "%-9s %s\n", word[w], subj);
-		add_fate_line(fates, word[w], NULL, subj);
+		report_fate(fates, word[w], NULL, NULL, subj);
 		if (k < rr->prev.nr && rr->dropped[k]) {
 			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
 			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
@@ -23050,32 +23086,27 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		free(subj);
 	}
 	for (size_t k = 0; k < rr->nleft; k++) {
-		const char *why = rr->left_out[k], *nl = strchr(why, '\n');
-		xfprintf(stdout, "left out  %s (%.*s)\n", nl + 1,
-			 (int)(nl - why), why);
-		sb_addf(fates, "- left out (%.*s): %s\n", (int)(nl - why), why,
-			nl + 1);
+		char *why = xstrdup(rr->left_out[k]), *nl = strchr(why, '\n');
+		*nl = '\0';
+		report_fate(fates, "left out", why, NULL, nl + 1);
+		free(why);
 	}
 	for (size_t k = 0; k < rr->prev.nr; k++) {
 		const struct fate *f = &rr->up[k];
 		int in = is_applied(f);
 		char *subj = subject_of(rr->prev.c[k].msg);
-		if (rr->fate[k] == GONE) {
+		if (rr->became[k].to == SIZE_MAX) {
 			gone++;
 			applied += in;
-			add_fate_line(fates, "gone (the pattern no longer "
-				      "touches its files)", in ? f->commit : NULL,
-				      subj);
-			xfprintf(stdout, "gone      %s (%s%.12s)\n", subj, in ? "applied as " :
-				 "the pattern no longer touches its files", in ?
-				 f->commit : "");
+			report_fate(fates, "gone", in ? "" : "the pattern no longer "
+				    "touches its files", in ? f->commit : NULL, subj);
 		}
 		free(subj);
 	}
 	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
 		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
-		 c->p.nr == 1 ? "" : "es", rr->onto, count[UNCHANGED],
-		 count[CHANGED], count[0], gone, rr->v, applied);
+		 c->p.nr == 1 ? "" : "es", rr->onto, count[1],
+		 count[0], count[2], gone, rr->v, applied);
 	xfprintf(stdout, rr->nleft ? "; %zu left out, as the replies say "
 		 "(--keep N keeps one)\n" : "\n", rr->nleft);
 	sbufs_free(m, c->p.nr);
@@ -23167,7 +23198,7 @@ static void respin_release(struct respin_run *rr)
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
 	free(rr->was);
-	free(rr->fate);
+	free(rr->became);
 }
 
 static int cmd_respin(struct args *a)

@@ -366,6 +366,16 @@ Because.' > /dev/null
 Because.' > /dev/null
 	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v2" "upstream..v2b"
 	has "respin: gone" "$(cat "$scratch/fmt-v2/v2-0000-cover-letter.patch")" "- gone (the change no longer touches its files): fs: do it"
+	# a patch retitled since (its files the same) is changed, as respin
+	# says it: not gone with a new one beside it
+	git checkout -q -b v2c v2
+	GIT_SEQUENCE_EDITOR="sed -i 's/^pick \(.* fs: do it\)$/reword \1/'" \
+		GIT_EDITOR="sed -i '1s/.*/fs: do it, retitled/'" git rebase -q -i upstream > /dev/null
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-v3" "upstream..v2c"
+	c=$scratch/fmt-v3/v2-0000-cover-letter.patch
+	has "retitled: changed" "$(cat "$c")" "- changed: fs: do it"
+	lacks "retitled: not gone" "$(cat "$c")" "- gone"
+	lacks "retitled: not new" "$(cat "$c")" "- new: fs: do it, retitled"
 }
 
 # Where the base is not on the upstream branch: base-commit is where they
