@@ -13742,6 +13742,32 @@ static struct recipients *plan_recipients(struct owners *ow,
 	return r;
 }
 
+/* Under plan --compare's table: what its columns count, and the
+ * article's advice applied to its figures (p, each organisation's plan;
+ * people: recipients were counted): the whole tree in one patch where one
+ * tree takes every file (the API changes at once; it is frowned upon
+ * where several must merge it); else as few patches as keep each
+ * maintainer free to apply their own: per subsystem where that is fewer
+ * than per directory, else per directory, "a good start if you are
+ * unsure". */
+static void print_advice(const struct plan *p, int people)
+{
+	size_t by = p[1].nr == 1 ? 0 : p[3].nr && p[3].nr < p[5].nr ? 3 : 5;
+
+	if (people)
+		xfprintf(stdout, "\npatches: besides the cover letter; "
+			 "most-recipients: of one patch; cover-lists: the cover "
+			 "letter's; most-to-a-list: the busiest list's patches; "
+			 "maintainers: people who get a patch\n");
+	xfprintf(stdout, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
+		 "cover letter, and be ready to convert (series regroup)\n",
+		 people ? "" : "\n", organisations[by].name, p[by].nr,
+		 p[by].nr == 1 ? "" : "es", !by ? "one tree takes every file, "
+		 "its maintainer handles any dependency" : by == 3 ? "the fewest "
+		 "that leave each section's maintainers free" : "the article's "
+		 "good start");
+}
+
 /*
  * plan --compare: the same change under every organisation, one row each,
  * with what a maintainer or a list will see of it.  The organisations'
@@ -13785,11 +13811,14 @@ static int print_compare(const struct selection *base, const struct source *src,
 			xfprintf(stdout, "%-12s%9zu%17s%13s%16s%13s\n",
 				 organisations[k].name, f.patches, "-", "-", "-", "-");
 		at += p[k].nr;
-		plan_release(&p[k]);
 	}
 	if (!r && !ow->m)
 		xfprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
 			 "the forms compared without recipients\n");
+	if (!r)
+		print_advice(p, ow->m != NULL);
+	for (size_t k = 0; k < NORGS; k++)
+		plan_release(&p[k]);
 	recipients_free(rc, total);
 	free(all);
 	return r;

@@ -130,6 +130,11 @@ t_kernel_plan_range() {
 	eq "compare irq: exit" "$rc" 0
 	eq "compare irq: one number of cover lists for all" \
 		"$(awk 'NR > 1 && $2 ~ /^[0-9]+$/ { print $(NF - 2) }' <<<"$out" | sort -u | wc -l)" 1
+	# the advice names a form of the table with its own patch count
+	local by n
+	read -r by n < <(sed -n 's/^advice: --by \([a-z]*\) (\([0-9]*\) patch.*/\1 \2/p' <<<"$out")
+	eq "compare irq: the advice's count is its row's" "$n" "$(awk -v b="$by" '$1 == b { print $2 }' <<<"$out")"
+	has "compare irq: a form the article names" " subsystem dir tree " " $by "
 }
 
 # plan of the work tree at full scale: the change's diff is read in two

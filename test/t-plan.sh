@@ -289,7 +289,10 @@ maintainers         9                5            5               9            8
 subsystem          10                5            5              10            8
 depth 2             8                5            5               8            8
 dir                10                5            5              10            8
-file               13                5            5              13            8"
+file               13                5            5              13            8
+
+patches: besides the cover letter; most-recipients: of one patch; cover-lists: the cover letter's; most-to-a-list: the busiest list's patches; maintainers: people who get a patch
+advice: --by dir (10 patches): the article's good start; say why in the cover letter, and be ready to convert (series regroup)"
 	# Each row is what plan --by shows for that organisation.
 	local row
 	run plan --by route
@@ -301,10 +304,11 @@ file               13                5            5              13            8
 	run plan --compare --include 'drivers/i2c/*'
 	eq "compare: a list's patches" "$(grep '^subsystem ' <<<"$out")" "subsystem           2                3            1               2            2"
 	eq "compare: a list's patches, tree" "$(grep '^tree ' <<<"$out")" "tree                1                3            1               1            2"
+	has "compare: one tree takes every file: one patch" "$out" "advice: --by tree (1 patch): one tree takes every file"
 	# A range is a source too.
 	git commit -qam 'the change'
 	run plan --compare HEAD~1..HEAD
-	eq "compare: a range" "$(grep -c '^[a-z]' <<<"$out")" 8
+	eq "compare: a range" "$(sed '/^$/q' <<<"$out" | grep -c '^[a-z]')" 8
 	run plan --compare
 	eq "compare: nothing to compare: exit" "$rc" 1
 	# without MAINTAINERS: the forms that need none, counted, and said
@@ -318,11 +322,26 @@ file               13                5            5              13            8
 tree                1                -            -               -            -
 depth 2             3                -            -               -            -
 dir                 3                -            -               -            -
-file                3                -            -               -            -"
+file                3                -            -               -            -
+
+advice: --by dir (3 patches): the article's good start; say why in the cover letter, and be ready to convert (series regroup)"
 	eq "compare: no MAINTAINERS: said" "$err" "series: no MAINTAINERS at the top of the tree: the forms compared without recipients"
 	git commit -qam 'the change'
 	run plan --compare HEAD~1..HEAD
-	eq "compare: no MAINTAINERS, a range: the same" "$(grep -c '^[a-z]' <<<"$out")" 5
+	eq "compare: no MAINTAINERS, a range: the same" "$(sed '/^$/q' <<<"$out" | grep -c '^[a-z]')" 5
+	# two trees, one of whose sections spans two directories: per
+	# subsystem is fewer patches than per directory, each still its
+	# maintainers' own
+	newrepo g-compare-advice
+	printf '%s\n' 'FOO DRIVERS' 'M:	Foo Maint <foo@example.org>' \
+		'T:	git git://example.org/foo.git' 'F:	foo/' '' 'BAR DRIVERS' \
+		'M:	Bar Maint <bar@example.org>' 'T:	git git://example.org/bar.git' \
+		'F:	bar/' > MAINTAINERS
+	mkdir -p foo/a foo/b bar
+	echo x > foo/a/x.c; echo y > foo/b/y.c; echo z > bar/z.c; commit_all
+	echo 2 >> foo/a/x.c; echo 2 >> foo/b/y.c; echo 2 >> bar/z.c
+	run plan --compare
+	has "compare: per subsystem, where fewer" "$out" "advice: --by subsystem (2 patches): the fewest that leave each section's maintainers free"
 }
 
 # %(prefix) from the subjects of the history of each group's files:
