@@ -11473,6 +11473,17 @@ static char *subject_of(const char *msg)
 	return s;
 }
 
+/* The subjects of rc's commits: a new array of rc->nr strings
+ * (free_strings()). */
+static char **commit_subjects(const struct rcommits *rc)
+{
+	char **subj = xcalloc(rc->nr + 1, sizeof *subj);
+
+	for (size_t i = 0; i < rc->nr; i++)
+		subj[i] = subject_of(rc->c[i].msg);
+	return subj;
+}
+
 /* ---- prefixes from history ---------------------------------------------- */
 
 /*
@@ -15081,6 +15092,8 @@ static void progress(size_t k, size_t n, const char *name)
 	if (isatty(2))
 		xfprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
+
+
 
 /* Opens the transaction on repo: git's committer ident, and its author
  * where the commits are the run's own (authored) and the command gave
@@ -18999,25 +19012,39 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 	return applied == rc->nr;
 }
 
-/* What ref did with the patches rc of the version tag names (NULL: none
- * recorded, so no Link: can name one) since base, as status finds it,
- * into f: the one answer format -v N, respin and status give. */
-static int upstream_fates(const char *tag, const char *ref, const char *base,
-			  const struct rcommits *rc, struct fate *f)
+/* The one answer to "what became of each patch" of the version tag
+ * names (NULL: none recorded, so no Link: can name one; rc its commits,
+ * v its number), into f: applied or reverted in one of the nref refs since
+ * base (read_upstream(), match_upstream()), else answered or NAKed by the
+ * replies of mb (read_answers(); NULL: none), else pending.  status,
+ * respin, and through prev_open() format -v N and trailers --from ask it.
+ * 0, or -1 after error(). */
+static int version_fates(const char *tag, const char *const *ref, size_t nref,
+			 const char *base, const struct rcommits *rc,
+			 const struct mbox *mb, int v, struct fate *f)
 {
 	time_t date;
 	struct sent *s = read_sent(tag, rc, &date, 0);
-	struct upstream u = { ref, { 0 }, SBUF_INIT, SBUF_INIT, NULL, NULL };
-	int r = read_upstream(&u, base, rc);
-	if (!r)
-		r = match_upstream(&u, rc, s, f);
-	upstream_release(&u);
+	char **subj = commit_subjects(rc);
+	int r = 0;
+
+	for (size_t k = 0; k < nref && !r; k++) {
+		struct upstream u = { ref[k], { 0 }, SBUF_INIT, SBUF_INIT, NULL,
+				      NULL };
+		r = read_upstream(&u, base, rc);
+		if (!r)
+			r = match_upstream(&u, rc, s, f);
+		upstream_release(&u);
+	}
+	if (!r && mb)
+		read_answers(mb, rc, subj, s, v, f);
+	free_strings(subj, rc->nr);
 	sent_release(s, NULL, rc->nr);
 	return r;
 }
 
 /* The previous version against this one (format -v N): its commits,
- * what upstream did with them (up, per commit: upstream_fates()), the
+ * what upstream did with them (up, per commit: version_fates()), the
  * patch ids of its commits and of the new ones; taken marks the new
  * commits a previous one became. */
 struct prev_version {
@@ -19067,7 +19094,7 @@ static int share_a_file(const struct rcommit *c, const struct rcommit *d)
  * commit it became, each taken by one only (taken, per next commit): in
  * three passes, the one of its patch id (unchanged; pids and npids map
  * commits to patch ids); unless upstream applied it (up, as
- * upstream_fates() found: gone, applied as that commit), the first of its
+ * version_fates() found: gone, applied as that commit), the first of its
  * subject, else the first sharing a file with it (changed).  A next commit
  * without a message (respin's groups, before they have one) has no
  * subject to match. */
@@ -19127,7 +19154,9 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 	}
 	rs->up = xcalloc(rs->prev.nr + 1, sizeof *rs->up);
 	sb_addf(&spec, "%s..%s", now->base, now->tip);
-	r = upstream_fates(tag, now->base, rs->old.base, &rs->prev, rs->up) < 0 ||
+	const char *up = now->base;
+	r = version_fates(tag, &up, 1, rs->old.base, &rs->prev, NULL, 0,
+			  rs->up) < 0 ||
 	    patch_ids(prev_spec, &rs->oldids) < 0 ||
 	    patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
 	sb_release(&spec);
@@ -21628,7 +21657,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		.said = SAID_INIT, .base = SBUF_INIT, .rs = PREV_VERSION_INIT,
 		.prev_map = SBUF_INIT, .rec = rec, .rdiff = SBUF_INIT };
 	size_t nk = c->rc.nr;
-	char **subj = xcalloc(nk + 1, sizeof *subj), **rev;
+	char **subj = commit_subjects(&c->rc), **rev;
 	struct stat st;
 	int r = cover_text(o->cover, 0, outdir, &sr.subject, &sr.aim) < 0 ||
 		add_base(&sr.base, &c->rg) < 0 ? -1 : 0;
@@ -21636,9 +21665,6 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	split_date(&sr.date);
 	sr.thread = thread_of(&sr.date, c->rc.c[nk - 1].author);
 	sb_addf(rec, "date %lld\n", (long long)sr.date.when);
-
-	for (size_t k = 0; k < nk; k++)
-		subj[k] = subject_of(c->rc.c[k].msg);
 	sr.first_list = o->split == SPLIT_LIST ? first_lists(c) : NULL;
 	sr.n = cut_series(&c->p, &c->src, o->split == SPLIT_ROUTE ? c->ow.route :
 			  o->split == SPLIT_SUBSYSTEM ? c->ow.section : sr.first_list,
@@ -21785,12 +21811,10 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
 			    const struct series_mails *sm)
 {
 	char **rev = xcalloc(c->rc.nr + 1, sizeof *rev);
+	char **subject = commit_subjects(&c->rc);
 
-	char **subject = xcalloc(c->rc.nr + 1, sizeof *subject);
-	for (size_t i = 0; i < c->rc.nr; i++) {
+	for (size_t i = 0; i < c->rc.nr; i++)
 		rev[i] = c->rc.c[i].id;
-		subject[i] = subject_of(c->rc.c[i].msg);
-	}
 	warn_subjects(subject, c->rc.nr, NULL);
 	free_strings(subject, c->rc.nr);
 	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n, NULL);
@@ -22125,9 +22149,7 @@ static int replies_tags(struct cmd *c, struct replies *rp,
 	int r;
 
 	rp->n = c->rc.nr;
-	rp->subj = xcalloc(rp->n + 1, sizeof *rp->subj);
-	for (size_t i = 0; i < rp->n; i++)
-		rp->subj[i] = subject_of(c->rc.c[i].msg);
+	rp->subj = commit_subjects(&c->rc);
 	if ((r = commit_people(c, &rp->mb, &rp->people)))
 		return r;
 	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
@@ -22276,25 +22298,22 @@ static int status_version(struct cmd *c, int v, char **tag, struct sbuf *map)
 	return failed(read_range_commits(&c->rg, &c->rc, "followed"));
 }
 
-/* Each upstream ref's commits onto f (upstream_fates() against the
- * version's tag); none given: the branch's upstream, where it has one. */
-static int status_upstreams(struct cmd *c, const char *const *ref, size_t nref,
-			    const char *tag, struct fate *f)
+/* The upstream refs status follows: those given, else the branch's
+ * upstream where it has one (into *ref, one), else none, said. */
+static size_t status_refs(const char *const **ref, size_t nref)
 {
+	static const char *const dflt[] = { "@{upstream}" };
 	char id[72];
-	const char *dflt = "@{upstream}";
-	int r = 0;
 
-	if (!nref && resolve_commit_quietly(dflt, id) < 0)
+	if (nref)
+		return nref;
+	*ref = dflt;
+	if (resolve_commit_quietly(dflt[0], id) < 0) {
 		warning("no upstream given, and the branch follows none: no "
 			"patch is found applied");
-	else if (!nref) {
-		ref = &dflt;
-		nref = 1;
+		return 0;
 	}
-	for (size_t k = 0; k < nref && !r; k++)
-		r = upstream_fates(tag, ref[k], c->rg.base, &c->rc, f);
-	return failed(r);
+	return 1;
 }
 
 static int cmd_status(struct args *a)
@@ -22321,10 +22340,12 @@ static int cmd_status(struct args *a)
 	char **cover = xcalloc(c.rc.nr + 1, sizeof *cover);
 	for (size_t i = 0; s && i < c.rc.nr; i++)
 		cover[i] = s[i].cover;
-	if (!r && !(r = status_upstreams(&c, a->word, a->nword, tag, f)) &&
-	    !(r = replies_tags(&c, &rp, cover))) {
-		read_answers(&rp.mb, &c.rc, rp.subj, s,
-			     (int)scan_number(strrchr(tag, 'v') + 1, NULL, 10), f);
+	const char *const *ref = (const char *const *)a->word;
+	size_t nref = r ? 0 : status_refs(&ref, a->nword);
+	if (!r && !(r = replies_tags(&c, &rp, cover)) &&
+	    !(r = failed(version_fates(tag, ref, nref, c.rg.base, &c.rc, &rp.mb,
+				       (int)scan_number(strrchr(tag, 'v') + 1,
+				       NULL, 10), f)))) {
 		split_date(&now);
 		r = print_status(&c.rc, rp.subj, s, f, &rp.ad,
 				 date ? (long)((now.when - date) / 86400) : 0,
@@ -22408,7 +22429,10 @@ struct respin_run {
 	size_t *was;            /* per new group, its patch of the last
 				 * version, or prev.nr: new */
 	struct became *became; /* per old patch: became_of() */
-	struct fate *up;        /* per old patch, as status finds it on onto */
+	struct fate *up;        /* per old patch, as status finds it on onto
+				 * with the replies (version_fates()) */
+	struct mbox mb;         /* the replies (--mbox), read first */
+	char *kept;             /* per old patch, 1: --keep names it */
 	char **dropped;         /* per old patch, the tags it lost */
 	char **left;            /* per old patch, why the replies leave it
 				 * out (answered, NAKed), or NULL */
@@ -22799,7 +22823,7 @@ static void groups_as_commits(const struct cmd *c, struct rcommits *out)
 }
 
 /* Which patch of the last version each group of c->p is (became_of(),
- * after upstream's fates: respin_gone()), and each group's message: the
+ * after the fates: respin_fates()), and each group's message: the
  * patch's, less its tags where the patch changed. */
 static int respin_match(struct cmd *c, struct respin_run *rr)
 {
@@ -22841,11 +22865,14 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 	return r;
 }
 
-/* The last version's patches that are gone: where the new base has them. */
-static int respin_gone(struct respin_run *rr)
+/* What became of the last version's patches, as status finds it on the
+ * new base and in the replies. */
+static int respin_fates(struct respin_run *rr)
 {
 	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-	int r = upstream_fates(tag, rr->onto, rr->old.base, &rr->prev, rr->up);
+	const char *onto = rr->onto;
+	int r = version_fates(tag, &onto, 1, rr->old.base, &rr->prev, &rr->mb,
+			      rr->v, rr->up);
 
 	free(tag);
 	return r;
@@ -22906,12 +22933,29 @@ static int respin_land(struct respin_run *rr, const char *tip,
 /* The branch, the new base and the pattern, refusals first (a work tree
  * with changes of its own); then the checkout moved there and the
  * pattern run in it. */
+/* The replies and --keep, read before anything moves: each --keep names
+ * a patch of the last version.  0, or -1 after error(). */
+static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
+{
+	rr->kept = xcalloc(rr->prev.nr + 1, 1);
+	for (size_t i = 0; i < o->keep.n; i++) {
+		long long k = scan_number(o->keep.v[i], NULL, 10);
+		if (k < 1 || (unsigned long long)k > rr->prev.nr)
+			return error("respin: --keep %s: v%d has patches 1 to %zu",
+				     o->keep.v[i], rr->v, rr->prev.nr);
+		rr->kept[k - 1] = 1;
+	}
+	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
+}
+
 static int respin_start(struct respin_run *rr, const struct args *a,
-			const char *onto)
+			const struct respin_opts *o)
 {
 	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
-		respin_open_branch(rr, onto) < 0 || respin_pattern(rr, a) < 0 ||
-		respin_checkout(rr) < 0 ? -1 : 0;
+		respin_open_branch(rr, o->onto) < 0 || respin_inputs(rr, o) < 0 ||
+		respin_pattern(rr, a) < 0 ? -1 : 0;
+	if (!r && respin_checkout(rr) < 0)
+		r = -1;
 
 	/* the pattern, and every git after it, find the repository there */
 	unsetenv("GIT_DIR");
@@ -22948,16 +22992,7 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 		return r ? r : EXIT_FAIL;
 	rr->dropped = xcalloc(rr->prev.nr + 1, sizeof *rr->dropped);
 	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
-	return failed(respin_gone(rr) < 0 || respin_match(c, rr) < 0 ? -1 : 0);
-}
-
-/* Whether --keep names the last version's patch n (1-based). */
-static int kept(const struct opt_list *keep, size_t n)
-{
-	for (size_t i = 0; i < keep->n; i++)
-		if ((size_t)scan_number(keep->v[i], NULL, 10) == n)
-			return 1;
-	return 0;
+	return failed(respin_fates(rr) < 0 || respin_match(c, rr) < 0 ? -1 : 0);
 }
 
 /* A patch an earlier respin left out (its record's "- left out (WHY):
@@ -23038,43 +23073,19 @@ static int leave_out(struct cmd *c, struct respin_run *rr)
 	return r;
 }
 
-/* What the replies say of the last version's patches, as status reads
- * them (read_answers()): one answered (its maintainer queued it) or
- * NAKed is left out of the next version (leave_out()), unless --keep
- * names it. */
-static int respin_verdicts(struct cmd *c, struct respin_run *rr,
-			   const struct respin_opts *o)
+/* What the replies say of the last version's patches (respin_fates()):
+ * one answered (its maintainer queued it) or NAKed is left out of the
+ * next version (leave_out()), unless --keep names it. */
+static int respin_verdicts(struct cmd *c, struct respin_run *rr)
 {
-	struct mbox mb = { 0 };
 	size_t n = rr->prev.nr;
-	int r = read_mboxes((char *const *)o->mbox.v, o->mbox.n, &mb);
 
-	for (size_t i = 0; !r && i < o->keep.n; i++) {
-		long long k = scan_number(o->keep.v[i], NULL, 10);
-		if (k < 1 || (unsigned long long)k > n)
-			r = failed(error("respin: --keep %s: v%d has patches 1 "
-					 "to %zu", o->keep.v[i], rr->v, n));
-	}
 	rr->left = xcalloc(n + 1, sizeof *rr->left);
-	if (!r && mb.n) {
-		char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-		time_t date;
-		struct sent *s = read_sent(tag, &rr->prev, &date, 0);
-		struct fate *f = xcalloc(n + 1, sizeof *f);
-		char **subj = xcalloc(n + 1, sizeof *subj);
-		for (size_t k = 0; k < n; k++)
-			subj[k] = subject_of(rr->prev.c[k].msg);
-		read_answers(&mb, &rr->prev, subj, s, rr->v, f);
-		for (size_t k = 0; k < n; k++)
-			if ((f[k].state == ANSWERED || f[k].state == NAKED) &&
-			    !kept(&o->keep, k + 1))
-				rr->left[k] = xstrdup(f[k].answer);
-		free(tag);
-		free_strings(subj, n);
-		sent_release(s, f, n);
-	}
-	mbox_release(&mb);
-	return r ? r : leave_out(c, rr);
+	for (size_t k = 0; k < n; k++)
+		if ((rr->up[k].state == ANSWERED || rr->up[k].state == NAKED) &&
+		    !rr->kept[k])
+			rr->left[k] = xstrdup(rr->up[k].answer);
+	return leave_out(c, rr);
 }
 
 /* One line of respin's report: "WORD      SUBJECT (WHY)" on stdout
@@ -23223,6 +23234,8 @@ static void respin_release(struct respin_run *rr)
 	free_strings(rr->dropped, rr->prev.nr);
 	free_strings(rr->left, rr->prev.nr);
 	free_strings(rr->left_out, rr->nleft);
+	mbox_release(&rr->mb);
+	free(rr->kept);
 	rcommits_release(&rr->prev);
 	sb_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
@@ -23248,9 +23261,9 @@ static int cmd_respin(struct args *a)
 	struct sbuf fates = SBUF_INIT;
 	if (o.abort)
 		r = respin_abort(&rr);
-	else if (!(r = respin_start(&rr, a, o.onto)) &&
+	else if (!(r = respin_start(&rr, a, &o)) &&
 		 !(r = respin_group(&c, &rr)) &&
-		 !(r = respin_verdicts(&c, &rr, &o)) &&
+		 !(r = respin_verdicts(&c, &rr)) &&
 		 !(r = o.dry_run ? 0 : respin_build(&c, &rr))) {
 		respin_report(&c, &rr, &fates);
 		if (!o.dry_run)

@@ -143,6 +143,19 @@ M
 	run respin -n --onto up --mbox "$scratch/left.mbox" --keep 11 -- sh "$PAT"
 	eq "--keep out of range: refused" "$err" "series: respin: --keep 11: v1 has patches 1 to 10"
 	eq "--keep out of range: nothing changed" "$(snapshot)" "$s"
+	# the replies are read before anything moves: a cut mbox stops respin
+	# before the pattern runs (it would leave $scratch/ran behind)
+	head -c 200 "$scratch/left.mbox" > "$scratch/left-cut.mbox"
+	rm -f "$scratch/ran"
+	run respin --onto up --mbox "$scratch/left-cut.mbox" -- sh -c "touch '$scratch/ran'; sh '$PAT'"
+	eq "a cut mbox: refused" "$rc" 3
+	has "a cut mbox: named" "$err" "left-cut.mbox: its last mail is cut short mid-line"
+	eq "a cut mbox: the pattern never ran" "$(ls "$scratch/ran" 2>&1 >/dev/null | wc -l)" 1
+	eq "a cut mbox: nothing changed" "$(snapshot)" "$s"
+	rm -f "$scratch/ran"
+	run respin --onto up --mbox "$scratch/left.mbox" --keep 0 -- sh -c "touch '$scratch/ran'; sh '$PAT'"
+	eq "--keep 0: refused" "$err" "series: respin: --keep 0: v1 has patches 1 to 10"
+	eq "--keep 0: the pattern never ran" "$(ls "$scratch/ran" 2>&1 >/dev/null | wc -l)" 1
 	run respin --onto up --mbox "$scratch/left.mbox" -- sh "$PAT"
 	eq "exit" "$rc" 0
 	has "the answered one, said" "$out" "left out  drivers/net/ethernet: do it (Wolfram Sang <wsa@example.org>: \"Applied to for-next, thanks!\")"
