@@ -5571,6 +5571,10 @@ enum { R_LIT, R_CLASS, R_ANY, R_CAT, R_ALT, R_STAR, R_PLUS, R_QUEST,
 enum { I_CLASS, I_ANY, I_SPLIT, I_JMP, I_BOL, I_EOL, I_WORDB, I_NWORDB,
        I_LOOK, I_MATCH };
 
+_Static_assert(R_NWORDB - R_BOL == I_NWORDB - I_BOL && R_EOL - R_BOL == 1 &&
+	       I_EOL - I_BOL == 1 && R_WORDB - R_BOL == 2 && I_WORDB - I_BOL == 2,
+	       "the assertions stand in the same order in both enums");
+
 /* R_LOOK's lit and I_LOOK's y: which way it looks, and whether the bytes
  * must not be there. */
 enum { LOOK_ON = 1, LOOK_BEHIND = 2, LOOK_NEG = 4 };
@@ -6170,11 +6174,11 @@ static void remit(const struct rparse *rp, int n, struct regex *re)
 		memcpy(re->cls[re->ncls++], x->set, 32);
 		re->ninst++;
 		break;
-	case R_ANY: pc->op = I_ANY; re->ninst++; break;
-	case R_BOL: pc->op = I_BOL; re->ninst++; break;
-	case R_EOL: pc->op = I_EOL; re->ninst++; break;
-	case R_WORDB: pc->op = I_WORDB; re->ninst++; break;
-	case R_NWORDB: pc->op = I_NWORDB; re->ninst++; break;
+	case R_ANY: case R_BOL: case R_EOL: case R_WORDB: case R_NWORDB:
+		/* the four assertions in the same order in both enums */
+		pc->op = x->op == R_ANY ? I_ANY : I_BOL + (x->op - R_BOL);
+		re->ninst++;
+		break;
 	case R_LOOK:
 		pc->op = I_LOOK;
 		pc->cls = (unsigned)re->ncls;
@@ -6188,26 +6192,24 @@ static void remit(const struct rparse *rp, int n, struct regex *re)
 		remit(rp, x->left, re);
 		remit(rp, x->right, re);
 		break;
-	case R_ALT:
+	case R_ALT: case R_STAR: case R_QUEST:
+		/* split L1, L2; L1: left; [jmp L3 (alt) or the split (star)];
+		 * L2: [right (alt)]; L3: */
 		re->ninst++;
 		pc->op = I_SPLIT;
 		pc->x = (unsigned)re->ninst;
 		remit(rp, x->left, re);
-		p = &re->prog[re->ninst++];
-		p->op = I_JMP;
+		p = &re->prog[re->ninst];
+		if (x->op != R_QUEST) {
+			re->ninst++;
+			p->op = I_JMP;
+			p->x = (unsigned)at;
+		}
 		re->prog[at].y = (unsigned)re->ninst;
-		remit(rp, x->right, re);
-		p->x = (unsigned)re->ninst;
-		break;
-	case R_STAR:
-		re->ninst++;
-		pc->op = I_SPLIT;
-		pc->x = (unsigned)re->ninst;
-		remit(rp, x->left, re);
-		p = &re->prog[re->ninst++];
-		p->op = I_JMP;
-		p->x = (unsigned)at;
-		re->prog[at].y = (unsigned)re->ninst;
+		if (x->op == R_ALT) {
+			remit(rp, x->right, re);
+			p->x = (unsigned)re->ninst;
+		}
 		break;
 	case R_PLUS:
 		remit(rp, x->left, re);
@@ -6215,13 +6217,6 @@ static void remit(const struct rparse *rp, int n, struct regex *re)
 		p->op = I_SPLIT;
 		p->x = (unsigned)at;
 		p->y = (unsigned)re->ninst;
-		break;
-	case R_QUEST:
-		re->ninst++;
-		pc->op = I_SPLIT;
-		pc->x = (unsigned)re->ninst;
-		remit(rp, x->left, re);
-		re->prog[at].y = (unsigned)re->ninst;
 		break;
 	}
 }
