@@ -21021,6 +21021,22 @@ static void cover_commits(struct format_cover *f, const struct rcommits *rc,
 	}
 }
 
+/* The cover letter of f's parts, signed by the last patch's author and
+ * dated now; its shortlog and diffstat of src's member files. */
+static struct cover cover_of(const struct format_cover *f,
+			     const struct mail_opts *now, const char *branch,
+			     const struct source *src, size_t nmember)
+{
+	return (struct cover){ .mo = { .author = f->author[f->n - 1],
+				       .when = now->when, .tz = now->tz },
+		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
+		.organised = f->para.len ? f->para.buf : NULL, .branch = branch,
+		.changes = f->changes.len ? f->changes.buf : NULL,
+		.author = f->author, .subject_of = f->subj, .n = f->n,
+		.src = src, .member = f->member, .nmember = nmember,
+		.base = f->base.buf };
+}
+
 /* format's cover letter into *cv, its parts in f: the user's subject and
  * aim, how the series is organised and why so, the public branch, what
  * changed since the last version, the shortlog, the diffstat of the
@@ -21050,14 +21066,7 @@ static int format_cover(struct cmd *c, const struct format_opts *o,
 			       c->repo.gitdir);
 	if (!r)
 		r = add_base(&f->base, &c->rg);
-	*cv = (struct cover){ .mo = { .author = c->rc.c[n - 1].author,
-				      .when = now->when, .tz = now->tz },
-		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
-		.organised = f->para.buf, .branch = f->branch,
-		.changes = f->changes.len ? f->changes.buf : NULL,
-		.author = f->author, .subject_of = f->subj, .n = n, .src = from,
-		.member = f->member, .nmember = r ? 0 : from->nr,
-		.base = f->base.buf };
+	*cv = cover_of(f, now, f->branch, from, r ? 0 : from->nr);
 	return failed(r);
 }
 
@@ -21429,14 +21438,7 @@ static void split_cover(struct split_run *sr, size_t i, const struct sbuf *pre,
 		nall += g->nr;
 	}
 	sort_members(f->member, nall, &c->src);
-	*cv = (struct cover){ .mo = { .author = f->author[cut->n - 1],
-				      .when = sr->date.when, .tz = sr->date.tz },
-		.tag = f->tag.buf, .subject = f->subject.buf, .aim = f->aim.buf,
-		.branch = sr->branch,
-		.changes = f->changes.len ? f->changes.buf : NULL,
-		.author = f->author, .subject_of = f->subj,
-		.n = cut->n, .src = &c->src, .member = f->member,
-		.nmember = nall, .base = f->base.buf };
+	*cv = cover_of(f, &sr->date, sr->branch, &c->src, nall);
 }
 
 /* Series i: its mails into OUTDIR/its folder, its day in the plan. */
