@@ -18976,7 +18976,10 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 {
 	static const char *const word[] = { "pending", "applied", "applied",
 		"modified", "reverted", "answered", "NAKed" };
-	size_t count[7] = { 0 }, tagged = 0, applied = 0;
+	/* what asks the most of the user first: NAKed, reverted, pending,
+	 * answered, applied */
+	static const char rank[] = { 2, 4, 4, 4, 1, 3, 0 };
+	size_t count[7] = { 0 }, tagged = 0, applied = 0, width = 0;
 	struct sbuf line = SBUF_INIT, waiting = SBUF_INIT;
 
 	for (size_t i = 0; i < rc->nr; i++) {
@@ -18986,11 +18989,19 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 		tagged += tags > 0;
 		count[f[i].state]++;
 		applied += is_applied(&f[i]);
-		sb_setlen(&line, 0);
-		add_fate_details(&line, &f[i], &s[i], ad, i, days);
-		xfprintf(stdout, "%3zu %-8s %s\n      %s\n", i + 1, word[f[i].state],
-			 subj[i], line.buf);
+		size_t len = strlen(subj[i]);
+		if (len > width)
+			width = len < 50 ? len : 50;
 	}
+	for (char r = 0; r < 5; r++)
+		for (size_t i = 0; i < rc->nr; i++) {
+			if (rank[f[i].state] != r)
+				continue;
+			sb_setlen(&line, 0);
+			add_fate_details(&line, &f[i], &s[i], ad, i, days);
+			xfprintf(stdout, "%3zu %-8s %-*s  %s\n", i + 1,
+				 word[f[i].state], (int)width, subj[i], line.buf);
+		}
 	add_by_series(&waiting, rc, f, map);
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
 	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "

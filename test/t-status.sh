@@ -77,26 +77,17 @@ t_status_campaign() {
 	replies > "$scratch/replies.mbox"
 	GIT_AUTHOR_DATE='@1701000000 +0000' run status up --mbox "$scratch/replies.mbox"
 	eq "exit: not all applied" "$rc" 1
-	eq "every patch" "$out" "  1 applied  .: do it
-      in up as $(git rev-parse --short=12 up~6) (Link:)
-  2 applied  drivers: do it
-      in up as $(git rev-parse --short=12 up~5) (patch id)
-  3 applied  drivers/gadget: do it
-      in up as $(git rev-parse --short=12 up~4) (Link:); changed there: drivers/gadget/g.c
-  4 modified drivers/gpio: do it
-      in up as $(git rev-parse --short=12 up~3) (subject, author and files); changed there: drivers/gpio/gpio-legacy.c
-  5 applied  drivers/i2c: do it
-      in up as $(git rev-parse --short=12 up~2) (patch id)
-  6 reverted drivers/i2c/busses: do it
-      in up as $(git rev-parse --short=12 up~1), reverted by $(git rev-parse --short=12 up); formatted 11 days ago; waiting on bea@example.org, wsa@example.org
-  7 answered drivers/net/ethernet: do it
-      Wolfram Sang <wsa@example.org>: \"Applied to for-next, thanks!\" (in no ref given)
-  8 pending  drivers/net/phy: do it
-      formatted 11 days ago; Acked-by: Andrew Lunn <andrew@example.org>; waiting on davem@example.org, kuba@example.org
-  9 pending  drivers/widget: do it
-      formatted 11 days ago; Tested-by: Tim Tester <tim@example.org>; waiting on wendy@example.org
- 10 pending  fs: do it
-      formatted 11 days ago
+	# a line a patch, what asks the most of the user first
+	eq "every patch" "$out" "  6 reverted drivers/i2c/busses: do it    in up as $(git rev-parse --short=12 up~1), reverted by $(git rev-parse --short=12 up); formatted 11 days ago; waiting on bea@example.org, wsa@example.org
+  8 pending  drivers/net/phy: do it       formatted 11 days ago; Acked-by: Andrew Lunn <andrew@example.org>; waiting on davem@example.org, kuba@example.org
+  9 pending  drivers/widget: do it        formatted 11 days ago; Tested-by: Tim Tester <tim@example.org>; waiting on wendy@example.org
+ 10 pending  fs: do it                    formatted 11 days ago
+  7 answered drivers/net/ethernet: do it  Wolfram Sang <wsa@example.org>: \"Applied to for-next, thanks!\" (in no ref given)
+  1 applied  .: do it                     in up as $(git rev-parse --short=12 up~6) (Link:)
+  2 applied  drivers: do it               in up as $(git rev-parse --short=12 up~5) (patch id)
+  3 applied  drivers/gadget: do it        in up as $(git rev-parse --short=12 up~4) (Link:); changed there: drivers/gadget/g.c
+  4 modified drivers/gpio: do it          in up as $(git rev-parse --short=12 up~3) (subject, author and files); changed there: drivers/gpio/gpio-legacy.c
+  5 applied  drivers/i2c: do it           in up as $(git rev-parse --short=12 up~2) (patch id)
 10 patches: 5 applied (2 link, 2 patch-id, 1 modified), 1 answered, 1 reverted, 3 pending, 2 with tags; waiting on 5 maintainers
 waiting on:
   bea@example.org: 1 patch (6)
@@ -136,8 +127,7 @@ M
 	} > "$scratch/nak.mbox"
 	GIT_AUTHOR_DATE='@1701000000 +0000' run status up --mbox "$scratch/nak.mbox"
 	eq "exit" "$rc" 1
-	has "NAKed, with the line" "$out" "  8 NAKed    drivers/net/phy: do it
-      Nacked-by: Andrew Lunn <andrew@example.org>: rework it, or drop it"
+	has "NAKed, with the line, first" "$(head -n 1 <<<"$out")" "  8 NAKed    drivers/net/phy: do it       Nacked-by: Andrew Lunn <andrew@example.org>: rework it, or drop it"
 	has "a quoted NAK is none" "$out" " 10 pending  fs: do it"
 	has "the summary" "$out" "10 patches: 5 applied (2 link, 2 patch-id, 1 modified), 1 answered, 1 reverted, 1 NAKed, 2 pending, 2 with tags; waiting on 3 maintainers"
 	lacks "waits on nobody for it" "$out" "davem@example.org"
@@ -192,9 +182,9 @@ t_format_v2_agrees_with_status() {
 	run status up
 	st=$out
 	for n in 1 2 3 4 5; do
-		line=$(grep -A1 "^ *$n " <<<"$st")
+		line=$(grep "^ *$n " <<<"$st")
 		id=$(sed -n 's/.*in up as \([0-9a-f]*\).*/\1/p' <<<"$line")
-		subj=$(head -n 1 <<<"$line" | sed 's/^ *[0-9]* [a-z]* *//')
+		subj=$(sed 's/^ *[0-9]* [a-z]* *//; s/  .*//' <<<"$line")
 		has "patch $n ($subj): the letter says what status says" "$letter" "- applied upstream as $id: $subj"
 	done
 	lacks "edited with its Link: not gone" "$letter" "gone (the change no longer touches its files): drivers/gadget: do it"
@@ -222,10 +212,8 @@ Link: https://lore.kernel.org/r/$(msgid_of 9 | tr -d '<>')
 Link: https://lore.kernel.org/r/$(msgid_of 10 | tr -d '<>')"
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
-	has "the first, by its Link:" "$out" "  9 applied  drivers/widget: do it
-      in up as $at (Link:; one of 2 patches squashed there)"
-	has "the second too, as the same commit" "$out" " 10 applied  fs: do it
-      in up as $at (Link:; one of 2 patches squashed there)"
+	has "the first, by its Link:" "$(squeeze "$out")" "  9 applied drivers/widget: do it in up as $at (Link:; one of 2 patches squashed there)"
+	has "the second too, as the same commit" "$(squeeze "$out")" " 10 applied fs: do it in up as $at (Link:; one of 2 patches squashed there)"
 }
 
 # Two patches squashed into one commit as they were sent, no Link: (the
@@ -238,10 +226,8 @@ t_status_squashed_without_links() {
 	squash_up st-squash2 -c user.name=Mai -c user.email=mai@example.org commit -qm "widget, fs: one commit"
 	run status up
 	local at; at=$(git rev-parse --short=12 up)
-	has "the first, by the sum of their patch ids" "$out" "  9 applied  drivers/widget: do it
-      in up as $at (patch id; one of 2 patches squashed there)"
-	has "the second too" "$out" " 10 applied  fs: do it
-      in up as $at (patch id; one of 2 patches squashed there)"
+	has "the first, by the sum of their patch ids" "$(squeeze "$out")" "  9 applied drivers/widget: do it in up as $at (patch id; one of 2 patches squashed there)"
+	has "the second too" "$(squeeze "$out")" " 10 applied fs: do it in up as $at (patch id; one of 2 patches squashed there)"
 	printf '%s\n' "echo 'int w;' >> drivers/gpio/gpio-a.c" > "$scratch/sq.pattern"
 	run respin -n --onto up -- sh "$scratch/sq.pattern"
 	has "respin: gone as applied" "$out" "gone      fs: do it (applied as $(git rev-parse --short=12 up))"
@@ -402,7 +388,7 @@ t_kernel_status() {
 	eq "status: exit" "$rc" 1
 	has "status: the summary" "$out" "$n patches: 150 applied (100 link, 40 patch-id, 10 modified), 0 answered, $((n - 150)) pending, 0 with tags"
 	eq "status: the edited ones said" "$(grep -c 'changed there: ' <<<"$out")" 20
-	eq "status: the first edited is by Link" "$(grep -A1 '^  1 applied' <<<"$out" | grep -c '(Link:); changed there')" 1
+	eq "status: the first edited is by Link" "$(grep '^  1 applied' <<<"$out" | grep -c '(Link:); changed there')" 1
 	eq "status: 101 is modified" "$(grep -c '^101 modified' <<<"$out")" 1
 	eq "status: 151 on pending" "$(grep -c '^ *1[5-9][0-9] pending\|^ *2[0-9][0-9] pending' <<<"$out")" $((n - 150))
 }
@@ -634,9 +620,11 @@ t_kernel_two_cycles() {
 	local st=$out applied naked answered
 	has "status: the summary" "$st" "217 patches: 152 applied (100 link, 42 patch-id, 10 modified), 1 answered, 1 NAKed, 63 pending, 217 with tags"
 	eq "status: the squashed two" "$(grep -c 'one of 2 patches squashed there' <<<"$st")" 2
-	applied=$(sed -n 's/^ *[0-9]* \(applied\|modified\) *//p' <<<"$st" | LC_ALL=C sort)
-	naked=$(sed -n 's/^ *[0-9]* NAKed *//p' <<<"$st")
-	answered=$(sed -n 's/^ *[0-9]* answered *//p' <<<"$st")
+	# a line a patch: its number, state, subject, and after two spaces
+	# what became of it
+	applied=$(sed -n 's/^ *[0-9]* \(applied\|modified\) *\([^ ].*\)/\2/p' <<<"$st" | sed 's/  .*//' | LC_ALL=C sort)
+	naked=$(sed -n 's/^ *[0-9]* NAKed *\([^ ].*\)/\1/p' <<<"$st" | sed 's/  .*//')
+	answered=$(sed -n 's/^ *[0-9]* answered *\([^ ].*\)/\1/p' <<<"$st" | sed 's/  .*//')
 	eq "status: the NAKed one" "$naked" "$s160"
 	eq "status: the answered one" "$answered" "$s170"
 	# trailers: the ack to its patch, the cover's test to every one
