@@ -13766,7 +13766,7 @@ static void print_advice(const struct plan *p, int people)
 			 "letter's; most-to-a-list: the busiest list's patches; "
 			 "maintainers: people who get a patch\n");
 	xfprintf(stdout, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
-		 "cover letter, and be ready to convert (series regroup)\n",
+		 "cover letter\n",
 		 people ? "" : "\n", organisations[by].name, p[by].nr,
 		 p[by].nr == 1 ? "" : "es", !by ? "one tree takes every file, "
 		 "its maintainer handles any dependency" : by == 3 ? "the fewest "
@@ -15088,6 +15088,19 @@ static void progress(size_t k, size_t n, const char *name)
 		xfprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
 
+/* The progress line cleared, on a terminal. */
+static void progress_end(void)
+{
+	if (isatty(2))
+		fputs("\r\033[K", stderr);
+}
+
+/* A step of a long command, said on a terminal: "series: CMD: WHAT". */
+static void phase(const char *cmd, const char *what)
+{
+	if (isatty(2))
+		xfprintf(stderr, "series: %s: %s\n", cmd, what);
+}
 
 
 /* Opens the transaction on repo: git's committer ident, and its author
@@ -16223,8 +16236,7 @@ static int fast_import_start(struct fast_import *fi, const struct txn *t,
 static int fast_import_finish(struct fast_import *fi, int r, char (*ids)[65],
 			      size_t n, size_t tip)
 {
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
+	progress_end();
 	if (!r) {
 		sb_adds(&fi->s.buf, "reset refs/series/import\ndone\n");
 		stream_flush(&fi->s);
@@ -16815,8 +16827,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 		free(prev);
 		t->files += g->nr;
 	}
-	if (isatty(2))
-		fputs("\r\033[K", stderr);
+	progress_end();
 	if (r < 0)
 		goto out;
 	r = txn_land(t, parent.buf, p->nr);
@@ -22962,6 +22973,9 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
 		respin_open_branch(rr, o->onto) < 0 || respin_inputs(rr, o) < 0 ||
 		respin_pattern(rr, a) < 0 ? -1 : 0;
+
+	if (!r)
+		phase("respin", "moving the checkout to the new base");
 	if (!r && respin_checkout(rr) < 0)
 		r = -1;
 
@@ -22969,8 +22983,10 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 	unsetenv("GIT_DIR");
 	unsetenv("GIT_WORK_TREE");
 	unsetenv("GIT_INDEX_FILE");
-	if (!r)
+	if (!r) {
+		phase("respin", "running the pattern");
 		r = run_pattern(rr);
+	}
 	return failed(r);
 }
 
@@ -22981,6 +22997,7 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 	struct commit_opts o = { .show = 1 };
 	int r;
 
+	phase("respin", "grouping as the last version");
 	if (respin_form(rr, &o.sel.by) < 0)
 		return EXIT_FAIL;
 	if ((r = open_repo(c)) || read_status(&c->st, 0, NULL) < 0)
@@ -23264,7 +23281,6 @@ static int cmd_respin(struct args *a)
 	struct respin_run rr;
 	cmd_init(&c, a);
 	memset(&rr, 0, sizeof rr);
-	rr.old.spec = NULL;
 	catch_signals();
 	struct sbuf fates = SBUF_INIT;
 	if (o.abort)

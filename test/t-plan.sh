@@ -292,7 +292,7 @@ dir                10                5            5              10            8
 file               13                5            5              13            8
 
 patches: besides the cover letter; most-recipients: of one patch; cover-lists: the cover letter's; most-to-a-list: the busiest list's patches; maintainers: people who get a patch
-advice: --by dir (10 patches): the article's good start; say why in the cover letter, and be ready to convert (series regroup)"
+advice: --by dir (10 patches): the article's good start; say why in the cover letter"
 	# Each row is what plan --by shows for that organisation.
 	local row
 	run plan --by route
@@ -324,7 +324,7 @@ depth 2             3                -            -               -            -
 dir                 3                -            -               -            -
 file                3                -            -               -            -
 
-advice: --by dir (3 patches): the article's good start; say why in the cover letter, and be ready to convert (series regroup)"
+advice: --by dir (3 patches): the article's good start; say why in the cover letter"
 	eq "compare: no MAINTAINERS: said" "$err" "series: no MAINTAINERS at the top of the tree: the forms compared without recipients"
 	git commit -qam 'the change'
 	run plan --compare HEAD~1..HEAD

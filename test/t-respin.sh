@@ -20,6 +20,20 @@ respin_campaign() {
 		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$PAT"
 }
 
+# On a terminal respin says each step on stderr, and the version it made
+# last; off one (a pipe, a log) it says none of them.
+t_respin_progress() {
+	respin_campaign st-progress
+	run respin -n --onto up -- sh "$PAT"
+	lacks "off a terminal: no steps" "$err" "series: respin: "
+	local tty
+	tty=$(timeout 60 script -qec "$(printf '%q ' "$SERIES" respin --onto up -- sh "$PAT")" /dev/null | tr -d '\r')
+	has "a terminal: the checkout" "$tty" "series: respin: moving the checkout to the new base"
+	has "a terminal: the pattern" "$tty" "series: respin: running the pattern"
+	has "a terminal: the grouping" "$tty" "series: respin: grouping as the last version"
+	has "a terminal: the last line" "$(tail -n 1 <<<"$tty")" "series: main is v2; format it: series format -v 2"
+}
+
 # respin: the pattern run on the new base; each group of its change is
 # the last version's patch (unchanged, its tags kept; changed, its tags
 # said below ---), new, or the last version's patch is gone (applied);
