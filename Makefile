@@ -63,7 +63,7 @@ series: series.c series.h
 test/series-lib.o: series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -c -o $@ series.c
 test/unit: test/unit*.c test/unit.h test/series-lib.o
-	$(HOSTCC) $(WARN) -O1 -g -I. -o $@ test/unit*.c test/series-lib.o
+	$(HOSTCC) $(WARN) -O1 -g -DSERIES_NO_MAIN -I. -o $@ test/unit*.c test/series-lib.o
 
 test/elfcheck: test/elfcheck.c
 	$(HOSTCC) $(WARN) -O1 -o $@ test/elfcheck.c
@@ -91,7 +91,7 @@ series-san: series.c series.h
 test/series-lib-san.o: series.c series.h
 	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -c -o $@ series.c
 test/unit-san: test/unit*.c test/unit.h test/series-lib-san.o
-	$(HOSTCC) $(WARN) -O1 -g $(SAN) -I. -o $@ test/unit*.c test/series-lib-san.o
+	$(HOSTCC) $(WARN) -O1 -g $(SAN) -DSERIES_NO_MAIN -I. -o $@ test/unit*.c test/series-lib-san.o
 
 test/corpus-san: test/fuzz-main.c test/fuzz-*.c test/series-lib-san.o
 	for f in $(FUZZERS); do \

@@ -2384,23 +2384,6 @@ void plan_release(struct plan *p)
 	p->nr = 0;
 }
 
-/* One commit of a range: its id, author ("Name <addr>"), author date
- * (seconds and minutes east of UTC), message and the paths it touches. */
-struct rcommit {
-	char id[72];
-	char *author;
-	time_t when;
-	int tz;
-	char *msg;
-	char **path;
-	size_t npath;
-};
-
-struct rcommits {
-	struct rcommit *c;
-	size_t nr, alloc;
-};
-
 /* A commit's author as git writes an ident: "Name <addr> SECONDS ZONE". */
 static void author_ident(struct sbuf *out, const struct rcommit *c)
 {
@@ -2418,7 +2401,7 @@ static void rcommit_release(struct rcommit *c)
 	memset(c, 0, sizeof *c);
 }
 
-static void rcommits_release(struct rcommits *rc)
+void rcommits_release(struct rcommits *rc)
 {
 	for (size_t i = 0; i < rc->nr; i++)
 		rcommit_release(&rc->c[i]);
@@ -12158,7 +12141,7 @@ static int singular_prefix(struct sbuf *out, const char *words,
 
 /* The kernel's prefix of a path (a file where file), as the comment
  * above says, appended to out; 0 where no entry of the table holds it. */
-static int path_prefix(struct sbuf *out, const char *path, int file)
+UNIT int path_prefix(struct sbuf *out, const char *path, int file)
 {
 	const struct path_words *e = path_entry(path);
 	struct span c[64];
@@ -18167,20 +18150,6 @@ struct sent {
 	size_t nto;
 };
 
-enum { PENDING, BY_LINK, BY_PATCH_ID, MODIFIED, REVERTED, ANSWERED, NAKED };
-
-struct fate {
-	int state;
-	const char *ref;        /* applied or reverted in it */
-	char commit[72], revert[72];
-	char *edited;           /* the files whose change differs, or NULL */
-	char *answer;           /* ANSWERED: who, and their line; NAKED:
-				 * the Nacked-by: line */
-	char *replied;          /* per To: box, 1: they replied */
-	size_t squashed;        /* BY_PATCH_ID: the patches in its commit,
-				 * where more than it (squashes()) */
-};
-
 /* Whether the patch is in the tree: by its link, its patch id, or
  * edited on the way. */
 static int is_applied(const struct fate *f)
@@ -18604,7 +18573,7 @@ static void edited_files(const struct upstream *u, const struct rcommits *rc,
 
 /* Adds patch id hex to sum, as git patch-id --stable adds a commit's
  * files' hashes: little-endian numbers of n bytes, carried over. */
-static void add_patch_id(unsigned char *sum, const char *hex, size_t n)
+UNIT void add_patch_id(unsigned char *sum, const char *hex, size_t n)
 {
 	unsigned carry = 0;
 
@@ -19075,15 +19044,6 @@ struct prev_version {
 #define PREV_VERSION_INIT { .old = { "", "", NULL }, .oldids = SBUF_INIT, \
 			    .newids = SBUF_INIT }
 
-/* What became of a previous commit: the new commit it became (to; the
- * range's count where none, then up: the upstream commit that applied
- * it, or NULL: gone), and whether it is unchanged (same patch id). */
-struct became {
-	size_t to;
-	const char *up;
-	int same;
-};
-
 static void prev_close(struct prev_version *rs)
 {
 	free(rs->old.spec);
@@ -19115,11 +19075,9 @@ static int share_a_file(const struct rcommit *c, const struct rcommit *d)
  * subject, else the first sharing a file with it (changed).  A next commit
  * without a message (respin's groups, before they have one) has no
  * subject to match. */
-static struct became *became_of(const struct rcommits *prev,
-				const struct sbuf *pids,
-				const struct rcommits *next,
-				const struct sbuf *npids, const struct fate *up,
-				char *taken)
+UNIT struct became *became_of(const struct rcommits *prev, const struct sbuf *pids,
+			 const struct rcommits *next, const struct sbuf *npids,
+			 const struct fate *up, char *taken)
 {
 	struct became *b = xcalloc(prev->nr + 1, sizeof *b);
 
@@ -19303,24 +19261,9 @@ out:
 
 /* ---- several series ----------------------------------------------------------
  * A tree-wide change goes out as one series per tree that merges it (or
- * per subsystem), each the size a list takes.  The commits keep the
- * range's order; a commit goes with the key most of its files have (one
- * whose files tie between keys is a series of its own), and a series of more
- * than max commits is cut into parts of even size, in order.  The days
- * of the send plan give no list more than max patches a day.
+ * per subsystem), each the size a list takes (struct cut, series.h); the
+ * days of the send plan give no list more than max patches a day.
  */
-struct cut {
-	size_t *commit, n;      /* into the range's commits, in order */
-	const char *key;        /* what most of its files have ("" none), or
-				 * NULL: its one commit's files tie */
-	size_t part, parts;     /* 1-based; parts 1: whole */
-	char *prefix;           /* its subjects' common cut, "i2c: " or "" */
-	char *tag;              /* where another key's cut has its prefix
-				 * (or it has none), what tells it apart:
-				 * its key's short name; else NULL */
-	char *dir;              /* its folder, "03-i2c-busses" */
-	size_t day;             /* when it goes out, from 1 */
-};
 
 /* The key most of group g's files have in key[] (NULL reads ""), "" only
  * where no file has another, or NULL where two keys tie.  A patch goes
@@ -19474,9 +19417,9 @@ static char *cut_prefix(const struct cut *c, const struct plan *p,
 
 /* The series of p's groups (a range's commits, subjects subj, files in
  * src) by key, each at most max commits, into *out.  Returns how many. */
-static size_t cut_series(const struct plan *p, const struct source *src,
-			 char *const *key, char *const *subj, size_t max,
-			 struct cut **out)
+UNIT size_t cut_series(const struct plan *p, const struct source *src,
+		  char *const *key, char *const *subj, size_t max,
+		  struct cut **out)
 {
 	struct cut *b = xcalloc(p->nr + 1, sizeof *b);   /* whole, by key */
 	size_t nb = 0, nc = 0;
@@ -19522,7 +19465,7 @@ static const char *cut_key(const struct cut *c)
 	return c->key ? c->key : "(several)";
 }
 
-static void cuts_free(struct cut *c, size_t n)
+UNIT void cuts_free(struct cut *c, size_t n)
 {
 	for (size_t i = 0; c && i < n; i++) {
 		free(c[i].commit);

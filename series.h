@@ -5,7 +5,8 @@
  * follow series.c's parts: kit (errors, buffers, child processes), model
  * (source, plan, recipients), sources (the unified diff, git status, mbox
  * replies), recipients (the patch scanner, the regex engine, MAINTAINERS
- * and its queries), messages.
+ * and its queries), messages, versions (what became of each patch, the
+ * series of format --split).
  *
  * Ownership rule, stated once: a function that fills a struct owns what it
  * puts there until the matching *_release() frees it; a function returning a
@@ -21,6 +22,16 @@
 #include <sys/types.h>
 
 /* ==== kit ================================================================ */
+
+/* A function of series.c that the unit tests call, but that the binary
+ * keeps to its file: static there, so the compiler may fold it into its
+ * callers; declared here, below a "#ifdef SERIES_NO_MAIN", for the tests
+ * alone. */
+#ifdef SERIES_NO_MAIN
+#define UNIT
+#else
+#define UNIT static
+#endif
 
 /* The compiler checks a call's arguments against its printf format (the
  * subset series.c's formatting part writes, without floating point). */
@@ -227,6 +238,27 @@ struct plan {
 };
 #define PLAN_INIT { NULL, 0 }
 void plan_release(struct plan *p);
+
+/* ---- commits -------------------------------------------------------------
+ * One commit of a range, as git log gives it: its id (40 hex digits), its
+ * author ("Name <addr>") and author date (seconds, and minutes east of
+ * UTC), its message, and the paths it touches in git's order (a rename's
+ * new path).  A range's commits are oldest first.
+ */
+struct rcommit {
+	char id[72];
+	char *author;
+	time_t when;
+	int tz;
+	char *msg;           /* NULL: a commit not made yet (respin's groups) */
+	char **path;
+	size_t npath;
+};
+struct rcommits {
+	struct rcommit *c;
+	size_t nr, alloc;
+};
+void rcommits_release(struct rcommits *rc);
 
 /* ---- recipients ---------------------------------------------------------
  * Whom a set of files goes to, as get_maintainer.pl answers: each
@@ -516,6 +548,13 @@ size_t make_plan(struct plan *p, const struct source *src,
  * path's: plan settles every group's), else its name and ": ". */
 void expand_template(struct sbuf *out, const char *tmpl, size_t len,
 		     const struct group *g);
+/* The kernel's subject prefix of path (a file's where file, else its
+ * directory's), from the path alone, as maintainers name a driver
+ * ("i2c: mux: ltc4306: " for drivers/i2c/muxes/i2c-mux-ltc4306.c),
+ * appended to out; 0 where no rule holds it (out unchanged). */
+#ifdef SERIES_NO_MAIN
+int path_prefix(struct sbuf *out, const char *path, int file);
+#endif
 /* git stripspace without comment removal: trailing white space off each
  * line, blank lines at both ends dropped, runs of blank lines squeezed to
  * one, a final newline. */
@@ -524,5 +563,105 @@ void cleanup_message(struct sbuf *msg);
  * the message already ends with exactly that line: into the trailer
  * block it ends in, else as a new one after a blank line. */
 void add_trailer(struct sbuf *msg, const char *line);
+
+/* ==== versions =========================================================== */
+
+/* ---- what became of each patch -------------------------------------------
+ * A version format recorded is followed patch by patch: one struct fate
+ * per patch of the version, parallel to its commits, in one of the states
+ * below.  The fate engine (version_fates() in series.c) sets each: applied
+ * in an upstream ref (by a Link: or Message-Id: naming the patch's mail,
+ * by its git patch-id --stable, or by its subject, author and files:
+ * MODIFIED), REVERTED there since, else ANSWERED or NAKED by a reply,
+ * else PENDING.  A state only moves away from PENDING, and an applied
+ * one never becomes ANSWERED: a commit upstream outweighs a mail.
+ * Invariants: commit is set for the three applied states and REVERTED
+ * (revert too for REVERTED); answer for ANSWERED and NAKED only; squashed
+ * is 0 or the count of the version's patches one upstream commit holds
+ * (2 or more); ref points at the caller's ref string, which outlives it.
+ */
+enum fate_state { PENDING, BY_LINK, BY_PATCH_ID, MODIFIED, REVERTED, ANSWERED,
+		  NAKED };
+struct fate {
+	int state;              /* enum fate_state */
+	const char *ref;        /* applied or reverted in it */
+	char commit[72], revert[72];
+	char *edited;           /* the files whose change differs, or NULL */
+	char *answer;           /* ANSWERED: who, and their line; NAKED:
+				 * the Nacked-by: line */
+	char *replied;          /* per To: box, 1: they replied */
+	size_t squashed;        /* BY_PATCH_ID: the patches in its commit,
+				 * where more than it (squashes()) */
+};
+
+/* What became of a patch of the last version in the next one: the next
+ * commit it became (to; next->nr where none), whether that has its patch
+ * id (same: unchanged, else changed), or the upstream commit that applied
+ * it (up, into the fate it came from; then to is next->nr).  Each next
+ * commit is one patch's at most. */
+struct became {
+	size_t to;
+	const char *up;
+	int same;
+};
+
+/* The one matcher of a version's patches (prev) to the next version's
+ * commits (next): a new array of prev->nr + 1 (the caller frees it), in
+ * three passes, each next commit taken once (taken[], next->nr bytes,
+ * zeroed by the caller, marks them): the one of the same patch id (pids
+ * and npids are `git patch-id --stable` output, "PATCH-ID COMMIT" lines,
+ * of prev's and next's commits); unless up[i] (prev->nr fates) says it is
+ * applied upstream, the first of the same subject, else the first
+ * sharing a path.  A next commit without a message matches by patch id or
+ * path only. */
+#ifdef SERIES_NO_MAIN
+struct became *became_of(const struct rcommits *prev, const struct sbuf *pids,
+			 const struct rcommits *next, const struct sbuf *npids,
+			 const struct fate *up, char *taken);
+#endif
+
+/* Adds the patch id of hex (2n hex digits) to sum (n bytes) as git
+ * patch-id --stable sums a commit's per-file hashes: little-endian, the
+ * carry running up.  A commit that squashes patches of disjoint files has
+ * the sum of their ids. */
+#ifdef SERIES_NO_MAIN
+void add_patch_id(unsigned char *sum, const char *hex, size_t n);
+#endif
+
+/* ---- several series --------------------------------------------------------
+ * format --split: a tree-wide change goes out as one series per tree that
+ * merges it (or per subsystem, or per first list), each the size a list
+ * takes.  The commits keep the range's order; a commit goes with the key
+ * most of its files have (one whose files tie between keys is a series of
+ * its own), and a series of more than max commits is cut into parts of
+ * even size, in order.
+ * Invariants: every commit of the range is in exactly one cut; a cut's
+ * commits are in the range's order; parts of one key are consecutive,
+ * numbered 1..parts, their sizes differ by one at most.
+ */
+struct cut {
+	size_t *commit, n;      /* into the range's commits, in order */
+	const char *key;        /* what most of its files have ("" none), or
+				 * NULL: its one commit's files tie */
+	size_t part, parts;     /* 1-based; parts 1: whole */
+	char *prefix;           /* its subjects' common cut, "i2c: " or "" */
+	char *tag;              /* where another key's cut has its prefix
+				 * (or it has none), what tells it apart:
+				 * its key's short name; else NULL */
+	char *dir;              /* its folder, "03-i2c-busses" */
+	size_t day;             /* when it goes out, from 1 */
+};
+/* The series of p's groups (a range's commits, subjects subj, files in
+ * src, key[i] the key of src's file i, NULL reading "") by key, each at
+ * most max commits, into *out (a new array: cuts_free()).  Returns how
+ * many.  dir and day are left for the caller. */
+#ifdef SERIES_NO_MAIN
+size_t cut_series(const struct plan *p, const struct source *src,
+		  char *const *key, char *const *subj, size_t max,
+		  struct cut **out);
+#endif
+#ifdef SERIES_NO_MAIN
+void cuts_free(struct cut *c, size_t n);
+#endif
 
 #endif

@@ -335,6 +335,7 @@ int main(int argc, char **argv)
 	RUN(test_add_trailer);
 	RUN(test_child_pump);
 	RUN(unit_more);
+	RUN(unit_versions);
 	printf("%d passed, %d failed\n", unit_pass, unit_fail);
 	return unit_fail ? 1 : 0;
 }

@@ -20,5 +20,6 @@ extern int unit_pass, unit_fail;
 
 /* The tests of the other unit-*.c files, called by main(). */
 void unit_more(void);
+void unit_versions(void);
 int unit_matrix(const char *pfile, const char *sfile);
 #endif
