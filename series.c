@@ -6345,66 +6345,50 @@ void re_free(struct regex *re)
 	free(re);
 }
 
-struct regex *re_compile(const char *pat, size_t len, int xflag,
-			 struct sbuf *err)
+/* One allocation: the struct, the program of ninst instructions, the
+ * VM's marks and two thread lists, then the class table of ncls rows
+ * (32 bytes each, so aligned). */
+static struct regex *re_alloc(size_t ninst, size_t ncls)
 {
-	struct rparse rp;
-	if (len > RE_MAX_LEN) {
-		sb_addf(err, "pattern longer than %d bytes", RE_MAX_LEN);
-		return NULL;
-	}
-	rp.p = rp.pat = pat;
-	rp.end = pat + len;
-	rp.xflag = xflag;
-	rp.n = rp.stack;
-	rp.nr = 0;
-	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
-	rp.err = NULL;
-	int root = parse_pattern(&rp);
-
-	if (root < 0 || rp.err) {
-		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
-			(size_t)(rp.p - pat));
-		if (rp.n != rp.stack)
-			free(rp.n);
-		return NULL;
-	}
-	size_t ncls = 0, ninst = rcount(&rp, root, &ncls) + 1;
-	if (ninst > RE_MAX_INST) {
-		sb_addf(err, "pattern too large (%zu instructions)", ninst);
-		if (rp.n != rp.stack)
-			free(rp.n);
-		return NULL;
-	}
-	/* One allocation: the struct, the program, the VM's marks and two
-	 * thread lists, then the class table (32-byte rows, so aligned). */
 	size_t head = (sizeof(struct regex) + 15) / 16 * 16;
 	size_t progsz = (xmul(ninst, sizeof(struct rinst)) + 15) / 16 * 16;
 	size_t scratch = (xmul(xmul(ninst, 3), sizeof(unsigned)) + 15) / 16 * 16;
 	char *block = xcalloc(1, xadd(xadd(head, progsz),
 				      xadd(scratch, xmul(ncls + 1, 32))));
 	struct regex *re = (struct regex *)(void *)block;
+
 	re->prog = (struct rinst *)(void *)(block + head);
 	re->mark = (unsigned *)(void *)(block + head + progsz);
 	re->list[0] = re->mark + ninst;
 	re->list[1] = re->mark + 2 * ninst;
 	re->cls = (unsigned char (*)[32])(void *)(block + head + progsz + scratch);
-	remit(&rp, root, re);
-	re->prog[re->ninst++].op = I_MATCH;
-	re->one_line = 1;
+	return re;
+}
+
+/* Whether no match of re's program can hold a '\n': then a search may
+ * go line by line. */
+static int re_one_line(const struct regex *re)
+{
 	for (size_t i = 0; i < re->ninst; i++) {
 		const struct rinst *in = &re->prog[i];
 		if (in->op == I_BOL || in->op == I_EOL ||
 		    (in->op == I_CLASS && has_bit(re->cls[in->cls], '\n')))
-			re->one_line = 0;
+			return 0;
 		/* a look at a '\n' would see where a line's search ends */
 		for (size_t k = 0; in->op == I_LOOK && k < in->x; k++)
 			if (has_bit(re->cls[in->cls + k], '\n'))
-				re->one_line = 0;
+				return 0;
 	}
+	return 1;
+}
 
+/* The prefilter's literals of the tree at root into re, where every
+ * match holds one of them and each is two bytes or more. */
+static void re_prefilter(struct regex *re, const struct rparse *rp, int root)
+{
 	struct litset ls;
-	rlits(&rp, root, &ls, 0);
+
+	rlits(rp, root, &ls, 0);
 	if (!ls.none && ls.n && litset_min(&ls) >= 2) {
 		re->lits = xcalloc(ls.n, sizeof *re->lits);
 		re->lit_icase = xcalloc(ls.n, 1);
@@ -6415,6 +6399,41 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 		re->nlits = ls.n;
 	}
 	litset_release(&ls);
+}
+
+struct regex *re_compile(const char *pat, size_t len, int xflag,
+			 struct sbuf *err)
+{
+	struct rparse rp;       /* its stack left as it is: no pattern of a
+				 * MAINTAINERS line pays to clear it */
+	struct regex *re = NULL;
+
+	rp.p = rp.pat = pat;
+	rp.end = pat + len;
+	rp.xflag = xflag;
+	rp.n = rp.stack;
+	rp.nr = 0;
+	rp.alloc = sizeof rp.stack / sizeof *rp.stack;
+	rp.err = NULL;
+	if (len > RE_MAX_LEN) {
+		sb_addf(err, "pattern longer than %d bytes", RE_MAX_LEN);
+		return NULL;
+	}
+	int root = parse_pattern(&rp);
+	size_t ncls = 0, ninst = root < 0 || rp.err ? 0 :
+			      rcount(&rp, root, &ncls) + 1;
+	if (root < 0 || rp.err)
+		sb_addf(err, "%s at offset %zu", rp.err ? rp.err : "bad pattern",
+			(size_t)(rp.p - pat));
+	else if (ninst > RE_MAX_INST)
+		sb_addf(err, "pattern too large (%zu instructions)", ninst);
+	else {
+		re = re_alloc(ninst, ncls);
+		remit(&rp, root, re);
+		re->prog[re->ninst++].op = I_MATCH;
+		re->one_line = re_one_line(re);
+		re_prefilter(re, &rp, root);
+	}
 	if (rp.n != rp.stack)
 		free(rp.n);
 	return re;
