@@ -14437,6 +14437,26 @@ static int series_dir_free(const char *dir, int force)
 	return r;
 }
 
+/* The old series' files (old) in dir that the new one (names) did not
+ * overwrite, removed: with --force, the folder holds the new series alone. */
+static void remove_replaced(const char *dir, char *const *old, size_t nold,
+			    char *const *names, size_t n)
+{
+	struct sbuf path = SBUF_INIT;
+
+	for (size_t i = 0; i < nold; i++) {
+		size_t k = 0;
+		while (k < n && strcmp(names[k], old[i]))
+			k++;
+		if (k < n)
+			continue;
+		sb_setlen(&path, 0);
+		sb_addf(&path, "%s/%s", dir, old[i]);
+		unlink(path.buf);
+	}
+	sb_release(&path);
+}
+
 /*
  * Puts the n files (names[i], data[i]) into mo->outdir: they are written
  * into a mkdtemp folder (inside OUTDIR when it exists, else beside it),
@@ -14461,13 +14481,9 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		return -1;
 	if ((r = refuse_old_series(mo->outdir, old, nold, mo->force)) < 0)
 		goto out;
-	if (exists) {
-		sb_addf(&tmp, "%s/.series-XXXXXX", mo->outdir);
-	} else {
-		char *parent = dir_of(mo->outdir);
-		sb_addf(&tmp, "%s/.series-XXXXXX", parent);
-		free(parent);
-	}
+	char *parent = exists ? NULL : dir_of(mo->outdir);
+	sb_addf(&tmp, "%s/.series-XXXXXX", exists ? mo->outdir : parent);
+	free(parent);
 	if (!mkdtemp(tmp.buf)) {
 		r = error("%s: %s", tmp.buf, strerror(errno));
 		goto out;
@@ -14495,22 +14511,12 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 		remove_tree(tmp.buf, 0);
 	else if (exists)
 		rmdir(tmp.buf);
-	for (size_t i = 0; i < nold && !r; i++) {
-		size_t k = 0;
-		while (k < n && strcmp(names[k], old[i]))
-			k++;
-		if (k < n)
-			continue;
-		sb_setlen(&to, 0);
-		sb_addf(&to, "%s/%s", mo->outdir, old[i]);
-		unlink(to.buf);
-	}
+	if (!r)
+		remove_replaced(mo->outdir, old, nold, names, n);
 	for (size_t i = 0; i < n && !r; i++)
 		xfprintf(stdout, "%s/%s\n", mo->outdir, names[i]);
 out:
-	for (size_t i = 0; i < nold; i++)
-		free(old[i]);
-	free(old);
+	free_strings(old, nold);
 	sb_release(&tmp);
 	sb_release(&from);
 	sb_release(&to);
@@ -16461,6 +16467,35 @@ static int finish_stage_job(struct import *im, struct child *job)
 	return r;
 }
 
+/* The pre-commit hook on the run's index (GIT_INDEX_FILE), as git commit
+ * runs it: 0, or -1 after error() where it refused. */
+static int run_pre_commit(const struct txn *t)
+{
+	struct sbuf ienv = SBUF_INIT;
+
+	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
+			      "GIT_EDITOR=:", NULL };
+	int r = run_hook("pre-commit", t->repo->hook_pre_commit, NULL, env,
+			 t->repo->top);
+	sb_release(&ienv);
+	return r;
+}
+
+/* After the commits landed: the run's index copy (ours, the lock held)
+ * becomes the repository's.  0, or -1 after error() saying what to run. */
+static int index_in_place(struct txn *t)
+{
+	temp_drop(t->tmp_index);
+	if (rename(t->tmp_index, t->repo->index) < 0)
+		return error("%s: %s; the commits are made, but the index still "
+			     "shows their changes as staged (run `git reset -q`)",
+			     t->repo->index, strerror(errno));
+	free(t->tmp_index);
+	t->tmp_index = NULL;
+	return 0;
+}
+
 /*
  * The transaction.  Returns 0 when committed, 1 when staging showed that
  * nothing changes (nothing was done), -1 after an error (nothing was done).
@@ -16504,18 +16539,8 @@ static int commit_series(struct import *im)
 		if ((r = start_stage_job(im, &job, &sj)) < 0)
 			goto fail;
 	}
-	if (pre_commit) {
-		struct sbuf ienv = SBUF_INIT;
-		sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
-		const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf,
-				      "GIT_EDITOR=:", NULL };
-		r = run_hook("pre-commit", t->repo->hook_pre_commit, NULL, env,
-			     t->repo->top);
-		sb_release(&ienv);
-		if (r < 0)
-			goto fail;
-	}
-	if ((r = check_stop("commit-msg hook")) < 0 ||
+	if ((pre_commit && (r = run_pre_commit(t)) < 0) ||
+	    (r = check_stop("commit-msg hook")) < 0 ||
 	    (r = make_messages(im)) < 0 || (r = import_once(im)) < 0)
 		goto fail;
 	if (job.pid && (r = finish_stage_job(im, &job)) < 0)
@@ -16523,19 +16548,9 @@ static int commit_series(struct import *im)
 	if ((r = import_again(im)) < 0 ||
 	    (r = txn_land(t, t->tip, im->plan->nr)) < 0)
 		goto fail;
-	/* Committed.  The index copy is ours and the lock is held. */
-	temp_drop(t->tmp_index);
-	if (rename(t->tmp_index, t->repo->index) < 0) {
-		error("%s: %s; the commits are made, but the index still shows "
-		      "their changes as staged (run `git reset -q`)",
-		      t->repo->index, strerror(errno));
-		import_abort(im);
-		return -1;
-	}
-	free(t->tmp_index);
-	t->tmp_index = NULL;
+	r = index_in_place(t);
 	import_abort(im);
-	return 0;
+	return r;
 fail:
 	if (job.pid) {
 		kill(job.pid, SIGTERM);
