@@ -21642,6 +21642,35 @@ static char **first_lists(struct cmd *c)
 	return v;
 }
 
+/* The range cut into series by the key --split names (cut_series()),
+ * each commit's series in sr->cut_of, "COMMIT KEY" lines into map; a
+ * commit whose files tie between keys, said. */
+static void split_cuts(struct split_run *sr, struct sbuf *map)
+{
+	const struct cmd *c = sr->c;
+	int by = sr->o->split;
+	char **subj = commit_subjects(&c->rc);
+
+	sr->first_list = by == SPLIT_LIST ? first_lists(sr->c) : NULL;
+	sr->n = cut_series(&c->p, &c->src, by == SPLIT_ROUTE ? c->ow.route :
+			   by == SPLIT_SUBSYSTEM ? c->ow.section : sr->first_list,
+			   subj, sr->max, &sr->cut);
+	free_strings(subj, c->rc.nr);
+	sr->cut_of = xcalloc(c->rc.nr + 1, sizeof *sr->cut_of);
+	for (size_t i = 0; i < sr->n; i++)
+		for (size_t j = 0; j < sr->cut[i].n; j++) {
+			sr->cut_of[sr->cut[i].commit[j]] = i;
+			sb_addf(map, "%s %s\n", c->rc.c[sr->cut[i].commit[j]].id,
+				cut_key(&sr->cut[i]));
+		}
+	for (size_t i = 0; i < sr->n; i++)
+		if (!sr->cut[i].key)
+			warning("%s: its files go to several %s, as many to each: a "
+				"series of its own (%s)", c->rc.c[sr->cut[i].commit[0]].id,
+				by == SPLIT_ROUTE ? "trees" : by == SPLIT_SUBSYSTEM ?
+				"subsystems" : "lists", sr->cut[i].dir);
+}
+
 /* format --split: the series, then the hardware warnings by mail, then
  * the send plan. */
 static int format_split(struct cmd *c, const struct format_opts *o,
@@ -21653,7 +21682,6 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 		.said = SAID_INIT, .base = SBUF_INIT, .rs = PREV_VERSION_INIT,
 		.prev_map = SBUF_INIT, .rec = rec, .rdiff = SBUF_INIT };
 	size_t nk = c->rc.nr;
-	char **subj = commit_subjects(&c->rc), **rev;
 	struct stat st;
 	int r = cover_text(o->cover, 0, outdir, &sr.subject, &sr.aim) < 0 ||
 		add_base(&sr.base, &c->rg) < 0 ? -1 : 0;
@@ -21661,29 +21689,11 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	split_date(&sr.date);
 	sr.thread = thread_of(&sr.date, c->rc.c[nk - 1].author);
 	sb_addf(rec, "date %lld\n", (long long)sr.date.when);
-	sr.first_list = o->split == SPLIT_LIST ? first_lists(c) : NULL;
-	sr.n = cut_series(&c->p, &c->src, o->split == SPLIT_ROUTE ? c->ow.route :
-			  o->split == SPLIT_SUBSYSTEM ? c->ow.section : sr.first_list,
-			  subj, sr.max, &sr.cut);
-	free_strings(subj, nk);
-	sr.cut_of = xcalloc(nk + 1, sizeof *sr.cut_of);
-	for (size_t i = 0; i < sr.n; i++)
-		for (size_t j = 0; j < sr.cut[i].n; j++) {
-			sr.cut_of[sr.cut[i].commit[j]] = i;
-			sb_addf(map, "%s %s\n", c->rc.c[sr.cut[i].commit[j]].id,
-				cut_key(&sr.cut[i]));
-		}
+	split_cuts(&sr, map);
 	if (!r)
 		r = needed_patch_ids(&sr);
 	if (!r && o->prev)
 		r = split_previous(&sr);
-	for (size_t i = 0; i < sr.n; i++)
-		if (!sr.cut[i].key)
-			warning("%s: its files go to several %s, as many to each: a "
-				"series of its own (%s)", c->rc.c[sr.cut[i].commit[0]].id,
-				o->split == SPLIT_ROUTE ? "trees" :
-				o->split == SPLIT_SUBSYSTEM ? "subsystems" : "lists",
-				sr.cut[i].dir);
 	sr.name = xcalloc(nk + 1, sizeof *sr.name);
 	sr.lists = xcalloc(sr.n + 1, sizeof *sr.lists);
 	sr.branch = r ? NULL : public_branch(&c->repo, c->rg.tip);
@@ -21696,7 +21706,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	if (!r)
 		r = stale_cuts(&sr, 1);
 	if (!r) {
-		rev = xcalloc(nk + 1, sizeof *rev);
+		char **rev = xcalloc(nk + 1, sizeof *rev);
 		for (size_t k = 0; k < nk; k++)
 			rev[k] = c->rc.c[k].id;
 		hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
