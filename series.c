@@ -20760,6 +20760,29 @@ static int find_tree(const struct cc_args *c, char **top, char **mpath)
 	return 0;
 }
 
+/* One patch's files, Fixes: and keyword lines (one, kw1: emptied and
+ * released) added to the query's (pf, kw): cc of several patches asks
+ * once for them all, as the script does. */
+static void join_patch(struct patch_files *pf, struct kwtext *kw,
+		       struct patch_files *one, struct kwtext *kw1)
+{
+	for (size_t j = 0; j < one->nr; j++) {
+		GROW(pf->file, pf->nr + 1, pf->alloc);
+		pf->file[pf->nr++] = one->file[j];
+	}
+	for (size_t j = 0; j < one->nfixes; j++) {
+		GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+		pf->fixes[pf->nfixes++] = one->fixes[j];
+	}
+	one->nr = one->nfixes = 0;
+	patch_files_release(one);
+	for (size_t j = 0; j < kw1->nline; j++)
+		kwtext_add(kw, kw1->text.buf + kw1->line[j].off,
+			   kw1->line[j].len, kw1->line[j].skip);
+	kwtext_release(kw1);
+	sort_unique(pf->file, &pf->nr, 1);
+}
+
 /*
  * Builds the one query of the command line, as the script does: every
  * argument's files in one list (a patch's files, sorted with those before;
@@ -20810,21 +20833,7 @@ static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
 		if (!n)
 			warning("cc: %s does not look like a patch (-f asks for "
 				"the file)", path);
-		for (size_t j = 0; j < one.nr; j++) {
-			GROW(pf->file, pf->nr + 1, pf->alloc);
-			pf->file[pf->nr++] = one.file[j];
-		}
-		for (size_t j = 0; j < one.nfixes; j++) {
-			GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
-			pf->fixes[pf->nfixes++] = one.fixes[j];
-		}
-		one.nr = one.nfixes = 0;
-		patch_files_release(&one);
-		for (size_t j = 0; j < okw.nline; j++)
-			kwtext_add(kw, okw.text.buf + okw.line[j].off,
-				   okw.line[j].len, okw.line[j].skip);
-		kwtext_release(&okw);
-		sort_unique(pf->file, &pf->nr, 1);
+		join_patch(pf, kw, &one, &okw);
 	}
 	sb_release(&text);
 	return r;
