@@ -17575,18 +17575,19 @@ static int group_flagged(const struct findings *f, size_t g)
 
 /* The warning of plan and format for each group of src's plan p whose
  * conversions need the hardware: group g's files as the tree has them at
- * rev[g] (rev NULL: at tip, for every group; tip NULL too: in the work
- * tree under top), named name[g] (name NULL: the group's name); alone:
- * the patches go one by one already. */
+ * its commit where commits (a range per commit names each group by its
+ * commit), else at tip for every group (tip NULL: in the work tree under
+ * top), named name[g] (name NULL: the group's name); alone: the patches
+ * go one by one already. */
 static void hardware_warnings(const struct source *src, const struct plan *p,
-			      char *const *rev, const char *tip, const char *top,
+			      int commits, const char *tip, const char *top,
 			      char *const *name, int alone)
 {
 	struct findings f = { 0 };
 	char **at = xcalloc(p->nr + 1, sizeof *at);
 
 	for (size_t g = 0; g < p->nr; g++)
-		at[g] = rev ? rev[g] : (char *)tip;
+		at[g] = commits ? p->g[g].name : (char *)tip;
 	if (!check_plan_groups(src, p, at, top, &f))
 		for (size_t g = 0; g < p->nr; g++)
 			warn_hardware(&f, g, name ? name[g] : p->g[g].name,
@@ -20010,7 +20011,7 @@ static int show_worktree(struct cmd *c, const struct commit_opts *o,
 			/* the rules read each file's hunks with the file as
 			 * the work tree has it */
 			if (c->src.text.len)
-				hardware_warnings(&c->src, &c->p, NULL, NULL,
+				hardware_warnings(&c->src, &c->p, 0, NULL,
 						  c->repo.top, NULL, 0);
 			free(letter);
 		}
@@ -20042,7 +20043,7 @@ static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
 	if (c->tm.text)
 		messages_step(c);
 	print_groups(&c->p, &c->src, NULL, c->msgs, 0, &c->ow);
-	hardware_warnings(&c->src, &c->p, NULL, c->rg.tip, c->repo.top, NULL, 0);
+	hardware_warnings(&c->src, &c->p, 0, c->rg.tip, c->repo.top, NULL, 0);
 	return 0;
 }
 
@@ -21715,12 +21716,8 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	if (!r)
 		r = stale_cuts(&sr, 1);
 	if (!r) {
-		char **rev = xcalloc(nk + 1, sizeof *rev);
-		for (size_t k = 0; k < nk; k++)
-			rev[k] = c->rc.c[k].id;
-		hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
-				  sr.name, 0);
-		free(rev);
+		hardware_warnings(&c->src, &c->p, 1, NULL, c->repo.top, sr.name,
+				  0);
 		print_send_plan(&sr);
 	}
 	split_run_release(&sr);
@@ -21825,17 +21822,13 @@ static int format_source(struct cmd *c, const char *spec,
 static void format_warnings(struct cmd *c, const struct format_opts *o,
 			    const struct series_mails *sm)
 {
-	char **rev = xcalloc(c->rc.nr + 1, sizeof *rev);
 	char **subject = commit_subjects(&c->rc);
 
-	for (size_t i = 0; i < c->rc.nr; i++)
-		rev[i] = c->rc.c[i].id;
 	warn_subjects(subject, c->rc.nr, NULL);
 	free_strings(subject, c->rc.nr);
 	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n, NULL);
-	hardware_warnings(&c->src, &c->p, rev, NULL, c->repo.top,
+	hardware_warnings(&c->src, &c->p, 1, NULL, c->repo.top,
 			  sm->name + sm->cover, o->individual);
-	free(rev);
 }
 
 static int cmd_format(struct args *a)
