@@ -1071,6 +1071,14 @@ static const char *find_bytes(const char *h, size_t hn, const char *needle,
 			     hn < 256 ? 0 : rarest_byte(needle, nn));
 }
 
+/* strstr(3), found as find_bytes() finds it: the file's one substring
+ * search, not libc's second one beside it (musl's two-way search is
+ * 1.2 KB of the binary). */
+static char *str_find(const char *h, const char *needle)
+{
+	return (char *)find_bytes(h, strlen(h), needle, strlen(needle));
+}
+
 /* ASCII-only case-insensitive strstr: Perl's /i on bytes, without locale. */
 static const char *strcasestr_ascii(const char *h, const char *n)
 {
@@ -3777,14 +3785,14 @@ static int resolve_commit(const char *rev, char *id)
 /* Whether w is a range "BASE..TIP" (TIP may be empty: HEAD). */
 static int is_range(const char *w)
 {
-	const char *dots = strstr(w, "..");
+	const char *dots = str_find(w, "..");
 
 	return dots && dots > w && dots[2] != '.';
 }
 
 static int resolve_range(const char *spec, struct range *r)
 {
-	const char *dots = strstr(spec, "..");
+	const char *dots = str_find(spec, "..");
 	char *base = xstrndup(spec, (size_t)(dots - spec));
 	int rc = resolve_commit(base, r->base);
 
@@ -4716,7 +4724,7 @@ static char *scope_of(struct span l)
 	char *line = xstrndup(l.p, l.len), *r = NULL;
 
 	lower_ascii(line);
-	for (char *p = line; !r && (p = strstr(p, "for ")); p++) {
+	for (char *p = line; !r && (p = str_find(p, "for ")); p++) {
 		if (p > line && isalnum((unsigned char)p[-1]))
 			continue;
 		char *w = p + 4;
@@ -4763,7 +4771,7 @@ static int says_applied(struct span l)
 	}
 	char *low = xstrndup(t.p, t.len);
 	lower_ascii(low);
-	int r = strstr(low, "was applied to") || strstr(low, "were applied to");
+	int r = str_find(low, "was applied to") || str_find(low, "were applied to");
 	free(low);
 	return r;
 }
@@ -8794,10 +8802,10 @@ static void add_list(struct query *q, const char *sub, const char *v)
 			extra++;
 	}
 	int rest = !strcmp(sub, "THE REST");
-	const char *kind = strstr(extra, "subscribers-only") ?
+	const char *kind = str_find(extra, "subscribers-only") ?
 		(q->o->s ? "subscriber list" : NULL) :
 		!q->o->l ? NULL :
-		strstr(extra, "moderated") ?
+		str_find(extra, "moderated") ?
 		(q->o->moderated ? "moderated list" : NULL) :
 		"open list";
 	sb_add(&lc, addr.buf, addr.len);
@@ -8863,7 +8871,7 @@ static void add_role(struct query *q, const char *email, const char *role)
 	for (size_t i = 0; i < q->nto; i++) {
 		parse_email(q->to[i].email, &en, &ea);
 		if ((strcmp(n.buf, en.buf) && strcmp(a.buf, ea.buf)) ||
-		    (*role && strstr(q->to[i].role, role)))
+		    (*role && str_find(q->to[i].role, role)))
 			continue;
 		struct sbuf r = SBUF_INIT;
 		sb_addf(&r, "%s%s%s", q->to[i].role, *q->to[i].role ? "," : "",
@@ -9724,7 +9732,7 @@ static void drop_chiefs(struct query *q)
 	for (size_t i = 0; i < q->nto; i++) {
 		size_t k = 0;
 		while (k < q->m->nchief &&
-		       !strstr(q->to[i].email, q->m->chief[2 * k + 1]))
+		       !str_find(q->to[i].email, q->m->chief[2 * k + 1]))
 			k++;
 		if (k < q->m->nchief) {
 			free(q->to[i].email);
@@ -12179,7 +12187,7 @@ UNIT int path_prefix(struct sbuf *out, const char *path, int file)
 	struct span sub = { e->dir + elen - 1, 0 };
 	while (e->dir[0] == 'd' && sub.p > e->dir && sub.p[-1] != '/')
 		sub.p--, sub.len++;
-	const char *pct = strstr(e->words, "%s");
+	const char *pct = str_find(e->words, "%s");
 	struct sbuf w = SBUF_INIT;
 	if (pct && at >= dirs) {        /* "drm", "iio" of the directory */
 		if (pct == e->words && !strcmp(e->dir, "drivers/"))
@@ -12234,7 +12242,7 @@ static int title_reads(const char *title)
 		"ARCHITECTURE", "+", "/", NULL };
 
 	for (size_t i = 0; v[i]; i++)
-		if (strstr(title, v[i]))
+		if (str_find(title, v[i]))
 			return 0;
 	return 1;
 }
@@ -12756,7 +12764,7 @@ static char **own_text(const char *msg, const char *new, size_t *n)
 			char *p = xstrndup(para, len);
 			int subject = para == msg, trailers = !more &&
 				ends_in_trailers(msg, (size_t)(para + len - msg));
-			if (!subject && !trailers && !strstr(new, p)) {
+			if (!subject && !trailers && !str_find(new, p)) {
 				GROW(v, *n + 1, a);
 				v[(*n)++] = p;
 			} else
@@ -12802,7 +12810,7 @@ static char **shared_text(const struct regroup *rg, size_t *n)
 	for (size_t i = 0; i < *n; i++) {
 		int all = 1;
 		for (size_t c = 1; c < rg->commits->nr && all; c++)
-			all = strstr(rg->commits->c[c].msg, v[i]) != NULL;
+			all = str_find(rg->commits->c[c].msg, v[i]) != NULL;
 		if (all)
 			v[k++] = v[i];
 		else
@@ -12844,7 +12852,7 @@ static void report_own_text(const struct regroup *rg, const struct plan *p,
 	for (size_t g = 0; g < p->nr; g++) {
 		int has = 1;
 		for (size_t k = 0; k < ns && has; k++)
-			has = strstr(msgs[g].buf, shared[k]) != NULL;
+			has = str_find(msgs[g].buf, shared[k]) != NULL;
 		lacking += !has;
 	}
 	if (lacking)
@@ -12866,7 +12874,7 @@ static void report_own_text(const struct regroup *rg, const struct plan *p,
 				found = !strcmp(v[i], shared[k]);
 			for (size_t g = 0; g < p->nr && !found; g++)
 				found = group_has_commit(rg, &p->g[g], c) &&
-					strstr(msgs[g].buf, v[i]);
+					str_find(msgs[g].buf, v[i]);
 			if (!found)
 				v[lost++] = v[i];
 			else
@@ -12909,7 +12917,7 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 				continue;
 			for (size_t k = 0; k < rg->ntrailer[c]; k++)
 				if (group_keeps(rg, &p->g[i], rg->trailer[c][k]) &&
-				    !strstr(m[i].buf, rg->trailer[c][k]))
+				    !str_find(m[i].buf, rg->trailer[c][k]))
 					add_trailer(&m[i], rg->trailer[c][k]);
 		}
 		if (sob)
@@ -17910,7 +17918,7 @@ static int range_diffstat(const struct source *src, const struct range *rg,
  * detached HEAD.  The caller frees it. */
 static char *range_branch(const struct range *rg)
 {
-	const char *dots = strstr(rg->spec, "..");
+	const char *dots = str_find(rg->spec, "..");
 	const char *tip = dots && dots[2] ? dots + 2 : "HEAD";
 	/* (git 2.39's rev-parse prints --end-of-options in this mode) */
 	const char *words[] = { "rev-parse", "--symbolic-full-name", tip, NULL };
@@ -18308,9 +18316,9 @@ static int not_a_patch(const char *msg)
 	char *low = xstrdup(msg);
 
 	lower_ascii(low);
-	int r = !strncmp(low, "revert \"", 8) || strstr(low, "this reverts commit ") ||
-		strstr(low, "upstream commit ");
-	for (const char *p = low; !r && (p = strstr(p, "commit ")); p += 7) {
+	int r = !strncmp(low, "revert \"", 8) || str_find(low, "this reverts commit ") ||
+		str_find(low, "upstream commit ");
+	for (const char *p = low; !r && (p = str_find(p, "commit ")); p += 7) {
 		size_t n = strspn(p + 7, "0123456789abcdef");
 		r = n >= 12 && !strncmp(p + 7 + n, " upstream", 9);
 	}
@@ -18480,7 +18488,7 @@ static const char *reverted_by(const struct upstream *u, const char *id)
 
 	fmt_buf(needle, sizeof needle, "reverts commit %.12s", id);
 	for (size_t j = 0; j < u->rc.nr; j++)
-		if (u->skip[j] && strstr(u->rc.c[j].msg, needle))
+		if (u->skip[j] && str_find(u->rc.c[j].msg, needle))
 			return u->rc.c[j].id;
 	return NULL;
 }
@@ -18778,7 +18786,7 @@ static int thanks_for(const struct mbox_msg *m, const char *subj)
 	for (size_t k = 0; k < m->nlisted; k++)
 		if (!strcasecmp(m->listed[k], subj))
 			return 1;
-	return !m->nlisted && !(m->subject && strstr(m->subject, "(subset)"));
+	return !m->nlisted && !(m->subject && str_find(m->subject, "(subset)"));
 }
 
 /* The replies of mb to version v onto f: who of each patch's To: replied, which
@@ -18860,7 +18868,7 @@ static const char *key_url(const char *key)
 	const char *sp = strchr(key, ' ');
 
 	return sp && !memchr(key, ':', (size_t)(sp - key)) &&
-	       strstr(sp + 1, "://") ? sp + 1 : key;
+	       str_find(sp + 1, "://") ? sp + 1 : key;
 }
 
 /* A key's short name, malloc'd: a tree's last two path components
@@ -18873,7 +18881,7 @@ static char *key_name(const char *key)
 	if (!key || !*key)
 		return NULL;
 	const char *url = key_url(key);
-	if (!strstr(url, "://"))
+	if (!str_find(url, "://"))
 		return xstrdup(key);
 	const char *end = url + strcspn(url, " "), *e = end, *at;
 	while (e > url && e[-1] == '/')
@@ -19149,7 +19157,7 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 		       const struct range *now, const struct rcommits *rc)
 {
 	struct sbuf spec = SBUF_INIT;
-	const char *dots = strstr(prev_spec, "..");
+	const char *dots = str_find(prev_spec, "..");
 	/* a recorded version (recorded_prev()): its mails name it for Link: */
 	char *tag = dots && starts_with(dots + 2, NULL, "series/") ?
 		    xstrfmt("refs/%s", dots + 2) : NULL;
@@ -21760,7 +21768,7 @@ static void keep_commits(struct rcommits *rc, const char *const *include)
 			char *s = subject_of(rc->c[i].msg);
 			warning("%.12s (%s) changes nothing: left out of the "
 				"mails (%s)", rc->c[i].id, s,
-				strstr(rc->c[i].msg, "\n--- b4-submit-tracking ---") ?
+				str_find(rc->c[i].msg, "\n--- b4-submit-tracking ---") ?
 				"b4's cover-letter commit; --cover FILE gives the "
 				"letter its text" : "git am stops at an empty patch");
 			free(s);
@@ -22804,7 +22812,7 @@ static void respin_template(struct cmd *c, const struct respin_run *rr)
 {
 	struct sbuf lost = SBUF_INIT;
 	const char *msg = rr->prev.nr ? rr->prev.c[0].msg : "SEDME: respin\n";
-	const char *colon = strstr(msg, ": "), *nl = strchr(msg, '\n');
+	const char *colon = str_find(msg, ": "), *nl = strchr(msg, '\n');
 
 	if (colon && nl && colon > nl)
 		colon = NULL;
