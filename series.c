@@ -18352,6 +18352,50 @@ static size_t paths_of(const struct rcommits *rc, const char *keep,
 	return np;
 }
 
+/* rc's paths that git finds renamed between from and to, within the
+ * directories of those paths (a rename elsewhere is not the same patch's
+ * file), replaced by their new names: a patch of a file upstream renamed
+ * is the next version's patch of the new name, changed, not gone with a
+ * new one beside it.  0, or -1 after error(). */
+static int follow_renames(struct rcommits *rc, const char *from, const char *to)
+{
+	const char *head[] = { "diff", "-z", "--name-status", "-M",
+			       "--diff-filter=R", "--no-ext-diff", from, to, "--" };
+	size_t nh = sizeof head / sizeof *head, nd = 0, a = 0;
+	char **dir = NULL;
+	struct sbuf out = SBUF_INIT;
+
+	for (size_t i = 0; i < rc->nr; i++)
+		for (size_t k = 0; k < rc->c[i].npath; k++) {
+			GROW(dir, nd + 1, a);
+			dir[nd++] = dir_of(rc->c[i].path[k]);
+		}
+	sort_unique(dir, &nd, 1);
+	const char **words = xcalloc(nh + nd + 1, sizeof *words);
+	memcpy(words, head, sizeof head);
+	memcpy(words + nh, dir, nd * sizeof *dir);
+	int r = nd ? git_ok("git diff", &(struct git_run){ .words = words,
+			   .out = &out }) : 0;
+	/* "R100" NUL OLD NUL NEW NUL, a rename each */
+	for (const char *p = out.buf, *e = p + out.len; !r && p < e;) {
+		const char *old = p + strlen(p) + 1;
+		const char *new = old < e ? old + strlen(old) + 1 : e;
+		if (new >= e)
+			break;
+		for (size_t i = 0; i < rc->nr; i++)
+			for (size_t k = 0; k < rc->c[i].npath; k++)
+				if (!strcmp(rc->c[i].path[k], old)) {
+					free(rc->c[i].path[k]);
+					rc->c[i].path[k] = xstrdup(new);
+				}
+		p = new + strlen(new) + 1;
+	}
+	free(words);
+	free_strings(dir, nd);
+	sb_release(&out);
+	return r;
+}
+
 /* Reads the commits of BASE..u->ref (base: the version's) that touch the
  * series' files: one git log of the names, filtered here (a log limited
  * by a thousand pathspecs takes ten times as long). */
@@ -19179,7 +19223,7 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 	    patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
 	sb_release(&spec);
 	free(tag);
-	if (!r)
+	if (!r && !(r = follow_renames(&rs->prev, rs->old.base, now->base)))
 		rs->became = became_of(&rs->prev, &rs->oldids, rc, &rs->newids,
 				       rs->up, rs->taken);
 	return r;
@@ -22852,7 +22896,7 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
 	for (size_t g = 0; g < c->p.nr; g++)
 		rr->was[g] = rr->prev.nr;
-	if (!r)
+	if (!r && !(r = follow_renames(&rr->prev, rr->old.base, rr->onto)))
 		rr->became = became_of(&rr->prev, &rr->ids, &groups, &out,
 				       rr->up, taken);
 	for (size_t k = 0; !r && k < rr->prev.nr; k++) {

@@ -378,6 +378,32 @@ Because.' > /dev/null
 	lacks "retitled: not new" "$(cat "$c")" "- new: fs: do it, retitled"
 }
 
+# A file upstream renamed since v1: its patch is the next version's patch
+# of the new name, changed, though its subject names the file (per file)
+# and no subject matches; not gone with a new one beside it.
+t_format_respin_renamed() {
+	gtree f-ren
+	local v1base v1tip c
+	git reset -q --hard
+	v1base=$(git rev-parse HEAD)
+	echo 'int y;' >> drivers/net/phy/phy.c; echo 'int y;' >> drivers/widget/w.c
+	"$SERIES" commit --by file -m 'SEDME: do it' > /dev/null || bad "commit v1"
+	v1tip=$(git rev-parse HEAD)
+	git checkout -q -b up3 "$v1base"
+	git mv drivers/net/phy/phy.c drivers/net/phy/phy-core.c
+	git commit -qm 'net: phy: rename phy.c'
+	git checkout -q -b v2r
+	echo 'int y;' >> drivers/net/phy/phy-core.c; echo 'int y;' >> drivers/widget/w.c
+	"$SERIES" commit --by file -m 'SEDME: do it' > /dev/null || bad "commit v2"
+	run format -v 2 --prev "$v1base..$v1tip" -o "$scratch/fmt-ren" "up3..v2r"
+	eq "renamed: exit" "$rc" 0
+	c=$(cat "$scratch/fmt-ren/v2-0000-cover-letter.patch")
+	has "renamed: changed" "$c" "- changed: drivers/net/phy/phy.c: do it"
+	has "renamed: the other unchanged" "$c" "- unchanged: drivers/widget/w.c: do it"
+	lacks "renamed: not gone" "$c" "- gone"
+	lacks "renamed: not new" "$c" "- new"
+}
+
 # Where the base is not on the upstream branch: base-commit is where they
 # meet, and the commits between come as prerequisite-patch-id lines.
 t_format_base() {

@@ -475,6 +475,22 @@ sim_campaign() {
 			SIM_DEL=$i
 		fi
 	done
+	# upstream edits the code around one unanswered patch's change (its
+	# patch changes: respin must say so), and renames another's file
+	# (the same patch, changed: not gone with a new one beside it)
+	SIM_CTX= SIM_REN=
+	for i in $(seq 1 $n); do
+		[ "${SIM_ACT[i]}" = silent ] && [ "$i" != "$SIM_DEL" ] || continue
+		if [ -z "$SIM_CTX" ] && [ $((RANDOM % 2)) = 0 ]; then
+			sed -i 's/^{$/{\n\tint ctx;/' "drivers/d$i/d$i.c"
+			git commit -qam "d$i: a local"
+			SIM_CTX=$i
+		elif [ -z "$SIM_REN" ]; then
+			git mv "drivers/d$i/d$i.c" "drivers/d$i/d$i-core.c"
+			git commit -qm "d$i: rename the file"
+			SIM_REN=$i
+		fi
+	done
 	# an ack on the cover letter for one pending patch's part
 	SIM_COVER=
 	for i in $(seq 1 $n); do
@@ -499,7 +515,7 @@ t_campaign_simulation() {
 	for seed in 1 2 3 4 5 6 7 8 9 10; do
 		local before=$failed
 		sim_campaign "$seed" || continue
-		drawn="$drawn ${SIM_ACT[*]} ${SIM_COVER:+cover-ack} "
+		drawn="$drawn ${SIM_ACT[*]} ${SIM_COVER:+cover-ack} ${SIM_CTX:+context-edit} ${SIM_REN:+rename} "
 		local mb=$scratch/sim-$seed.mbox
 		# status
 		run status up --mbox "$mb"
@@ -542,6 +558,8 @@ t_campaign_simulation() {
 			naked|thanked) has "seed $seed, patch $i (${SIM_ACT[i]}): respin leaves it out" "$out" "left out  $subj (";;
 			*) if [ "$i" = "$SIM_DEL" ]; then
 				has "seed $seed, patch $i (deleted upstream): respin says gone" "$out" "gone      $subj (the pattern no longer touches its files)"
+			   elif [ "$i" = "$SIM_CTX" ] || [ "$i" = "$SIM_REN" ]; then
+				has "seed $seed, patch $i (its code moved upstream): respin says changed" "$out" "changed   $subj"
 			   else
 				has "seed $seed, patch $i (${SIM_ACT[i]}): respin carries it" "$out" "unchanged $subj"
 			   fi;;
@@ -559,8 +577,11 @@ t_campaign_simulation() {
 				sent|edited|retitled|squashed) has "seed $seed, patch $i: v2's letter says applied" "$letter" ": $subj"$'\n'
 					has "seed $seed, patch $i: applied upstream" "$(grep -F "$subj" <<<"$letter")" "- applied upstream as ";;
 				naked|thanked) has "seed $seed, patch $i: v2's letter says left out" "$(grep -F "$subj" <<<"$letter")" "- left out (";;
-				*) [ "$i" = "$SIM_DEL" ] ||
-					has "seed $seed, patch $i: v2's letter says unchanged" "$(grep -F "$subj" <<<"$letter")" "- unchanged: $subj";;
+				*) if [ "$i" = "$SIM_CTX" ] || [ "$i" = "$SIM_REN" ]; then
+					has "seed $seed, patch $i: v2's letter says changed" "$(grep -F "$subj" <<<"$letter")" "- changed: $subj"
+				   elif [ "$i" != "$SIM_DEL" ]; then
+					has "seed $seed, patch $i: v2's letter says unchanged" "$(grep -F "$subj" <<<"$letter")" "- unchanged: $subj"
+				   fi;;
 				esac
 			done
 			has "seed $seed: v2's letter, the new driver" "$letter" "- new: drivers/d10: use NEW()"
@@ -574,7 +595,7 @@ t_campaign_simulation() {
 		[ "$failed" = "$before" ] || failed_seeds="$failed_seeds $seed"
 	done
 	[ -z "$failed_seeds" ] || echo "t_campaign_simulation: failing seeds:$failed_seeds"
-	for act in "${sim_acts[@]}" cover-ack; do
+	for act in "${sim_acts[@]}" cover-ack context-edit rename; do
 		has "the seeds draw every act: $act" "$drawn " " $act "
 	done
 }
