@@ -4934,6 +4934,21 @@ int mbox_parse(const char *t, size_t len, struct mbox *mb)
 	return (int)(mb->n - at);
 }
 
+/* The version a patch mail's subject names: N of "[PATCH vN 3/5]", 1
+ * of a "[PATCH ...]" tag without one, 0 where it has no such tag. */
+static int subject_version(const char *s)
+{
+	const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+
+	if (!close || !find_bytes(open, (size_t)(close - open), "PATCH", 5))
+		return 0;
+	for (const char *p = open + 1; p + 1 < close; p++)
+		if ((p[-1] == '[' || p[-1] == ' ') && *p == 'v' &&
+		    isdigit((unsigned char)p[1]))
+			return (int)scan_number(p + 1, NULL, 10);
+	return 1;
+}
+
 /* ---- history: the commits before a revision ----------------------------------
  * What the recent history says of the files, read once and bounded: the
  * last HISTORY_WINDOW commits before rev, whatever the depth of history
@@ -13400,6 +13415,50 @@ static void cover_tag(const struct mbox_msg *m, const char *t,
 	free(own);
 }
 
+/* Says that tag t (from the mail subject from) was given for code that
+ * is not commit id's, and so is not added. */
+static void other_code(const char *t, const char *from, const char *id)
+{
+	warning("'%s' (from %s) answers a patch whose code is not %.12s's (git "
+		"patch-id --stable): not added", t, from, id);
+}
+
+/* The patch ids of version v of branch br as format recorded it
+ * (refs/series/BR/vN-base..vN) into out: 1, or 0 where none is. */
+static int version_patch_ids(const char *br, int v, struct sbuf *out)
+{
+	char *spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", br, v, br, v);
+	int r = v <= last_version(br) && !patch_ids(spec, out);
+
+	free(spec);
+	return r;
+}
+
+/* The additions from at on, given by a reply to a cover letter of a
+ * version whose patch ids are old: one whose commit's patch (ids, the
+ * range's) is none of them is taken back and named, as the review was of
+ * other code (an older version's, since changed). */
+static void stale_cover_tags(struct additions *ad, size_t at,
+			     const struct rcommits *rc, const struct sbuf *ids,
+			     const struct sbuf *old, const char *from)
+{
+	size_t w = at;
+
+	for (size_t k = at; k < ad->n; k++) {
+		struct addition *a = &ad->v[k];
+		char pid[72];
+		if (!patch_of_commit(ids, rc->c[a->c].id, pid) &&
+		    commit_of_patch(old, pid)) {
+			ad->v[w++] = *a;
+			continue;
+		}
+		other_code(a->line, from, rc->c[a->c].id);
+		free(a->line);
+		free(a->why);
+	}
+	ad->n = w;
+}
+
 /* The replies' trailers onto ad.  A cover letter's go to every commit,
  * unless their giver is a person MAINTAINERS names for some of the
  * series' files: then only to the commits that touch those files.  A
@@ -13408,11 +13467,12 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			  const struct rcommits *rc, char *const *subj,
 			  const struct recipients *people,
 			  const struct maintainers *mm, char *const *cover,
-			  struct additions *ad, struct sbuf *said)
+			  const char *br, struct additions *ad,
+			  struct sbuf *said)
 {
 	char **mpid = NULL;
-	struct sbuf ids = SBUF_INIT, spec = SBUF_INIT;
-	int r = mail_patch_ids(mb, &mpid);
+	struct sbuf ids = SBUF_INIT, spec = SBUF_INIT, old = SBUF_INIT;
+	int r = mail_patch_ids(mb, &mpid), ov = 0, sv;
 
 	sb_addf(&spec, "%s..%s", rg->base, rg->tip);
 	for (size_t i = 0; !r && i < mb->n && !ids.len; i++)
@@ -13430,13 +13490,19 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			continue;
 		size_t c = reply_target(mb, m, rc, subj, &pm);
 		char *in = c == COVER ? cover_series(m, cover, rc->nr) : NULL;
-		for (size_t k = 0; k < m->ntrailer; k++) {
+		/* a cover letter's tags are for the code of its version */
+		if (c == COVER && br && m->subject &&
+		    (sv = subject_version(m->subject)) && sv != ov) {
+			sb_setlen(&old, 0);
+			ov = version_patch_ids(br, sv, &old) ? sv : 0;
+			if (ov && !ids.len)
+				r = patch_ids(spec.buf, &ids);
+		}
+		for (size_t k = 0; !r && k < m->ntrailer; k++) {
 			const char *t = m->trailer[k];
 			if (c < rc->nr && !same_code(mb, m, pm, mpid, &ids, &rc->c[c])) {
-				warning("'%s' (from %s) answers a patch whose code "
-					"is not %.12s's (git patch-id --stable): "
-					"a review of other code, not added", t,
-					m->subject ? m->subject : "a mail", rc->c[c].id);
+				other_code(t, m->subject ? m->subject : "a mail",
+					   rc->c[c].id);
 				continue;
 			}
 			if (c == NOWHERE || c == AMBIGUOUS) {
@@ -13451,11 +13517,15 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 				add_addition(ad, c, t, "given in reply to the patch");
 				continue;
 			}
+			size_t at = ad->n;
 			cover_tag(m, t, rc, subj, people, mm, in, ad, said);
+			if (ov && ov == subject_version(m->subject))
+				stale_cover_tags(ad, at, rc, &ids, &old, m->subject);
 		}
 		free(in);
 	}
 	free_strings(mpid, mb->n);
+	sb_release(&old);
 	sb_release(&ids);
 	sb_release(&spec);
 	return r;
@@ -13771,10 +13841,9 @@ static void print_advice(const struct plan *p, int people)
 	size_t by = p[1].nr == 1 ? 0 : p[3].nr && p[3].nr < p[5].nr ? 3 : 5;
 
 	if (people)
-		xfprintf(stdout, "\npatches: besides the cover letter; "
-			 "most-recipients: of one patch; cover-lists: the cover "
-			 "letter's; most-to-a-list: the busiest list's patches; "
-			 "maintainers: people who get a patch\n");
+		xfprintf(stdout, "\n(patches besides the cover letter; the most "
+			 "recipients of one; the lists the cover letter goes to; "
+			 "the most patches to one list; people who get any)\n");
 	xfprintf(stdout, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
 		 "cover letter\n",
 		 people ? "" : "\n", organisations[by].name, p[by].nr,
@@ -18770,21 +18839,6 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 	return r;
 }
 
-/* The version a patch mail's subject names: N of "[PATCH vN 3/5]", 1
- * of a "[PATCH ...]" tag without one, 0 where it has no such tag. */
-static int subject_version(const char *s)
-{
-	const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
-
-	if (!close || !find_bytes(open, (size_t)(close - open), "PATCH", 5))
-		return 0;
-	for (const char *p = open + 1; p + 1 < close; p++)
-		if ((p[-1] == '[' || p[-1] == ' ') && *p == 'v' &&
-		    isdigit((unsigned char)p[1]))
-			return (int)scan_number(p + 1, NULL, 10);
-	return 1;
-}
-
 /* Which patches reply m answers, marked in hit[]: the patch, or all of
  * the letter, its In-Reply-To or References name (nearest first) by the
  * Message-Ids format recorded; else the one trailers finds for it. */
@@ -22213,8 +22267,8 @@ static int replies_tags(struct cmd *c, struct replies *rp,
 	if ((r = commit_people(c, &rp->mb, &rp->people)))
 		return r;
 	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
-				     rp->people, c->ow.m, cover, &rp->ad,
-				     &rp->said));
+				     rp->people, c->ow.m, cover,
+				     repo_branch(&c->repo), &rp->ad, &rp->said));
 }
 
 /* The cover letter each of c's commits went under, as the record of the
@@ -22587,9 +22641,9 @@ static int same_patches(const struct respin_run *rr, const char *vtip)
 		const char *nl = memchr(subj.buf, '\n', subj.len);
 		sb_setlen(&subj, nl ? (size_t)(nl - subj.buf) : subj.len);
 		r = error("respin: %s is not v%d as it went out: %s%s%s; respin "
-			  "carries no edit of a patch and would lose it: send "
-			  "the branch as v%d first (series format -v %d), or "
-			  "drop the edit (git reset --keep series/%s/v%d)",
+			  "would lose that edit: send it as v%d first (series "
+			  "format -v %d), or drop it (git reset --keep "
+			  "series/%s/v%d)",
 			  rr->br, rr->v, subj.len ? "it has " : "a patch of "
 			  "it is missing or edited", subj.buf, subj.len ?
 			  " since" : "", rr->v + 1, rr->v + 1, rr->br, rr->v);

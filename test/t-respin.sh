@@ -132,7 +132,7 @@ t_respin_twice() {
 	s=$(snapshot)
 	run respin --onto up
 	eq "a fix-up: refused" "$rc" 3
-	has "a fix-up: named" "$err" "series: respin: main is not v2 as it went out: it has $(git rev-parse --short HEAD) fixup! fs: do it since; respin carries no edit of a patch and would lose it"
+	has "a fix-up: named" "$err" "series: respin: main is not v2 as it went out: it has $(git rev-parse --short HEAD) fixup! fs: do it since; respin would lose that edit"
 	eq "a fix-up: nothing changed" "$(snapshot)" "$s"
 }
 

@@ -441,6 +441,29 @@ t_trailers_older_version_replies_only() {
 	has "patch 2: named" "$err" "'Reviewed-by: Rita Rev <rita@example.org>' (from Re: [PATCH 2/3] a/y: fix) answers a patch whose code is not"
 }
 
+# A tag on an older version's cover letter is for that version's code:
+# with the replies only in the mbox, a patch unchanged since v1 gets it, a
+# patch changed since does not, and is named.
+t_trailers_older_version_cover() {
+	tr_series tr-v1cover
+	printf 'Fix things\n\nThree fixes.\n' > "$scratch/cover"
+	"$SERIES" format --cover "$scratch/cover" -o "$scratch/c1" "$TR_BASE..HEAD" > /dev/null 2>&1 || bad "format v1"
+	local cover1; cover1=$(sed -n 's/^Message-I[dD]: //p' "$scratch"/c1/0000-cover-letter.patch)
+	# v2: a/y's patch changed, the others as they were
+	git reset -q --hard "$TR_BASE"
+	echo 2 >> a/x; git commit -qam 'a/x: fix'
+	echo 3 >> a/y; git commit -qam 'a/y: fix'
+	echo 2 >> b/z; git commit -qam 'b/z: fix'
+	"$SERIES" format -v 2 --cover "$scratch/cover" -o "$scratch/c2" "$TR_BASE..HEAD" > /dev/null 2>&1 || bad "format v2"
+	printf 'From rev@x Mon Sep 17 00:00:00 2001\nFrom: Ann Maint <ann@example.org>\nSubject: Re: [PATCH 0/3] Fix things\nIn-Reply-To: %s\nMessage-ID: <c1@x>\n\nFor the a part:\n\nAcked-by: Ann Maint <ann@example.org>\n\n' "$cover1" > "$scratch/v1-cover.mbox"
+	run trailers "$scratch/v1-cover.mbox" "$TR_BASE..HEAD"
+	eq "exit" "$rc" 0
+	eq "a/x, the same code: given" "$(git log -1 --format=%b HEAD~2 | grep -c 'Acked-by: Ann Maint')" 1
+	eq "a/y, changed since v1: not given" "$(git log -1 --format=%b HEAD~1 | grep -c 'Acked-by')" 0
+	eq "b/z, not of the a part: not given" "$(git log -1 --format=%b HEAD | grep -c 'Acked-by')" 0
+	has "a/y: named" "$err" "'Acked-by: Ann Maint <ann@example.org>' (from Re: [PATCH 0/3] Fix things) answers a patch whose code is not"
+}
+
 # An ack on the cover letter goes where its giver is placed: by address,
 # by .mailmap, by name (maintainers answer from other addresses); a reply
 # that says what it is for ("for the b part", "for b/") is scoped by its
