@@ -106,16 +106,15 @@
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
- *   - the binary is at 99% of its 288 KiB budget (292,496 bytes): the
- *     next capability needs duplication taken out first (two matchers of
- *     a version's patches to the next one's, respin_match() and
- *     fates_of()).
+ *   - the binary is at 99% of its 288 KiB budget: the next capability
+ *     needs duplication taken out first (candidates: struct recipient
+ *     parsed once, where list_address() and patch_addresses() parse its
+ *     text again; a mail's body scanned once by mail_recipients()).
  *   - respin carries no edit of the user's (a fix-up, an amended patch)
  *     onto the new base: it refuses by name (same_patches()).
- *   - trailers: a reply to an older version's patch, where the mbox holds
- *     the replies only, still gives its tag to the new version's patch of
- *     that subject though the code changed (the version records know the
- *     old commit: about 1 KB to compare their patch ids).
+ *   - trailers: a tag on an older version's cover letter is taken back
+ *     from a changed patch after cover_tag() said where it goes, so its
+ *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
  *   - respin takes about twice the same cycle by hand on the kernel
@@ -13841,9 +13840,9 @@ static void print_advice(const struct plan *p, int people)
 	size_t by = p[1].nr == 1 ? 0 : p[3].nr && p[3].nr < p[5].nr ? 3 : 5;
 
 	if (people)
-		xfprintf(stdout, "\n(patches besides the cover letter; the most "
-			 "recipients of one; the lists the cover letter goes to; "
-			 "the most patches to one list; people who get any)\n");
+		xfprintf(stdout, "\n(patches besides the cover letter; most "
+			 "recipients of one; lists the cover letter goes to; most "
+			 "patches to one list; people who get any)\n");
 	xfprintf(stdout, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
 		 "cover letter\n",
 		 people ? "" : "\n", organisations[by].name, p[by].nr,
@@ -16152,20 +16151,26 @@ static void import_release(struct import *im)
 }
 
 /* A program of the user's (a hook, respin's pattern) in dir, with env,
- * its stdout sent to stderr (ours is the report): its exit status (127:
- * it could not run), or -1 after error(). */
+ * its stdout sent to stderr (ours is the report), and meanwhile(arg)
+ * while it runs, where given (its failure, -1 after error(), stops the
+ * program): the program's exit status (127: it could not run), or -1
+ * after error(). */
 static int run_program(const char *const *argv, const char *const *env,
-		       const char *dir)
+		       const char *dir, int (*meanwhile)(void *), void *arg)
 {
-	int out = dup(2);
+	int out = dup(2), r = 0;
 	struct child c = { .argv = argv, .env = env, .dir = dir,
 			   .in = CHILD_NULL, .out = out > 2 ? out : CHILD_INHERIT,
 			   .err = CHILD_INHERIT };
-	int st = child_start(&c) < 0 ? -1 : child_finish(&c);
+	int st = child_start(&c) < 0 ? -1 : 0;
 
+	if (!st && meanwhile && (r = meanwhile(arg)) < 0)
+		kill(c.pid, SIGTERM);
+	if (!st)
+		st = child_finish(&c);
 	if (out >= 0)
 		close(out);
-	return st;
+	return r < 0 ? -1 : st;
 }
 
 /* Runs a hook as git does: from the top of the work tree, with env.
@@ -16174,7 +16179,7 @@ static int run_hook(const char *name, const char *path, const char *arg,
 		    const char *const *env, const char *top)
 {
 	const char *argv[] = { path, arg, NULL };
-	int st = run_program(argv, env, top);
+	int st = run_program(argv, env, top, NULL, NULL);
 
 	if (st <= 0)
 		return st;
@@ -21031,9 +21036,8 @@ static const struct opt format_table[] = {
 	  "version N: [PATCH vN n/m] and vN- file names",
 	  .min = 1, .max = 9999 },
 	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, SYN_IN, "OLD-BASE..OLD-TIP",
-	  "the previous version's commits: say in the cover letter what "
-	  "upstream applied, what changed, what is new (default with -v N: "
-	  "version N-1 as format wrote it, from refs/series/BRANCH/)",
+	  "the previous version's commits, to say what became of each (default "
+	  "with -v N: version N-1 as format recorded it)",
 	  { NULL } },
 	{ NULL, "--include", OPT_LIST, FO(include), 0, 0, "GLOB",
 	  "only the commits that touch a path matching GLOB (repeatable; * "
@@ -21044,8 +21048,8 @@ static const struct opt format_table[] = {
 	  "the cover letter's subject (its first line) and aim (the rest)",
 	  { NULL } },
 	{ NULL, "--split", OPT_CHOICE, FO(split), 0, 0, "ORG",
-	  "one series per merge route (route), owning section (subsystem) "
-	  "or first list (list), each in a folder of its own in DIR",
+	  "a series per merge route, owning section or first list, each in "
+	  "a folder of DIR",
 	  .choices = split_names },
 	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, SYN_IN, "N",
 	  "with --split: at most N patches a series, and a list N a day "
@@ -22506,11 +22510,10 @@ static const struct opt respin_onto[] = {
 
 static const struct opt respin_table[] = {
 	{ "-n", "--dry-run", OPT_FLAG, RO(dry_run), 1, 0, NULL,
-	  "show the next version's patches and what became of the last "
-	  "one's; then put the checkout back, and write nothing", { NULL } },
+	  "show the next version and what became of the last one's "
+	  "patches; write nothing", { NULL } },
 	{ NULL, "--mbox", OPT_LIST, RO(mbox), 0, 0, "FILE",
-	  "replies: a patch answered (queued by its maintainer) or NAKed is "
-	  "left out of the next version", { NULL } },
+	  "replies: a patch queued or NAKed there is left out", { NULL } },
 	{ NULL, "--keep", OPT_LIST, RO(keep), 0, 0, "N",
 	  "keep the last version's patch N all the same", { NULL } },
 	{ NULL, "--abort", OPT_FLAG, RO(abort), 1, 0, NULL,
@@ -22546,6 +22549,7 @@ struct respin_run {
 	struct fate *up;        /* per old patch, as status finds it on onto
 				 * with the replies (version_fates()) */
 	struct mbox mb;         /* the replies (--mbox), read first */
+	enum group_by by;       /* the last version's form (respin_form()) */
 	char *kept;             /* per old patch, 1: --keep names it */
 	char **dropped;         /* per old patch, the tags it lost */
 	char **left;            /* per old patch, why the replies leave it
@@ -22802,11 +22806,10 @@ static int put_back(const struct repo *home)
 	return r;
 }
 
-/* The pattern command, run at the top of the checkout. */
-static int run_pattern(const struct respin_run *rr)
+/* The pattern's exit status st, as respin reads it: 0, or -1 after
+ * error(). */
+static int pattern_status(const struct respin_run *rr, int st)
 {
-	int st = run_program((const char *const *)rr->argv, NULL, rr->home.top);
-
 	if (st < 0)
 		return -1;
 	if (st == 127)
@@ -23062,6 +23065,18 @@ static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
 	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
 }
 
+/* While the pattern runs, what needs git's objects alone (the pattern
+ * changes files only): the last version's form and what became of its
+ * patches.  Their time hides behind the pattern's.  0, or -1 after
+ * error(). */
+static int respin_meanwhile(void *arg)
+{
+	struct respin_run *rr = arg;
+
+	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
+	return respin_form(rr, &rr->by) < 0 || respin_fates(rr) < 0 ? -1 : 0;
+}
+
 static int respin_start(struct respin_run *rr, const struct args *a,
 			const struct respin_opts *o)
 {
@@ -23070,7 +23085,7 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 		respin_pattern(rr, a) < 0 ? -1 : 0;
 
 	if (!r)
-		phase("respin", "moving the checkout to the new base");
+		phase("respin", "checking out the new base");
 	if (!r && respin_checkout(rr) < 0)
 		r = -1;
 
@@ -23080,7 +23095,9 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 	unsetenv("GIT_INDEX_FILE");
 	if (!r) {
 		phase("respin", "running the pattern");
-		r = run_pattern(rr);
+		r = pattern_status(rr, run_program((const char *const *)rr->argv,
+						   NULL, rr->home.top,
+						   respin_meanwhile, rr));
 	}
 	return failed(r);
 }
@@ -23093,8 +23110,7 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 	int r;
 
 	phase("respin", "grouping as the last version");
-	if (respin_form(rr, &o.sel.by) < 0)
-		return EXIT_FAIL;
+	o.sel.by = rr->by;
 	if ((r = open_repo(c)) || read_status(&c->st, 0, NULL) < 0)
 		return r ? r : EXIT_FAIL;
 	if (strcmp(c->repo.ref, "HEAD") || strcmp(c->repo.old, rr->onto))
@@ -23111,8 +23127,7 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 	    check_plan(&c->p, &c->src) < 0)
 		return r ? r : EXIT_FAIL;
 	rr->dropped = xcalloc(rr->prev.nr + 1, sizeof *rr->dropped);
-	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
-	return failed(respin_fates(rr) < 0 || respin_match(c, rr) < 0 ? -1 : 0);
+	return failed(respin_match(c, rr));
 }
 
 /* A patch an earlier respin left out (its record's "- left out (WHY):

@@ -291,7 +291,7 @@ depth 2             8                5            5               8            8
 dir                10                5            5              10            8
 file               13                5            5              13            8
 
-patches: besides the cover letter; most-recipients: of one patch; cover-lists: the cover letter's; most-to-a-list: the busiest list's patches; maintainers: people who get a patch
+(patches besides the cover letter; most recipients of one; lists the cover letter goes to; most patches to one list; people who get any)
 advice: --by dir (10 patches): the article's good start; say why in the cover letter"
 	# Each row is what plan --by shows for that organisation.
 	local row
