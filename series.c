@@ -2007,7 +2007,9 @@ enum {
 	SYN_HIDE = 1,   /* in the help only */
 	SYN_OR = 2,     /* an alternative to the row before: [-F FILE | -m MSG] */
 	SYN_IN = 4,     /* only with the row before: [-v N [--prev RANGE]] */
-	SYN_LONG = 8    /* shown by its long name though it has a short one */
+	SYN_LONG = 8,   /* shown by its long name though it has a short one */
+	SYN_NOX = 16    /* "--no-X" that "--noX" names too, as Getopt::Long
+			 * reads a negatable switch (get_maintainer.pl's) */
 };
 
 /* A repeated option's values, NULL-terminated (v is NULL when n is 0). */
@@ -2168,6 +2170,13 @@ static const struct opt *find_opt(const struct opt *const *tables,
 				return o;
 			}
 		}
+	if (!strncmp(w, "--no", 4) && w[4] && w[4] != '-') {
+		char no[80];
+		fmt_buf(no, sizeof no, "--no-%s", w + 4);
+		const struct opt *o = find_opt(tables, no, inline_val);
+		if (o && (o->syn & SYN_NOX))
+			return o;
+	}
 	return NULL;
 }
 
@@ -10131,36 +10140,35 @@ static char *find_up(const char *start)
 #define CCO(f) offsetof(struct cc_opts, f)
 
 /* SW: a switch the synopsis leaves to the help; SWS: one it shows. */
-#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, SYN_HIDE, NULL, h, \
-			 { NULL } }
-#define SWS(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, 0, NULL, h, { NULL } }
+#define SW(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, SYN_HIDE | SYN_NOX, \
+			 NULL, h, { NULL } }
+#define SWS(n, f, v, h) { NULL, n, OPT_FLAG, CCO(f), v, SYN_NOX, NULL, h, \
+			  { NULL } }
 
 static const struct opt cc_switches[] = {
 	SW("--m", m, 1, "maintainers (M:), the default"),
-	SWS("--no-m", m, 0, "no maintainers"), SW("--nom", m, 0, NULL),
+	SWS("--no-m", m, 0, "no maintainers"),
 	SW("--r", r, 1, "reviewers (R:), the default"),
-	SWS("--no-r", r, 0, "no reviewers"), SW("--nor", r, 0, NULL),
+	SWS("--no-r", r, 0, "no reviewers"),
 	SW("--l", l, 1, "lists (L:), the default"),
-	SWS("--no-l", l, 0, "no lists"), SW("--nol", l, 0, NULL),
+	SWS("--no-l", l, 0, "no lists"),
 	SW("--s", s, 1, "subscriber lists too"),
-	SW("--no-s", s, 0, NULL), SW("--nos", s, 0, NULL),
+	SW("--no-s", s, 0, NULL),
 	SW("--moderated", moderated, 1, NULL),
 	SW("--no-moderated", moderated, 0, "no moderated lists"),
 	SWS("--roles", roles, 1, "say each address's role"),
 	SW("--no-roles", roles, 0, NULL),
 	SW("--rolestats", roles, 1, NULL), SW("--no-rolestats", roles, 0, NULL),
-	SW("--norolestats", roles, 0, NULL),
 	{ "-k", "--keywords", OPT_FLAG, CCO(keywords), 1, 0, NULL, NULL, { NULL } },
 	SW("--no-keywords", keywords, 0, "do not match K: keywords"),
 	SWS("--git-fallback", git_fallback, 1,
 	   "recent signers where no section maintains a file"),
 	SW("--no-git-fallback", git_fallback, 0, NULL),
-	SW("--nogit-fallback", git_fallback, 0, NULL),
 	SW("--mailmap", mailmap, 1, NULL),
 	SW("--no-mailmap", mailmap, 0, "do not apply .mailmap"),
 	SW("--tree", tree, 1, NULL), SW("--no-tree", tree, 0, NULL),
 	SW("--git", git, 1, "recent signers for every file"),
-	SW("--no-git", git, 0, NULL), SW("--nogit", git, 0, NULL),
+	SW("--no-git", git, 0, NULL),
 	SW("--fixes", fixes, 1, NULL),
 	SWS("--no-fixes", fixes, 0, "not the signers of Fixes: commits"),
 	SW("--email", email, 1, NULL),

@@ -106,6 +106,15 @@ t_cc_args_vs_script() {
 	theirs=$(perl scripts/get_maintainer.pl p/a.patch --no-rolestats --no-git-fallback --no-l 2>/dev/null)
 	mine=$("$SERIES" cc p/a.patch --no-l)
 	eq "options after the patch as the script" "$mine" "$theirs"
+	# a negatable switch is --noX as well as --no-X (Getopt::Long), every one
+	local sw
+	for sw in nol nom nor nofixes nomoderated nokeywords notree nomailmap; do
+		theirs=$(perl scripts/get_maintainer.pl --no-rolestats --no-git-fallback --$sw p/b.patch 2>/dev/null)
+		mine=$("$SERIES" cc --$sw p/b.patch)
+		eq "--$sw as the script" "$mine" "$theirs"
+	done
+	run commit --noverify -m x
+	eq "--noX is cc's alone: commit's --noverify unknown" "$rc" 2
 }
 
 t_usage_errors_exit_2() {
