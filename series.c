@@ -41,7 +41,9 @@
  *                  apply, take, reword), the hardware checks
  *   8. versions    what format knows of a series beyond its mails: the
  *                  cover letter's parts, each version recorded, what
- *                  became of the last one's patches, upstream (status)
+ *                  became of the last one's patches (the one fate engine),
+ *                  several series, respin's run (the checkout off the
+ *                  branch and back, the landing)
  *   9. commands    a context, then each command as named steps: plan,
  *                  commit, split, regroup, cc, format, check, trailers,
  *                  status, respin
@@ -117,9 +119,11 @@
  *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
- *   - respin takes about twice the same cycle by hand on the kernel
- *     (checkout, pattern, series commit): reading v1's diffs for its form
- *     and upstream's commits for the fates is the rest.
+ *   - respin takes 1.4x the same cycle by hand on the kernel (goal 1.3x):
+ *     v1's diffs for its form and upstream's commits for the fates are
+ *     read while the pattern runs, but on two cores they slow it; a
+ *     version's patch ids recorded at format time and its form read from
+ *     paths alone (no diffs) measured 1.31x, and did not fit the budget.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -4482,7 +4486,6 @@ static void read_numbering(const char *t, size_t len, struct numbering *nb)
 		}
 	}
 }
-
 
 /* The parts of a format-patch file name: "v2-0003-x.patch" is version
  * prefix "v2-", number 3, suffix ".patch"; --numbered-files names are
@@ -12819,7 +12822,6 @@ static size_t sole_commit(const struct regroup *rg, const struct plan *p,
 	return one;
 }
 
-
 /* The paragraphs beyond the subject and trailers that every commit of a
  * range of two or more has: the series' own words (the body of the
  * template it was made from), not a note on one commit.  *n of them. */
@@ -15193,7 +15195,6 @@ static void phase(const char *cmd, const char *what)
 	if (isatty(2))
 		xfprintf(stderr, "series: %s: %s\n", cmd, what);
 }
-
 
 /* Opens the transaction on repo: git's committer ident, and its author
  * where the commits are the run's own (authored) and the command gave
@@ -17653,7 +17654,6 @@ static void warn_hardware(const struct findings *f, size_t g, const char *what,
 		}
 }
 
-
 /* Whether group g has a finding. */
 static int group_flagged(const struct findings *f, size_t g)
 {
@@ -19700,6 +19700,403 @@ static void loads_release(struct loads *l)
 	free(l->v);
 }
 
+/* ---- respin's run -------------------------------------------------------------
+ * What respin does beside the command's steps: the last version read from
+ * its record, the checkout moved off the branch and back (the marker), the
+ * pattern run with the reading that needs git's objects alone, and the
+ * landing, one transaction of the refs.
+ */
+
+/* What respin works with: the branch and its last version, the pattern,
+ * the new base.  Invariant: moved is set from the moment the marker is
+ * written until put_back() or landing removed it. */
+struct respin_run {
+	struct repo home;       /* the user's work tree, as respin found it */
+	const char *br;         /* the branch, "x" of refs/heads/x */
+	char onto[72];
+	int v;                  /* the last version */
+	struct range old;       /* the last version's patches: vN-base..their
+				 * tip (respin_source) */
+	struct rcommits prev;
+	struct sbuf ids;        /* their patch ids */
+	char **argv;            /* the pattern command */
+	size_t argc;
+	int given;              /* on the command line: record it */
+	int moved;              /* the checkout is off the branch */
+	size_t *was;            /* per new group, its patch of the last
+				 * version, or prev.nr: new */
+	struct became *became; /* per old patch: became_of() */
+	struct fate *up;        /* per old patch, as status finds it on onto
+				 * with the replies (version_fates()) */
+	struct mbox mb;         /* the replies (--mbox), read first */
+	enum group_by by;       /* the last version's form (respin_form()) */
+	char *kept;             /* per old patch, 1: --keep names it */
+	char **dropped;         /* per old patch, the tags it lost */
+	char **left;            /* per old patch, why the replies leave it
+				 * out (answered, NAKed), or NULL */
+	char **left_out;        /* "WHY\nSUBJECT" of each patch left out:
+				 * those, and those an earlier respin left
+				 * out, out again */
+	size_t nleft, aleft;
+};
+
+/* Whether ranges a and b have the same patches in the same order (git
+ * patch-id --stable): 1 or 0, or -1 after error(). */
+static int same_patch_ids(const char *a, const char *b)
+{
+	struct sbuf ids[2] = { SBUF_INIT, SBUF_INIT }, out = SBUF_INIT;
+	int r = 0;
+
+	for (int k = 0; k < 2 && !r; k++) {
+		sb_setlen(&out, 0);
+		r = patch_ids(k ? b : a, &out);
+		const char *pos = out.buf, *end = out.buf + out.len;
+		for (struct span l; !r && next_line(&pos, end, &l);) {
+			const char *sp = memchr(l.p, ' ', l.len);
+			sb_add(&ids[k], l.p, sp ? (size_t)(sp - l.p) : l.len);
+			sb_addc(&ids[k], '\n');
+		}
+	}
+	if (!r)
+		r = !strcmp(ids[0].buf, ids[1].buf);
+	sb_release(&ids[0]);
+	sb_release(&ids[1]);
+	sb_release(&out);
+	return r;
+}
+
+/* Whether the branch (at tip) is version v as format recorded it (vtip)
+ * with other messages only: the same patches in the same order, as
+ * trailers or a reword leave them.  Else error() naming the first
+ * commit that is no patch of vN, or says that one of vN's is missing. */
+static int same_patches(const struct respin_run *rr, const char *vtip)
+{
+	struct sbuf subj = SBUF_INIT;
+	char *a = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, vtip);
+	char *b = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->home.old);
+	int r = same_patch_ids(a, b);
+
+	if (r > 0)
+		r = 0;
+	else if (!r) {
+		/* the first commit whose patch is none of vN's (a rewrite by
+		 * trailers is no edit) */
+		char *sym = xstrfmt("%s...%s", vtip, rr->home.old);
+		const char *lw[] = { "log", "--reverse", "--format=%h %s",
+				     "--cherry-pick", "--right-only", sym, "--",
+				     NULL };
+		run_git(&(struct git_run){ .words = lw, .out = &subj, .quiet = 1 });
+		free(sym);
+		const char *nl = memchr(subj.buf, '\n', subj.len);
+		sb_setlen(&subj, nl ? (size_t)(nl - subj.buf) : subj.len);
+		r = error("respin: %s is not v%d as it went out: %s%s%s; respin "
+			  "would lose that edit: send it as v%d first (series "
+			  "format -v %d), or drop it (git reset --keep "
+			  "series/%s/v%d)",
+			  rr->br, rr->v, subj.len ? "it has " : "a patch of "
+			  "it is missing or edited", subj.buf, subj.len ?
+			  " since" : "", rr->v + 1, rr->v + 1, rr->br, rr->v);
+	}
+	free(a);
+	free(b);
+	sb_release(&subj);
+	return r;
+}
+
+/* Which commits are the last version (rr->old.tip), read from the
+ * records, never from where the branch has gone since: vN as format
+ * recorded it, or the branch where that is vN with other messages; where
+ * the branch is the version the last respin made, the commits that
+ * respin started from (vN+1-from).  A branch with any other change is
+ * refused by name: respin would drop it. */
+static int respin_source(struct respin_run *rr)
+{
+	char vtip[72], made[72];
+	char *ref = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	char *from = xstrfmt("refs/series/%s/v%d-from", rr->br, rr->v + 1);
+	int r = resolve_commit(ref, vtip);
+
+	if (!r && read_respin(rr->br, rr->v + 1, made, NULL) &&
+	    !strcmp(made, rr->home.old)) {
+		if (resolve_commit_quietly(from, rr->old.tip) < 0)
+			r = error("respin: %s is the v%d an earlier respin made, "
+				  "which recorded no %s: reset it to v%d first "
+				  "(git reset --keep series/%s/v%d)", rr->br,
+				  rr->v + 1, from, rr->v, rr->br, rr->v);
+	} else if (!r) {
+		memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
+		if (strcmp(vtip, rr->home.old))
+			r = same_patches(rr, vtip);
+	}
+	free(ref);
+	free(from);
+	return r;
+}
+
+/* The marker of a respin whose checkout is off the branch, in .git:
+ *   REF '\n' (PATH '\0')*
+ * the branch, and the untracked files there were before (put_back()
+ * keeps those, and removes the ones the pattern made).  The caller frees
+ * the path. */
+static char *respin_marker(const struct repo *home)
+{
+	return xstrfmt("%s/series-respin", home->gitdir);
+}
+
+/* The work tree clean (the untracked files aside, which are listed into
+ * the marker), the marker written, then the checkout moved to the new
+ * base, detached: what moves is what differs from the branch. */
+static int respin_checkout(struct respin_run *rr)
+{
+	struct status st = STATUS_INIT;
+	struct sbuf m = SBUF_INIT;
+	char *marker = respin_marker(&rr->home);
+	int r = chdir(rr->home.top) < 0 ? error("%s: %s", rr->home.top,
+						 strerror(errno)) :
+		read_status(&st, 1, NULL);
+
+	sb_addf(&m, "%s\n", rr->home.ref);
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			r = error("respin: the work tree has changes of its own "
+				  "(%s): commit or stash them first", st.e[i].path);
+		sb_add(&m, st.e[i].path, strlen(st.e[i].path) + 1);
+	}
+	if (!r && !(r = write_file(marker, &m)))
+		rr->moved = 1;
+	status_release(&st);
+	sb_release(&m);
+	free(marker);
+	/* in parallel where there are cores, as the kernel's files are many */
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "--quiet",
+				"--detach", rr->onto, "--", NULL };
+	return r ? r : git_ok("git checkout", &(struct git_run){ .words = words });
+}
+
+/* The files the pattern made (untracked, not in the marker's list from
+ * at), removed; then the branch checked out again, its index and files
+ * as its commit has them (checkout -f: respin started on a clean tree).
+ * 0, or -1 with git's reason unsaid (put_back() tries twice). */
+static int checkout_back(const char *ref, const struct sbuf *m, size_t at)
+{
+	struct status st = STATUS_INIT;
+	struct sbuf needle = SBUF_INIT;
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "-f",
+				"--quiet", ref + 11, "--", NULL };
+	int r = read_status(&st, 2, NULL);
+
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			continue;
+		sb_setlen(&needle, 0);
+		sb_addc(&needle, '\0');
+		sb_add(&needle, st.e[i].path, strlen(st.e[i].path) + 1);
+		if (!find_bytes(m->buf + at - 1, m->len - at + 1, needle.buf,
+				needle.len))
+			unlink(st.e[i].path);
+	}
+	status_release(&st);
+	sb_release(&needle);
+	return r ? r : run_git(&(struct git_run){ .words = words, .quiet = 1 })
+		       ? -1 : 0;
+}
+
+/* The checkout a respin moved off its branch put back as it was, from
+ * the marker, which goes then: for a respin that failed or was stopped
+ * (the stop set aside meanwhile, as git must run), and for --abort.
+ * 0, or -1 after error(), the marker kept. */
+static int put_back(const struct repo *home)
+{
+	char *marker = respin_marker(home);
+	struct sbuf m = SBUF_INIT;
+	sig_atomic_t sig = stop_signal;
+	int r = sb_read_file(&m, marker) < 0 ? error("%s: %s", marker,
+						      strerror(errno)) : 0;
+	char *nl = r ? NULL : memchr(m.buf, '\n', m.len);
+
+	if (!r && (!nl || !starts_with(m.buf, NULL, "refs/heads/") ||
+		   (m.len && m.buf[m.len - 1] != '\0' && m.buf[m.len - 1] != '\n')))
+		r = error("%s: not a respin's marker", marker);
+	if (!r) {
+		*nl = '\0';
+		stop_signal = 0;
+		if (chdir(home->top) < 0 || pin_repo_env(home) < 0 ||
+		    (checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0 &&
+		     checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0))
+			r = error("respin: could not check %s out again; `series "
+				  "respin --abort` tries again", m.buf + 11);
+		stop_signal = sig;
+	}
+	if (!r && unlink(marker) < 0)
+		r = error("%s: %s", marker, strerror(errno));
+	free(marker);
+	sb_release(&m);
+	return r;
+}
+
+/* The pattern's exit status st, as respin reads it: 0, or -1 after
+ * error(). */
+static int pattern_status(const struct respin_run *rr, int st)
+{
+	if (st < 0)
+		return -1;
+	if (st == 127)
+		return error("respin: could not run %s; nothing changed", rr->argv[0]);
+	if (st)
+		return error("respin: %s failed (exit %d); nothing changed",
+			     rr->argv[0], st);
+	return check_stop("respin");
+}
+
+/* The patch id of each group of p (its members' diffs in src), after
+ * its name (a commit's id, as source_from_commits() names them) where
+ * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
+ * into out. */
+static int group_patch_ids(const struct plan *p, const struct source *src,
+			   int named, struct sbuf *out)
+{
+	struct sbuf in = SBUF_INIT;
+
+	for (size_t g = 0; g < p->nr; g++) {
+		if (named)
+			sb_addf(&in, "commit %s\n", p->g[g].name);
+		else
+			sb_addf(&in, "commit %040zx\n", g);
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			const struct sfile *f = &src->f[p->g[g].member[j]];
+			sb_add(&in, src->text.buf + f->off, f->len);
+		}
+	}
+	int r = run_patch_id(&in, out);
+	sb_release(&in);
+	return r;
+}
+
+/* The form the campaign has (per file, per directory, ...: the first
+ * whose groups are its patches; per directory where none is) into *by:
+ * v1's, as format recorded it, where there is one, since a later version
+ * that upstream took most of fits several forms (a lone patch is per file
+ * and per directory alike).  The last version's patch ids too, into
+ * rr->ids: from the diffs read here where that is v1.  0, or -1 after
+ * error(). */
+static int respin_form(struct respin_run *rr, enum group_by *by)
+{
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
+	struct range first = { "", "", NULL };
+	struct rcommits v1 = { 0 };
+	const struct rcommits *of = &rr->prev;
+	char *spec = xstrfmt("series/%s/v1-base..series/%s/v1", rr->br, rr->br);
+
+	if (rr->v > 1 && !resolve_range(spec, &first) &&
+	    !read_range_commits(&first, &v1, "respun"))
+		of = &v1;
+	int r = source_from_commits(&src, &p, of, of == &v1 ? first.spec :
+				    rr->old.spec) < 0 ||
+		load_owners(&ow, rr->home.top, NULL) < 0 ||
+		owner_facts(&ow, &src, NULL) < 0 ||
+		(of == &rr->prev ? group_patch_ids(&p, &src, 1, &rr->ids) :
+		 patch_ids(rr->old.spec, &rr->ids)) < 0 ? -1 : 0;
+
+	*by = BY_DIR;
+	for (size_t i = 1; !r && i < NFORMS; i++)
+		if (form_fits(&src, &p, &ow, &forms[i]) == 1) {
+			*by = forms[i].by;
+			break;
+		}
+	/* a file a directory: per directory, unless the subjects name the
+	 * files ("drivers/a/x.c: ") */
+	if (!r && *by == BY_FILE && of->nr && of->c[0].npath &&
+	    form_fits(&src, &p, &ow, &forms[2]) == 1 &&
+	    !starts_with(of->c[0].msg, NULL, of->c[0].path[0]))
+		*by = BY_DIR;
+	free(spec);
+	free(first.spec);
+	rcommits_release(&v1);
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	return r;
+}
+
+/* What became of the last version's patches, as status finds it on the
+ * new base and in the replies. */
+static int respin_fates(struct respin_run *rr)
+{
+	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	const char *onto = rr->onto;
+	int r = version_fates(tag, &onto, 1, rr->old.base, &rr->prev, &rr->mb,
+			      rr->v, rr->up);
+
+	free(tag);
+	return r;
+}
+
+/* While the pattern runs, what needs git's objects alone (the pattern
+ * changes files only): the last version's form and what became of its
+ * patches.  Their time hides behind the pattern's.  0, or -1 after
+ * error(). */
+static int respin_meanwhile(void *arg)
+{
+	struct respin_run *rr = arg;
+
+	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
+	return respin_form(rr, &rr->by) < 0 || respin_fates(rr) < 0 ? -1 : 0;
+}
+
+/* The branch moved from the last version to tip, where the checkout is
+ * (respin_build() committed there, detached), once, with what respin
+ * remembers (the pattern where given, the base as refs/series/BRANCH/
+ * onto, the fates for the version that ends at tip: vN-respin, "tip ID"
+ * and the cover letter's paragraph): HEAD on the branch again, then one
+ * transaction of the refs, which fails if the branch no longer holds what
+ * respin read; then the marker gone. */
+static int respin_land(struct respin_run *rr, const char *tip,
+		       const struct sbuf *fates)
+{
+	struct sbuf words = SBUF_INIT, in = SBUF_INIT, why = SBUF_INIT;
+	char pat[72] = "", said[72];
+	int r = 0;
+
+	for (size_t i = 0; rr->given && i < rr->argc; i++)
+		sb_add(&words, rr->argv[i], strlen(rr->argv[i]) + 1);
+	sb_addf(&in, "tip %s\n%s", tip, fates->buf);
+	if ((words.len && write_blob(words.buf, words.len, pat) < 0) ||
+	    write_blob(in.buf, in.len, said) < 0)
+		r = -1;
+	sb_setlen(&in, 0);
+	sb_addf(&in, "update %s %s %s\n"
+		"update refs/series/%s/onto %s\n"
+		"update refs/series/%s/v%d-respin %s\n"
+		"update refs/series/%s/v%d-from %s\n", rr->home.ref, tip,
+		rr->home.old, rr->br, rr->onto, rr->br, rr->v + 1, said, rr->br,
+		rr->v + 1, rr->old.tip);
+	if (*pat)
+		sb_addf(&in, "update refs/series/%s/pattern %s\n", rr->br, pat);
+	sb_addf(&why, "series respin: v%d onto %.12s", rr->v + 1, rr->onto);
+	const char *up[] = { "update-ref", "-m", why.buf, "--stdin", NULL };
+	const char *sym[] = { "symbolic-ref", "HEAD", rr->home.ref, NULL };
+	/* HEAD on the branch first, so that the refs' transaction is the
+	 * last git, the commit point: where it fails, put_back() checks the
+	 * branch out again as it stands */
+	if (!r && git_ok("git symbolic-ref", &(struct git_run){ .words = sym }) < 0)
+		r = -1;
+	if (!r && run_git(&(struct git_run){ .words = up, .input = in.buf,
+					     .inlen = in.len, .quiet = 1 }))
+		r = error("respin: %s moved meanwhile; it and the work tree are "
+			  "as they were", rr->br);
+	char *marker = respin_marker(&rr->home);
+	if (!r && unlink(marker) < 0)
+		r = error("%s: %s", marker, strerror(errno));
+	free(marker);
+	rr->moved = r < 0;
+	sb_release(&words);
+	sb_release(&in);
+	sb_release(&why);
+	return r;
+}
+
 /* ==== 9. commands ======================================================= */
 
 /* ---- the command context -----------------------------------------------
@@ -19957,7 +20354,6 @@ static const struct opt *const regroup_tables[] = {
 
 static const struct opt *const split_tables[] = {
 	template_opts, signoff_opts, selection_opts, split_only_opts, NULL };
-
 
 /* Reads the options of plan, commit, split or regroup, then checks what
  * the tables cannot: -F with -m, and that one is there where the command
@@ -22375,7 +22771,6 @@ static const struct opt status_table[] = {
 
 static const struct opt *const status_tables[] = { status_table, NULL };
 
-
 /* The branch HEAD is on (ref, NULL: none) with its version *v (0: the
  * last that format recorded, then set) and that version's base into
  * base: the branch's name (in ref), or NULL after error() naming cmd. */
@@ -22535,39 +22930,6 @@ static const struct opt respin_table[] = {
 static const struct opt *const respin_tables[] = { respin_onto, respin_table,
 						   NULL };
 
-/* What respin works with: the branch and its last version, the pattern,
- * the new base.  Invariant: moved is set from the moment the marker is
- * written until put_back() or landing removed it. */
-struct respin_run {
-	struct repo home;       /* the user's work tree, as respin found it */
-	const char *br;         /* the branch, "x" of refs/heads/x */
-	char onto[72];
-	int v;                  /* the last version */
-	struct range old;       /* the last version's patches: vN-base..their
-				 * tip (respin_source) */
-	struct rcommits prev;
-	struct sbuf ids;        /* their patch ids */
-	char **argv;            /* the pattern command */
-	size_t argc;
-	int given;              /* on the command line: record it */
-	int moved;              /* the checkout is off the branch */
-	size_t *was;            /* per new group, its patch of the last
-				 * version, or prev.nr: new */
-	struct became *became; /* per old patch: became_of() */
-	struct fate *up;        /* per old patch, as status finds it on onto
-				 * with the replies (version_fates()) */
-	struct mbox mb;         /* the replies (--mbox), read first */
-	enum group_by by;       /* the last version's form (respin_form()) */
-	char *kept;             /* per old patch, 1: --keep names it */
-	char **dropped;         /* per old patch, the tags it lost */
-	char **left;            /* per old patch, why the replies leave it
-				 * out (answered, NAKed), or NULL */
-	char **left_out;        /* "WHY\nSUBJECT" of each patch left out:
-				 * those, and those an earlier respin left
-				 * out, out again */
-	size_t nleft, aleft;
-};
-
 /* The pattern command: after "--", else as recorded for the branch
  * (refs/series/BRANCH/pattern, its words NUL-ended). */
 static int respin_pattern(struct respin_run *rr, const struct args *a)
@@ -22603,99 +22965,6 @@ static int respin_pattern(struct respin_run *rr, const struct args *a)
 	return 0;
 }
 
-/* Whether ranges a and b have the same patches in the same order (git
- * patch-id --stable): 1 or 0, or -1 after error(). */
-static int same_patch_ids(const char *a, const char *b)
-{
-	struct sbuf ids[2] = { SBUF_INIT, SBUF_INIT }, out = SBUF_INIT;
-	int r = 0;
-
-	for (int k = 0; k < 2 && !r; k++) {
-		sb_setlen(&out, 0);
-		r = patch_ids(k ? b : a, &out);
-		const char *pos = out.buf, *end = out.buf + out.len;
-		for (struct span l; !r && next_line(&pos, end, &l);) {
-			const char *sp = memchr(l.p, ' ', l.len);
-			sb_add(&ids[k], l.p, sp ? (size_t)(sp - l.p) : l.len);
-			sb_addc(&ids[k], '\n');
-		}
-	}
-	if (!r)
-		r = !strcmp(ids[0].buf, ids[1].buf);
-	sb_release(&ids[0]);
-	sb_release(&ids[1]);
-	sb_release(&out);
-	return r;
-}
-
-/* Whether the branch (at tip) is version v as format recorded it (vtip)
- * with other messages only: the same patches in the same order, as
- * trailers or a reword leave them.  Else error() naming the first
- * commit that is no patch of vN, or says that one of vN's is missing. */
-static int same_patches(const struct respin_run *rr, const char *vtip)
-{
-	struct sbuf subj = SBUF_INIT;
-	char *a = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, vtip);
-	char *b = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v, rr->home.old);
-	int r = same_patch_ids(a, b);
-
-	if (r > 0)
-		r = 0;
-	else if (!r) {
-		/* the first commit whose patch is none of vN's (a rewrite by
-		 * trailers is no edit) */
-		char *sym = xstrfmt("%s...%s", vtip, rr->home.old);
-		const char *lw[] = { "log", "--reverse", "--format=%h %s",
-				     "--cherry-pick", "--right-only", sym, "--",
-				     NULL };
-		run_git(&(struct git_run){ .words = lw, .out = &subj, .quiet = 1 });
-		free(sym);
-		const char *nl = memchr(subj.buf, '\n', subj.len);
-		sb_setlen(&subj, nl ? (size_t)(nl - subj.buf) : subj.len);
-		r = error("respin: %s is not v%d as it went out: %s%s%s; respin "
-			  "would lose that edit: send it as v%d first (series "
-			  "format -v %d), or drop it (git reset --keep "
-			  "series/%s/v%d)",
-			  rr->br, rr->v, subj.len ? "it has " : "a patch of "
-			  "it is missing or edited", subj.buf, subj.len ?
-			  " since" : "", rr->v + 1, rr->v + 1, rr->br, rr->v);
-	}
-	free(a);
-	free(b);
-	sb_release(&subj);
-	return r;
-}
-
-/* Which commits are the last version (rr->old.tip), read from the
- * records, never from where the branch has gone since: vN as format
- * recorded it, or the branch where that is vN with other messages; where
- * the branch is the version the last respin made, the commits that
- * respin started from (vN+1-from).  A branch with any other change is
- * refused by name: respin would drop it. */
-static int respin_source(struct respin_run *rr)
-{
-	char vtip[72], made[72];
-	char *ref = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-	char *from = xstrfmt("refs/series/%s/v%d-from", rr->br, rr->v + 1);
-	int r = resolve_commit(ref, vtip);
-
-	if (!r && read_respin(rr->br, rr->v + 1, made, NULL) &&
-	    !strcmp(made, rr->home.old)) {
-		if (resolve_commit_quietly(from, rr->old.tip) < 0)
-			r = error("respin: %s is the v%d an earlier respin made, "
-				  "which recorded no %s: reset it to v%d first "
-				  "(git reset --keep series/%s/v%d)", rr->br,
-				  rr->v + 1, from, rr->v, rr->br, rr->v);
-	} else if (!r) {
-		memcpy(rr->old.tip, rr->home.old, sizeof rr->old.tip);
-		if (strcmp(vtip, rr->home.old))
-			r = same_patches(rr, vtip);
-	}
-	free(ref);
-	free(from);
-	return r;
-}
-
 /* The branch, its last version and its patches; the new base. */
 static int respin_open_branch(struct respin_run *rr, const char *onto)
 {
@@ -22711,193 +22980,6 @@ static int respin_open_branch(struct respin_run *rr, const char *onto)
 	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v,
 			       rr->old.tip);
 	return read_range_commits(&rr->old, &rr->prev, "respun");
-}
-
-/* The marker of a respin whose checkout is off the branch, in .git:
- *   REF '\n' (PATH '\0')*
- * the branch, and the untracked files there were before (put_back()
- * keeps those, and removes the ones the pattern made).  The caller frees
- * the path. */
-static char *respin_marker(const struct repo *home)
-{
-	return xstrfmt("%s/series-respin", home->gitdir);
-}
-
-/* The work tree clean (the untracked files aside, which are listed into
- * the marker), the marker written, then the checkout moved to the new
- * base, detached: what moves is what differs from the branch. */
-static int respin_checkout(struct respin_run *rr)
-{
-	struct status st = STATUS_INIT;
-	struct sbuf m = SBUF_INIT;
-	char *marker = respin_marker(&rr->home);
-	int r = chdir(rr->home.top) < 0 ? error("%s: %s", rr->home.top,
-						 strerror(errno)) :
-		read_status(&st, 1, NULL);
-
-	sb_addf(&m, "%s\n", rr->home.ref);
-	for (size_t i = 0; !r && i < st.nr; i++) {
-		if (st.e[i].kind != E_UNTRACKED)
-			r = error("respin: the work tree has changes of its own "
-				  "(%s): commit or stash them first", st.e[i].path);
-		sb_add(&m, st.e[i].path, strlen(st.e[i].path) + 1);
-	}
-	if (!r && !(r = write_file(marker, &m)))
-		rr->moved = 1;
-	status_release(&st);
-	sb_release(&m);
-	free(marker);
-	/* in parallel where there are cores, as the kernel's files are many */
-	const char *words[] = { "-c", "checkout.workers=0", "checkout", "--quiet",
-				"--detach", rr->onto, "--", NULL };
-	return r ? r : git_ok("git checkout", &(struct git_run){ .words = words });
-}
-
-/* The files the pattern made (untracked, not in the marker's list from
- * at), removed; then the branch checked out again, its index and files
- * as its commit has them (checkout -f: respin started on a clean tree).
- * 0, or -1 with git's reason unsaid (put_back() tries twice). */
-static int checkout_back(const char *ref, const struct sbuf *m, size_t at)
-{
-	struct status st = STATUS_INIT;
-	struct sbuf needle = SBUF_INIT;
-	const char *words[] = { "-c", "checkout.workers=0", "checkout", "-f",
-				"--quiet", ref + 11, "--", NULL };
-	int r = read_status(&st, 2, NULL);
-
-	for (size_t i = 0; !r && i < st.nr; i++) {
-		if (st.e[i].kind != E_UNTRACKED)
-			continue;
-		sb_setlen(&needle, 0);
-		sb_addc(&needle, '\0');
-		sb_add(&needle, st.e[i].path, strlen(st.e[i].path) + 1);
-		if (!find_bytes(m->buf + at - 1, m->len - at + 1, needle.buf,
-				needle.len))
-			unlink(st.e[i].path);
-	}
-	status_release(&st);
-	sb_release(&needle);
-	return r ? r : run_git(&(struct git_run){ .words = words, .quiet = 1 })
-		       ? -1 : 0;
-}
-
-/* The checkout a respin moved off its branch put back as it was, from
- * the marker, which goes then: for a respin that failed or was stopped
- * (the stop set aside meanwhile, as git must run), and for --abort.
- * 0, or -1 after error(), the marker kept. */
-static int put_back(const struct repo *home)
-{
-	char *marker = respin_marker(home);
-	struct sbuf m = SBUF_INIT;
-	sig_atomic_t sig = stop_signal;
-	int r = sb_read_file(&m, marker) < 0 ? error("%s: %s", marker,
-						      strerror(errno)) : 0;
-	char *nl = r ? NULL : memchr(m.buf, '\n', m.len);
-
-	if (!r && (!nl || !starts_with(m.buf, NULL, "refs/heads/") ||
-		   (m.len && m.buf[m.len - 1] != '\0' && m.buf[m.len - 1] != '\n')))
-		r = error("%s: not a respin's marker", marker);
-	if (!r) {
-		*nl = '\0';
-		stop_signal = 0;
-		if (chdir(home->top) < 0 || pin_repo_env(home) < 0 ||
-		    (checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0 &&
-		     checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0))
-			r = error("respin: could not check %s out again; `series "
-				  "respin --abort` tries again", m.buf + 11);
-		stop_signal = sig;
-	}
-	if (!r && unlink(marker) < 0)
-		r = error("%s: %s", marker, strerror(errno));
-	free(marker);
-	sb_release(&m);
-	return r;
-}
-
-/* The pattern's exit status st, as respin reads it: 0, or -1 after
- * error(). */
-static int pattern_status(const struct respin_run *rr, int st)
-{
-	if (st < 0)
-		return -1;
-	if (st == 127)
-		return error("respin: could not run %s; nothing changed", rr->argv[0]);
-	if (st)
-		return error("respin: %s failed (exit %d); nothing changed",
-			     rr->argv[0], st);
-	return check_stop("respin");
-}
-
-/* The patch id of each group of p (its members' diffs in src), after
- * its name (a commit's id, as source_from_commits() names them) where
- * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
- * into out. */
-static int group_patch_ids(const struct plan *p, const struct source *src,
-			   int named, struct sbuf *out)
-{
-	struct sbuf in = SBUF_INIT;
-
-	for (size_t g = 0; g < p->nr; g++) {
-		if (named)
-			sb_addf(&in, "commit %s\n", p->g[g].name);
-		else
-			sb_addf(&in, "commit %040zx\n", g);
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			const struct sfile *f = &src->f[p->g[g].member[j]];
-			sb_add(&in, src->text.buf + f->off, f->len);
-		}
-	}
-	int r = run_patch_id(&in, out);
-	sb_release(&in);
-	return r;
-}
-
-/* The form the campaign has (per file, per directory, ...: the first
- * whose groups are its patches; per directory where none is) into *by:
- * v1's, as format recorded it, where there is one, since a later version
- * that upstream took most of fits several forms (a lone patch is per file
- * and per directory alike).  The last version's patch ids too, into
- * rr->ids: from the diffs read here where that is v1.  0, or -1 after
- * error(). */
-static int respin_form(struct respin_run *rr, enum group_by *by)
-{
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct owners ow = { 0 };
-	struct range first = { "", "", NULL };
-	struct rcommits v1 = { 0 };
-	const struct rcommits *of = &rr->prev;
-	char *spec = xstrfmt("series/%s/v1-base..series/%s/v1", rr->br, rr->br);
-
-	if (rr->v > 1 && !resolve_range(spec, &first) &&
-	    !read_range_commits(&first, &v1, "respun"))
-		of = &v1;
-	int r = source_from_commits(&src, &p, of, of == &v1 ? first.spec :
-				    rr->old.spec) < 0 ||
-		load_owners(&ow, rr->home.top, NULL) < 0 ||
-		owner_facts(&ow, &src, NULL) < 0 ||
-		(of == &rr->prev ? group_patch_ids(&p, &src, 1, &rr->ids) :
-		 patch_ids(rr->old.spec, &rr->ids)) < 0 ? -1 : 0;
-
-	*by = BY_DIR;
-	for (size_t i = 1; !r && i < NFORMS; i++)
-		if (form_fits(&src, &p, &ow, &forms[i]) == 1) {
-			*by = forms[i].by;
-			break;
-		}
-	/* a file a directory: per directory, unless the subjects name the
-	 * files ("drivers/a/x.c: ") */
-	if (!r && *by == BY_FILE && of->nr && of->c[0].npath &&
-	    form_fits(&src, &p, &ow, &forms[2]) == 1 &&
-	    !starts_with(of->c[0].msg, NULL, of->c[0].path[0]))
-		*by = BY_DIR;
-	free(spec);
-	free(first.spec);
-	rcommits_release(&v1);
-	owners_release(&ow);
-	plan_release(&p);
-	source_release(&src);
-	return r;
 }
 
 /* msg less its review tags (trailer_tags), into out; those into lost. */
@@ -22990,71 +23072,6 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 	return r;
 }
 
-/* What became of the last version's patches, as status finds it on the
- * new base and in the replies. */
-static int respin_fates(struct respin_run *rr)
-{
-	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
-	const char *onto = rr->onto;
-	int r = version_fates(tag, &onto, 1, rr->old.base, &rr->prev, &rr->mb,
-			      rr->v, rr->up);
-
-	free(tag);
-	return r;
-}
-
-/* The branch moved from the last version to tip, where the checkout is
- * (respin_build() committed there, detached), once, with what respin
- * remembers (the pattern where given, the base as refs/series/BRANCH/
- * onto, the fates for the version that ends at tip: vN-respin, "tip ID"
- * and the cover letter's paragraph): HEAD on the branch again, then one
- * transaction of the refs, which fails if the branch no longer holds what
- * respin read; then the marker gone. */
-static int respin_land(struct respin_run *rr, const char *tip,
-		       const struct sbuf *fates)
-{
-	struct sbuf words = SBUF_INIT, in = SBUF_INIT, why = SBUF_INIT;
-	char pat[72] = "", said[72];
-	int r = 0;
-
-	for (size_t i = 0; rr->given && i < rr->argc; i++)
-		sb_add(&words, rr->argv[i], strlen(rr->argv[i]) + 1);
-	sb_addf(&in, "tip %s\n%s", tip, fates->buf);
-	if ((words.len && write_blob(words.buf, words.len, pat) < 0) ||
-	    write_blob(in.buf, in.len, said) < 0)
-		r = -1;
-	sb_setlen(&in, 0);
-	sb_addf(&in, "update %s %s %s\n"
-		"update refs/series/%s/onto %s\n"
-		"update refs/series/%s/v%d-respin %s\n"
-		"update refs/series/%s/v%d-from %s\n", rr->home.ref, tip,
-		rr->home.old, rr->br, rr->onto, rr->br, rr->v + 1, said, rr->br,
-		rr->v + 1, rr->old.tip);
-	if (*pat)
-		sb_addf(&in, "update refs/series/%s/pattern %s\n", rr->br, pat);
-	sb_addf(&why, "series respin: v%d onto %.12s", rr->v + 1, rr->onto);
-	const char *up[] = { "update-ref", "-m", why.buf, "--stdin", NULL };
-	const char *sym[] = { "symbolic-ref", "HEAD", rr->home.ref, NULL };
-	/* HEAD on the branch first, so that the refs' transaction is the
-	 * last git, the commit point: where it fails, put_back() checks the
-	 * branch out again as it stands */
-	if (!r && git_ok("git symbolic-ref", &(struct git_run){ .words = sym }) < 0)
-		r = -1;
-	if (!r && run_git(&(struct git_run){ .words = up, .input = in.buf,
-					     .inlen = in.len, .quiet = 1 }))
-		r = error("respin: %s moved meanwhile; it and the work tree are "
-			  "as they were", rr->br);
-	char *marker = respin_marker(&rr->home);
-	if (!r && unlink(marker) < 0)
-		r = error("%s: %s", marker, strerror(errno));
-	free(marker);
-	rr->moved = r < 0;
-	sb_release(&words);
-	sb_release(&in);
-	sb_release(&why);
-	return r;
-}
-
 /* The branch, the new base and the pattern, refusals first (a work tree
  * with changes of its own); then the checkout moved there and the
  * pattern run in it. */
@@ -23071,18 +23088,6 @@ static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
 		rr->kept[k - 1] = 1;
 	}
 	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
-}
-
-/* While the pattern runs, what needs git's objects alone (the pattern
- * changes files only): the last version's form and what became of its
- * patches.  Their time hides behind the pattern's.  0, or -1 after
- * error(). */
-static int respin_meanwhile(void *arg)
-{
-	struct respin_run *rr = arg;
-
-	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
-	return respin_form(rr, &rr->by) < 0 || respin_fates(rr) < 0 ? -1 : 0;
 }
 
 static int respin_start(struct respin_run *rr, const struct args *a,
