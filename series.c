@@ -20021,15 +20021,27 @@ static int respin_form(struct respin_run *rr, enum group_by *by)
 }
 
 /* What became of the last version's patches, as status finds it on the
- * new base and in the replies. */
+ * new base and in the replies: of its commits as it went out (the record
+ * names their Message-Ids; trailers may have rewritten the branch's
+ * since), in the same order as the branch's. */
 static int respin_fates(struct respin_run *rr)
 {
 	char *tag = xstrfmt("refs/series/%s/v%d", rr->br, rr->v);
+	char *spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", rr->br, rr->v,
+			     rr->br, rr->v);
 	const char *onto = rr->onto;
-	int r = version_fates(tag, &onto, 1, rr->old.base, &rr->prev, &rr->mb,
+	struct range sent = { "", "", NULL };
+	struct rcommits rc = { 0 };
+	const struct rcommits *of = !resolve_range(spec, &sent) &&
+		!read_range_commits(&sent, &rc, "respun") &&
+		rc.nr == rr->prev.nr ? &rc : &rr->prev;
+	int r = version_fates(tag, &onto, 1, rr->old.base, of, &rr->mb,
 			      rr->v, rr->up);
 
 	free(tag);
+	free(spec);
+	free(sent.spec);
+	rcommits_release(&rc);
 	return r;
 }
 

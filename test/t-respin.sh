@@ -20,6 +20,24 @@ respin_campaign() {
 		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$PAT"
 }
 
+# trailers rewrote the branch (new commit ids for the tagged patches and
+# those after them); upstream applied patch 10 edited and retitled, with
+# its Message-Id: status finds it by that, and respin must too, though the
+# branch's commit is no longer the one the record names.
+t_respin_after_trailers_by_link() {
+	respin_campaign st-relink
+	git checkout -q up
+	sed '/^+int/s/$/ \/* edited *\//' "$(smail "$scratch/st-relink-v1" 10)" > "$scratch/e10"
+	git am -q --message-id "$scratch/e10"
+	git commit -q --amend -m "$(printf 'vfs: a title of its own\n\nMessage-Id: <%s>\n' "$(msgid_of 10 | tr -d '<>')")"
+	local at; at=$(git rev-parse --short=12 HEAD)
+	git checkout -q main
+	run status up
+	has "status: applied by its Message-Id" "$(squeeze "$out")" " 10 applied fs: do it in up as $at (Link:"
+	run respin -n --onto up -- sh "$PAT"
+	has "respin: the same" "$out" "gone      fs: do it (applied as $at)"
+}
+
 # On a terminal respin says each step on stderr, and the version it made
 # last; off one (a pipe, a log) it says none of them.
 t_respin_progress() {
