@@ -317,7 +317,7 @@ t_respin_faults() {
 	respin_campaign rsf-once
 	# the pattern runs no git: the faults are series' own steps, which
 	# run beside it
-	local pat=$scratch/rsf.pattern
+	local pat=$scratch/rsf-nogit.pattern
 	printf '%s\n' "for f in \$(find . -name .git -prune -o -type f ! -name MAINTAINERS -print); do" \
 		"grep -q 'int y;' \"\$f\" || echo 'int y;' >> \"\$f\"; done" > "$pat"
 	"$SERIES" respin --onto up -- sh "$pat" > /dev/null 2>&1
