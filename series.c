@@ -23084,9 +23084,6 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 	return r;
 }
 
-/* The branch, the new base and the pattern, refusals first (a work tree
- * with changes of its own); then the checkout moved there and the
- * pattern run in it. */
 /* The replies and --keep, read before anything moves: each --keep names
  * a patch of the last version.  0, or -1 after error(). */
 static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
@@ -23102,6 +23099,9 @@ static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
 	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
 }
 
+/* The branch, the new base, the replies and the pattern, refusals first
+ * (a work tree with changes of its own); then the checkout moved there
+ * and the pattern run in it, what needs git's objects alone beside it. */
 static int respin_start(struct respin_run *rr, const struct args *a,
 			const struct respin_opts *o)
 {
