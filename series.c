@@ -408,6 +408,22 @@ static void temp_drop(const char *path)
 			temps.path[i] = NULL;
 }
 
+/* A new file dir/series-WHAT-XXXXXX (mkstemp), its name into path: kept
+ * where keep (the caller holds it, temp_hold()), else unlinked at once,
+ * so that nothing is left behind.  Its descriptor, or -1 with errno set. */
+static int temp_file(struct sbuf *path, const char *dir, const char *what,
+		     int keep)
+{
+	sb_addf(path, "%s/series-%s-XXXXXX", dir, what);
+	int fd = mkstemp(path->buf);
+
+	if (fd >= 0 && !keep && unlink(path->buf) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Removes path, a file or a folder with what is in it depth levels down
  * (pack/, xx/), and the lock git may have taken beside it. */
 static void remove_tree(const char *path, int depth)
@@ -1523,7 +1539,7 @@ struct git_run {
 	struct sbuf *err;          /* gets its stderr (quiet then does not
 				    * matter), through an unlinked file, so
 				    * that it never waits on a full pipe */
-	FILE *errf;                /* that file, while started */
+	int errfd;                 /* that file, while started with err */
 	struct child child;        /* once started */
 	const char **argv;         /* pins and words, while started */
 };
@@ -1539,20 +1555,23 @@ static int git_start(struct git_run *g)
 	memcpy(g->argv, git_pins, sizeof git_pins);
 	memcpy(g->argv + NPINS, g->words, (n + 1) * sizeof *g->argv);
 	/* no temporary file (a chroot without /tmp): git's stderr is ours */
-	if (g->err)
-		g->errf = tmpfile();
+	if (g->err) {
+		struct sbuf path = SBUF_INIT;
+		const char *tmp = getenv("TMPDIR");
+		g->errfd = temp_file(&path, tmp && *tmp ? tmp : "/tmp", "err", 0);
+		sb_release(&path);
+	}
 	g->child = (struct child){
 		.argv = g->argv, .env = g->env, .dir = g->dir,
 		.in = g->input || g->feed ? CHILD_PIPE : CHILD_NULL,
 		.out = g->out_fd > 2 ? g->out_fd : CHILD_PIPE,
-		.err = g->errf ? fileno(g->errf) :
+		.err = g->err && g->errfd >= 0 ? g->errfd :
 		       g->quiet ? CHILD_NULL : CHILD_INHERIT };
 	if (child_start(&g->child) < 0) {
 		free(g->argv);
 		g->argv = NULL;
-		if (g->errf)
-			fclose(g->errf);
-		g->errf = NULL;
+		if (g->err && g->errfd >= 0)
+			close(g->errfd);
 		return -1;
 	}
 	return 0;
@@ -1566,12 +1585,11 @@ static int git_finish(struct git_run *g)
 		child_pump(&g->child, g->feed ? NULL : g->input, g->inlen,
 			   g->out);
 
-	if (g->errf) {
-		rewind(g->errf);
-		if (sb_read_fd(g->err, fileno(g->errf)) < 0 && !r)
+	if (g->err && g->errfd >= 0) {
+		if ((lseek(g->errfd, 0, SEEK_SET) < 0 ||
+		     sb_read_fd(g->err, g->errfd) < 0) && !r)
 			r = -1;
-		fclose(g->errf);
-		g->errf = NULL;
+		close(g->errfd);
 	}
 
 	free(g->argv);
@@ -3959,12 +3977,9 @@ static int bg_start(struct git_bg *b, const char *dir, const char **words)
 	struct sbuf path = SBUF_INIT;
 
 	b->words = words;
-	sb_addf(&path, "%s/series-out-XXXXXX", dir);
-	b->fd = mkstemp(path.buf);
-	if (b->fd < 0 || unlink(path.buf) < 0) {
+	b->fd = temp_file(&path, dir, "out", 0);
+	if (b->fd < 0) {
 		int r = error("%s: %s", path.buf, strerror(errno));
-		if (b->fd >= 0)
-			close(b->fd);
 		sb_release(&path);
 		free(b->words);
 		return r;
@@ -15404,8 +15419,7 @@ static int copy_index(const char *index, const char *dir, char **tmp)
 	struct sbuf path = SBUF_INIT, data = SBUF_INIT;
 	struct stat sb;
 
-	sb_addf(&path, "%s/series-index-XXXXXX", dir);
-	int fd = mkstemp(path.buf);
+	int fd = temp_file(&path, dir, "index", 1);
 	if (fd < 0) {
 		error("%s: %s", path.buf, strerror(errno));
 		sb_release(&path);
@@ -16228,8 +16242,7 @@ static int make_messages(struct import *im)
 			continue;
 		if (!im->msg_file) {
 			struct sbuf path = SBUF_INIT;
-			sb_addf(&path, "%s/series-msg-XXXXXX", t->repo->gitdir);
-			int fd = mkstemp(path.buf);
+			int fd = temp_file(&path, t->repo->gitdir, "msg", 1);
 			if (fd < 0) {
 				r = error("%s: %s", path.buf, strerror(errno));
 				sb_release(&path);
@@ -16902,8 +16915,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 	if ((r = txn_begin(t, t->repo, 1)) < 0)
 		goto out;
 	const char *base = *t->repo->old ? t->repo->old : NULL;
-	sb_addf(&ienv, "%s/series-index-XXXXXX", t->repo->gitdir);
-	int fd = mkstemp(ienv.buf);
+	int fd = temp_file(&ienv, t->repo->gitdir, "index", 1);
 	if (fd < 0) {
 		r = error("%s: %s", ienv.buf, strerror(errno));
 		goto out;

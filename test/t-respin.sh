@@ -95,6 +95,27 @@ v2: not carried, as the patch changed: Tested-by: Tim Tester <tim@example.org>"
 	eq "v2 rebuilds the branch" "$(git rev-parse HEAD^{tree})" "$(git rev-parse main^{tree})"
 }
 
+# format records each version's form and patch ids (vN-ids), so that
+# respin reads no diff of the last version: the record is what it reads
+# (a record saying "per file" makes it group per file), and a version
+# recorded before vN-ids existed gives the same report from its diffs.
+t_respin_recorded_ids() {
+	respin_campaign st-ids
+	local rec n
+	rec=$(git cat-file blob refs/series/main/v1-ids)
+	eq "format records the form: per subsystem, as committed" "$(head -n 1 <<<"$rec")" "form 3"
+	n=$(grep -c '^[0-9a-f]\{40\} [0-9a-f]\{40\}$' <<<"$rec")
+	eq "and a patch id per patch" "$n" "$(git rev-list --count refs/series/main/v1-base..refs/series/main/v1)"
+	run respin -n --onto up -- sh "$PAT"
+	local with=$out
+	git update-ref refs/series/main/v1-ids "$( (echo 'form 1'; tail -n +2 <<<"$rec") | git hash-object -w --stdin)"
+	run respin -n --onto up -- sh "$PAT"
+	has "the recorded form is the one respin keeps" "$out" "new       drivers/gpio/gpio-new.c: do it"
+	git update-ref -d refs/series/main/v1-ids
+	run respin -n --onto up -- sh "$PAT"
+	eq "no vN-ids: the same report, from the diffs" "$out" "$with"
+}
+
 # -n shows the same and writes nothing; the pattern given once is
 # recorded, and the next respin needs only --onto.
 t_respin_dry_run_and_recorded_pattern() {
