@@ -16,7 +16,7 @@
  *   mbox files                        replies, for trailers and status
  *                                     (sources)
  *   format's records under refs/series/BRANCH/ (vN-mails, vN-split,
- *     vN-respin, pattern)               (versions)
+ *     vN-ids, vN-respin, pattern)       (versions)
  *   MAINTAINERS, .mailmap, .get_maintainer.conf and .ignore, .yaml
  *     bindings' addresses, git log for history (recipients)
  *   Perl regexes of N: and K: lines, a linear-time subset (recipients)
@@ -119,11 +119,6 @@
  *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
- *   - respin takes 1.4x the same cycle by hand on the kernel (goal 1.3x):
- *     v1's diffs for its form and upstream's commits for the fates are
- *     read while the pattern runs, but on two cores they slow it; a
- *     version's patch ids recorded at format time and its form read from
- *     paths alone (no diffs) measured 1.31x, and did not fit the budget.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -4257,6 +4252,30 @@ static int commit_patch_ids(const char *ids, const char *algo, struct sbuf *out,
 	if (!r)
 		r = run_patch_id(diff, out);
 	sb_release(&a);
+	return r;
+}
+
+/* The patch id of each group of p (its members' diffs in src), after
+ * its name (a commit's id, as source_from_commits() names them) where
+ * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
+ * into out. */
+static int group_patch_ids(const struct plan *p, const struct source *src,
+			   int named, struct sbuf *out)
+{
+	struct sbuf in = SBUF_INIT;
+
+	for (size_t g = 0; g < p->nr; g++) {
+		if (named)
+			sb_addf(&in, "commit %s\n", p->g[g].name);
+		else
+			sb_addf(&in, "commit %040zx\n", g);
+		for (size_t j = 0; j < p->g[g].nr; j++) {
+			const struct sfile *f = &src->f[p->g[g].member[j]];
+			sb_add(&in, src->text.buf + f->off, f->len);
+		}
+	}
+	int r = run_patch_id(&in, out);
+	sb_release(&in);
 	return r;
 }
 
@@ -11330,6 +11349,31 @@ static int shared_file(const struct source *src, const struct plan *p,
 	return r;
 }
 
+/* The form commits p of src have (per file, per directory, ...: the first
+ * whose groups are its patches; per directory where none fits), rc their
+ * commits.  A patch of one file is per file and per directory alike:
+ * per directory then, unless the subjects name the files ("drivers/a/x.c: "). */
+static enum group_by form_of(const struct source *src, const struct plan *p,
+			     struct owners *ow, const struct rcommits *rc)
+{
+	for (size_t i = 1; i < NFORMS; i++)
+		if (form_fits(src, p, ow, &forms[i]) == 1)
+			return forms[i].by == BY_FILE && rc->nr && rc->c[0].npath &&
+			       form_fits(src, p, ow, &forms[2]) == 1 &&
+			       !starts_with(rc->c[0].msg, NULL, rc->c[0].path[0]) ?
+			       BY_DIR : forms[i].by;
+	return BY_DIR;
+}
+
+/* What format records of a version: its form ("form N") and its
+ * commits' patch ids (group_patch_ids()), into out. */
+static int form_ids(const struct source *src, const struct plan *p,
+		    struct owners *ow, const struct rcommits *rc, struct sbuf *out)
+{
+	sb_addf(out, "form %d\n", (int)form_of(src, p, ow, rc));
+	return group_patch_ids(p, src, 1, out);
+}
+
 /* ==== 6. messages =======================================================
  * What a commit or a mail says: the user's template with its placeholders
  * filled (SEDME, %(section), %(prefix)) and cleaned as git commit does;
@@ -18069,14 +18113,16 @@ static int recorded_other(const char *br, int v, const struct range *rg)
 /* Records rg as version v of its branch's series, under
  * refs/series/BRANCH/: vN and vN-base; where it was split, which series
  * each commit went to (map: "ID KEY" lines) as vN-split; what was sent to
- * whom (rec, from record_mails) as vN-mails.  A version recorded for
+ * whom (rec, from record_mails) as vN-mails; its form and patch ids (ids:
+ * "form N", then git patch-id's lines) as vN-ids, so that respin needs no
+ * diff of them.  A version recorded for
  * another range is what went out: a later format (into a scratch folder,
  * of a cut of the branch) leaves it, and says so, unless force.  0 where
  * its tip names no branch (-v N+1 will say so), or -1 after error(). */
 static int record_version(const struct range *rg, int v, const char *map,
-			  const char *rec, int force)
+			  const char *rec, const struct sbuf *ids, int force)
 {
-	char *br = range_branch(rg), split[72] = "", mails[72] = "";
+	char *br = range_branch(rg), split[72] = "", mails[72] = "", pids[72] = "";
 	struct sbuf in = SBUF_INIT;
 	const char *words[] = { "update-ref", "--stdin", NULL };
 	int r = 0;
@@ -18093,12 +18139,13 @@ static int record_version(const struct range *rg, int v, const char *map,
 		warning("v%d of %s: its record replaced (--force)", v, br);
 	}
 	if (br && ((map && write_blob(map, strlen(map), split) < 0) ||
-		   (rec && write_blob(rec, strlen(rec), mails) < 0)))
+		   (rec && write_blob(rec, strlen(rec), mails) < 0) ||
+		   write_blob(ids->buf, ids->len, pids) < 0))
 		r = -1;
 	if (br && !r) {
-		const char *what[] = { "", "-base", "-split", "-mails" };
-		const char *id[] = { rg->tip, rg->base, split, mails };
-		for (size_t i = 0; i < 4; i++)
+		const char *what[] = { "", "-base", "-split", "-mails", "-ids" };
+		const char *id[] = { rg->tip, rg->base, split, mails, pids };
+		for (size_t i = 0; i < 5; i++)
 			if (*id[i])
 				sb_addf(&in, "update refs/series/%s/v%d%s %s\n",
 					br, v, what[i], id[i]);
@@ -18165,6 +18212,37 @@ static int read_blob(const char *ref, struct sbuf *out)
 		return 1;
 	sb_setlen(out, at);
 	return 0;
+}
+
+/* Version v of branch br's form and patch ids as format records them
+ * (vN-ids: "form N", then git patch-id --stable's "PATCH-ID COMMIT" lines,
+ * oldest first) into out; where a format before vN-ids left none, made
+ * so from the version's diffs and top's MAINTAINERS.  0, or -1 after
+ * error(). */
+static int version_ids(const char *br, int v, const char *top, struct sbuf *out)
+{
+	char *ref = xstrfmt("refs/series/%s/v%d-ids", br, v);
+	char *spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", br, v, br, v);
+	struct range rg = { "", "", NULL };
+	struct rcommits rc = { 0 };
+	struct source src = SOURCE_INIT;
+	struct plan p = PLAN_INIT;
+	struct owners ow = { 0 };
+	int r = read_blob(ref, out) ? 0 : resolve_range(spec, &rg) < 0 ||
+		read_range_commits(&rg, &rc, "respun") < 0 ||
+		source_from_commits(&src, &p, &rc, spec) < 0 ||
+		load_owners(&ow, top, NULL) < 0 ||
+		owner_facts(&ow, &src, NULL) < 0 ||
+		form_ids(&src, &p, &ow, &rc, out) < 0 ? -1 : 0;
+
+	free(ref);
+	free(spec);
+	free(rg.spec);
+	rcommits_release(&rc);
+	owners_release(&ow);
+	plan_release(&p);
+	source_release(&src);
+	return r;
 }
 
 /* Version v of branch br's map ("COMMIT KEY" a line), as
@@ -19960,76 +20038,38 @@ static int pattern_status(const struct respin_run *rr, int st)
 	return check_stop("respin");
 }
 
-/* The patch id of each group of p (its members' diffs in src), after
- * its name (a commit's id, as source_from_commits() names them) where
- * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
- * into out. */
-static int group_patch_ids(const struct plan *p, const struct source *src,
-			   int named, struct sbuf *out)
+/* The campaign's form and the last version's patch ids (version_ids()):
+ * v1's form into rr->by, vN's ids into rr->ids, each given to the commit
+ * of rr->prev at its place (trailers may have rewritten them since;
+ * same_patches() holds them the same patches in the same order, empty
+ * commits aside, which have none).  0, or -1 after error(). */
+static int respin_ids(struct respin_run *rr)
 {
-	struct sbuf in = SBUF_INIT;
+	struct sbuf first = SBUF_INIT, last = SBUF_INIT;
+	int r = version_ids(rr->br, 1, rr->home.top, &first) < 0 ||
+		(rr->v > 1 && version_ids(rr->br, rr->v, rr->home.top, &last) < 0);
+	const struct sbuf *ids = rr->v > 1 ? &last : &first;
+	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	size_t k = 0, n = rr->prev.nr;
 
-	for (size_t g = 0; g < p->nr; g++) {
-		if (named)
-			sb_addf(&in, "commit %s\n", p->g[g].name);
-		else
-			sb_addf(&in, "commit %040zx\n", g);
-		for (size_t j = 0; j < p->g[g].nr; j++) {
-			const struct sfile *f = &src->f[p->g[g].member[j]];
-			sb_add(&in, src->text.buf + f->off, f->len);
-		}
+	if (!r && first.len > 5)
+		rr->by = (enum group_by)scan_number(first.buf + 5, NULL, 10);
+	for (struct span l; !r && next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		while (k < n && !rr->prev.c[k].npath)
+			k++;
+		if (starts_with(l.p, end, "form "))
+			continue;
+		if (k < n)
+			sb_addf(&rr->ids, "%.*s %s\n", (int)(sp - l.p), l.p,
+				rr->prev.c[k].id);
+		k++;
 	}
-	int r = run_patch_id(&in, out);
-	sb_release(&in);
-	return r;
-}
-
-/* The form the campaign has (per file, per directory, ...: the first
- * whose groups are its patches; per directory where none is) into *by:
- * v1's, as format recorded it, where there is one, since a later version
- * that upstream took most of fits several forms (a lone patch is per file
- * and per directory alike).  The last version's patch ids too, into
- * rr->ids: from the diffs read here where that is v1.  0, or -1 after
- * error(). */
-static int respin_form(struct respin_run *rr, enum group_by *by)
-{
-	struct source src = SOURCE_INIT;
-	struct plan p = PLAN_INIT;
-	struct owners ow = { 0 };
-	struct range first = { "", "", NULL };
-	struct rcommits v1 = { 0 };
-	const struct rcommits *of = &rr->prev;
-	char *spec = xstrfmt("series/%s/v1-base..series/%s/v1", rr->br, rr->br);
-
-	if (rr->v > 1 && !resolve_range(spec, &first) &&
-	    !read_range_commits(&first, &v1, "respun"))
-		of = &v1;
-	int r = source_from_commits(&src, &p, of, of == &v1 ? first.spec :
-				    rr->old.spec) < 0 ||
-		load_owners(&ow, rr->home.top, NULL) < 0 ||
-		owner_facts(&ow, &src, NULL) < 0 ||
-		(of == &rr->prev ? group_patch_ids(&p, &src, 1, &rr->ids) :
-		 patch_ids(rr->old.spec, &rr->ids)) < 0 ? -1 : 0;
-
-	*by = BY_DIR;
-	for (size_t i = 1; !r && i < NFORMS; i++)
-		if (form_fits(&src, &p, &ow, &forms[i]) == 1) {
-			*by = forms[i].by;
-			break;
-		}
-	/* a file a directory: per directory, unless the subjects name the
-	 * files ("drivers/a/x.c: ") */
-	if (!r && *by == BY_FILE && of->nr && of->c[0].npath &&
-	    form_fits(&src, &p, &ow, &forms[2]) == 1 &&
-	    !starts_with(of->c[0].msg, NULL, of->c[0].path[0]))
-		*by = BY_DIR;
-	free(spec);
-	free(first.spec);
-	rcommits_release(&v1);
-	owners_release(&ow);
-	plan_release(&p);
-	source_release(&src);
-	return r;
+	if (k > n)      /* not the branch's patches: match by subject */
+		sb_setlen(&rr->ids, 0);
+	sb_release(&first);
+	sb_release(&last);
+	return r ? -1 : 0;
 }
 
 /* What became of the last version's patches, as status finds it on the
@@ -20066,7 +20106,7 @@ static int respin_meanwhile(void *arg)
 	struct respin_run *rr = arg;
 
 	rr->up = xcalloc(rr->prev.nr + 1, sizeof *rr->up);
-	return respin_form(rr, &rr->by) < 0 || respin_fates(rr) < 0 ? -1 : 0;
+	return respin_ids(rr) < 0 ? -1 : respin_fates(rr);
 }
 
 /* The branch moved from the last version to tip, where the checkout is
@@ -22382,6 +22422,7 @@ static int cmd_format(struct args *a)
 	cmd_init(&c, a);
 	struct series_mails sm = { 0 };
 	struct sbuf prev = SBUF_INIT, map = SBUF_INIT, rec = SBUF_INIT;
+	struct sbuf ids = SBUF_INIT;
 	const char *outdir = o.outdir ? o.outdir : ".";
 	catch_signals();
 	if (o.split < 0 && series_dir_free(outdir, o.force) < 0)
@@ -22400,14 +22441,17 @@ static int cmd_format(struct args *a)
 		}
 	}
 	/* a cut of the series (--include) is no version of it */
-	if (!r && !o.include.n)
-		r = failed(record_version(&c.rg, o.version > 1 ? o.version : 1,
+	if (!r && !o.include.n) {
+		r = failed(form_ids(&c.src, &c.p, &c.ow, &c.rc, &ids) < 0 ||
+			   record_version(&c.rg, o.version > 1 ? o.version : 1,
 					  map.len ? map.buf : NULL, rec.buf,
-					  o.force));
+					  &ids, o.force) < 0 ? -1 : 0);
+	}
 	series_mails_release(&sm);
 	sb_release(&prev);
 	sb_release(&map);
 	sb_release(&rec);
+	sb_release(&ids);
 	return cmd_end(&c, r);
 }
 
