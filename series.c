@@ -17780,6 +17780,42 @@ static void report_patch(const struct findings *f, size_t g,
 	sb_release(&testers);
 }
 
+/* ---- a run ------------------------------------------------------------------
+ * What the steps of a command share while it runs: the repository, the
+ * source and its plan, the owners, the range and its commits, the message
+ * template and the transaction; the versions part and the commands work
+ * on it.  A step returns 0 or an exit code (EXIT_FAIL after error(),
+ * EXIT_NOTHING after saying so).  Invariants: every field is empty (its
+ * *_INIT) or owned by the run; msgs has nmsgs entries.
+ */
+struct cmd {
+	struct args *a;
+	struct repo repo;
+	struct status st;
+	struct source src;
+	struct plan p;
+	struct owners ow;
+	struct range rg;
+	struct rcommits rc;
+	struct sbuf text;       /* the message template's text */
+	struct template tm;     /* over text (and sob) */
+	struct sbuf sob;        /* "Signed-off-by: Name <addr>", with -s */
+	struct sbuf *msgs;      /* one a group, once made */
+	size_t nmsgs;
+	char *top;              /* the tree's top, where no repo is opened */
+	struct txn t;
+	struct window win;      /* history, for %(prefix) */
+};
+#define CMD_INIT(a) { (a), { 0 }, STATUS_INIT, SOURCE_INIT, PLAN_INIT, { 0 }, \
+		      { "", "", NULL }, { 0 }, SBUF_INIT, { NULL, 0, NULL },   \
+		      SBUF_INIT, NULL, 0, NULL, TXN_INIT, WINDOW_INIT }
+
+/* A step's -1 (after error()) as the command's exit code. */
+static int failed(int r)
+{
+	return r < 0 ? EXIT_FAIL : r;
+}
+
 /* ==== 8. versions ========================================================
  * What format knows of a series beyond its mails: how it is organised,
  * its base, where it is published, the cover letter the user wrote last
@@ -20161,604 +20197,12 @@ static int respin_land(struct respin_run *rr, const char *tip,
 	return r;
 }
 
-/* ==== 9. commands ======================================================= */
-
-/* ---- the command context -----------------------------------------------
- * A command is a short composition of the parts above: it checks its
- * arguments, then runs named steps over one struct cmd, the sources,
- * plans, recipients and transaction it holds while it runs.  A step
- * returns 0 or an exit code (EXIT_FAIL after error(), EXIT_NOTHING after
- * saying so); the command stops at the first that is not 0 and leaves
- * through cmd_end(), which frees whatever was filled, dies again of a
- * signal that stopped the run and returns the code: one way out.
- * Invariants: every field is empty (its *_INIT) or owned by the context;
- * msgs has nmsgs entries.
+/* ---- a version's mails -------------------------------------------------------
+ * What format writes of a version: its commits as mails with their
+ * recipients and the cover letter, one series; or, with --split, cut into
+ * a series per merge route, subsystem or list, each with its letter and
+ * range-diff, and the send plan; and what it records of them.
  */
-struct cmd {
-	struct args *a;
-	struct repo repo;
-	struct status st;
-	struct source src;
-	struct plan p;
-	struct owners ow;
-	struct range rg;
-	struct rcommits rc;
-	struct sbuf text;       /* the message template's text */
-	struct template tm;     /* over text (and sob) */
-	struct sbuf sob;        /* "Signed-off-by: Name <addr>", with -s */
-	struct sbuf *msgs;      /* one a group, once made */
-	size_t nmsgs;
-	char *top;              /* the tree's top, where no repo is opened */
-	struct txn t;
-	struct window win;      /* history, for %(prefix) */
-};
-#define CMD_INIT(a) { (a), { 0 }, STATUS_INIT, SOURCE_INIT, PLAN_INIT, { 0 }, \
-		      { "", "", NULL }, { 0 }, SBUF_INIT, { NULL, 0, NULL },   \
-		      SBUF_INIT, NULL, 0, NULL, TXN_INIT, WINDOW_INIT }
-
-/* An empty context for the command whose arguments are a. */
-static void cmd_init(struct cmd *c, struct args *a)
-{
-	static const struct cmd empty = CMD_INIT(NULL);
-
-	*c = empty;
-	c->a = a;
-}
-
-/* A step's -1 (after error()) as the command's exit code. */
-static int failed(int r)
-{
-	return r < 0 ? EXIT_FAIL : r;
-}
-
-static int cmd_end(struct cmd *c, int r)
-{
-	sbufs_free(c->msgs, c->nmsgs);
-	owners_release(&c->ow);
-	plan_release(&c->p);
-	wt_patch_finish(&c->src, 0);
-	source_release(&c->src);
-	status_release(&c->st);
-	rcommits_release(&c->rc);
-	free(c->rg.spec);
-	sb_release(&c->text);
-	sb_release(&c->sob);
-	free(c->top);
-	txn_release(&c->t);
-	window_release(&c->win);
-	repo_release(&c->repo);
-	args_release(c->a);
-	reraise_stop();
-	return failed(r);
-}
-
-/* Before a command has a context: its arguments' end (-h answered, or a
- * usage error said). */
-static int args_end(struct args *a, int r)
-{
-	args_release(a);
-	return r == HELP_SHOWN ? EXIT_DONE : r;
-}
-
-static int nothing_to_commit(void)
-{
-	xfprintf(stderr, "series: nothing to commit\n");
-	return EXIT_NOTHING;
-}
-
-/* Opens the repository we stand in. */
-static int open_repo(struct cmd *c)
-{
-	return failed(repo_open(&c->repo));
-}
-
-/* The commits of a range (NULL: the upstream's), which must be linear;
- * what names the command (verb) in the error. */
-static int open_commits(struct cmd *c, const char *spec, const char *verb)
-{
-	return failed(open_range(c->a->cmd->name, spec, &c->repo, &c->rg) < 0 ||
-		      read_range_commits(&c->rg, &c->rc, verb) < 0 ? -1 : 0);
-}
-
-/* The range must end at HEAD and start on one of its ancestors: what
- * regroup and trailers rewrite is the branch. */
-static int range_ends_at_head(struct cmd *c)
-{
-	const struct range *r = &c->rg;
-
-	if (!*c->repo.old || strcmp(r->tip, c->repo.old))
-		return failed(error("%s %s: the range must end at HEAD (%.12s)",
-				    c->a->cmd->name, r->spec,
-				    *c->repo.old ? c->repo.old : "unborn"));
-	const char *words[] = { "merge-base", "--is-ancestor", r->base, r->tip,
-				NULL };
-	int st = run_git(&(struct git_run){ .words = words, .quiet = 1 });
-	if (st == 1)
-		return failed(error("%s %s: %.12s is not an ancestor of HEAD",
-				    c->a->cmd->name, r->spec, r->base));
-	return failed(st ? git_failed("git merge-base", st) : 0);
-}
-
-/* "Signed-off-by: " and the committer's name and address, into c->sob. */
-static int signoff_line(struct cmd *c)
-{
-	struct ident id;
-
-	if (!c->t.committer && !(c->t.committer = ident("GIT_COMMITTER_IDENT")))
-		return EXIT_FAIL;
-	parse_ident(c->t.committer, &id);
-	sb_addf(&c->sob, "Signed-off-by: %.*s", (int)id.who.len, id.who.p);
-	return 0;
-}
-
-/* ---- plan, commit, split and regroup: their options and shared steps ---- */
-
-/* The options of plan, commit, split and regroup, where the tables put
- * them. */
-struct commit_opts {
-	int by, depth;
-	struct opt_list include;
-	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
-	const char *file, *message;
-	const char *author, *directory, *outdir;   /* split */
-	int strip, force, commit;                  /* split; strip -1: found */
-	int compare;                               /* plan */
-	int show;       /* the plan is shown, with recipients (plan, -n) */
-	int prefixes;   /* learn %(prefix) from history (plan, or a template
-			 * that holds it) */
-	struct selection sel;
-	const char *const *pathspec;
-};
-
-static const char *const by_names[] = { "dir", "file", "tree", "subsystem",
-					 "maintainers", "route", NULL };
-
-/* The option that needs MAINTAINERS, as the user wrote it, or NULL. */
-static const char *needs_maintainers(const struct commit_opts *o)
-{
-	static const char *const opt[] = { "--by subsystem",
-					   "--by maintainers", "--by route" };
-
-	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
-}
-
-#define CO(f) offsetof(struct commit_opts, f)
-
-static const struct opt selection_opts[] = {
-	{ NULL, "--by", OPT_CHOICE, CO(by), 0, 0, "ORG",
-	  "dir (default), file, tree (one group), or from MAINTAINERS: "
-	  "subsystem (owning section), maintainers (same recipients), "
-	  "route (same T: tree)", .choices = by_names },
-	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, 0, "N",
-	  "cut directories to their first N components",
-	  .min = 1, .max = 4096 },
-	{ NULL, "--include", OPT_LIST, CO(include), 0, 0, "GLOB",
-	  "only paths matching GLOB (repeatable; * crosses /)", { NULL } },
-	{ 0 }
-};
-
-static const struct opt worktree_opts[] = {
-	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, SYN_LONG, NULL,
-	  "take untracked files too", { NULL } },
-	{ 0 }
-};
-
-static const struct opt signoff_opts[] = {
-	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, 0, NULL,
-	  "add Signed-off-by: with the committer's identity", { NULL } },
-	{ 0 }
-};
-
-static const struct opt split_only_opts[] = {
-	{ NULL, "--author", OPT_VALUE, CO(author), 0, 0, "'NAME <ADDR>'",
-	  "the mails' author (default: git's user.name and user.email)",
-	  { NULL } },
-	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, 0, "N",
-	  "drop N leading components of the diff's paths (default: found)",
-	  .min = 0, .max = 4096 },
-	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, 0, "DIR",
-	  "put DIR/ before every path of the diff, as git apply does",
-	  { NULL } },
-	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, 0, "DIR",
-	  "write the mails into DIR (default: .)", { NULL } },
-	{ NULL, "--force", OPT_FLAG, CO(force), 1, 0, NULL,
-	  "replace a series already in the output directory", { NULL } },
-	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, 0, NULL,
-	  "commit the groups on HEAD instead (index and work tree untouched)",
-	  { NULL } },
-	{ 0 }
-};
-
-static const struct opt template_opts[] = {
-	{ "-F", "--file", OPT_VALUE, CO(file), 0, 0, "FILE",
-	  "the message template (- for stdin): SEDME is the group's "
-	  "name, %(section) its owning section's title, %(prefix) the "
-	  "subject prefix its history uses (\"i2c: omap: \")", { NULL } },
-	{ "-m", "--message", OPT_VALUE, CO(message), 0, SYN_OR, "MSG",
-	  "the message template itself", { NULL } },
-	{ 0 }
-};
-
-static const struct opt commit_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
-	  "show the commits and their messages; write nothing", { NULL } },
-	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, 0, NULL,
-	  "run neither the pre-commit nor the commit-msg hook", { NULL } },
-	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, SYN_HIDE, NULL,
-	  "sign (refused: series cannot sign)", { NULL } },
-	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, 0, NULL,
-	  "commit unsigned even where commit.gpgSign is set", { NULL } },
-	{ 0 }
-};
-
-static const struct opt plan_only_opts[] = {
-	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, 0, NULL,
-	  "a row of figures per organisation, to choose one with", { NULL } },
-	{ 0 }
-};
-
-static const struct opt regroup_only_opts[] = {
-	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
-	  "show the new commits and every trailer's fate; write nothing",
-	  { NULL } },
-	{ 0 }
-};
-
-#undef CO
-
-static const struct opt *const plan_tables[] = {
-	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
-
-static const struct opt *const commit_tables[] = {
-	template_opts, signoff_opts, commit_only_opts, selection_opts,
-	worktree_opts, NULL };
-
-static const struct opt *const regroup_tables[] = {
-	template_opts, signoff_opts, regroup_only_opts, selection_opts, NULL };
-
-static const struct opt *const split_tables[] = {
-	template_opts, signoff_opts, selection_opts, split_only_opts, NULL };
-
-/* Reads the options of plan, commit, split or regroup, then checks what
- * the tables cannot: -F with -m, and that one is there where the command
- * requires a template. */
-static int parse_commit_opts(struct args *a, struct commit_opts *o)
-{
-	int r = parse_opts(a, o);
-
-	if (r)
-		return r;
-	o->sel.by = (enum group_by)o->by;   /* by_names is in enum order */
-	o->sel.depth = o->depth;
-	o->sel.include = o->include.v;
-	o->pathspec = a->word;
-	if (o->file && o->message)
-		return cmd_usage(a->cmd, "-F and -m cannot be used together");
-	if (a->cmd->required && !o->file && !o->message)
-		return cmd_usage(a->cmd, "a message template is required "
-				 "(-F FILE or -m MSG)");
-	return 0;
-}
-
-/* The template of -F or -m into c->tm (neither given: none). */
-static int template_step(struct cmd *c, const struct commit_opts *o)
-{
-	if (!o->file && !o->message)
-		return 0;
-	if (load_template(&c->text, o->file, o->message) < 0)
-		return EXIT_FAIL;
-	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
-	return 0;
-}
-
-/* The sign-off of -s into the template: the committer's, whoever the
- * author is (split --author). */
-static int signoff_step(struct cmd *c, const struct commit_opts *o)
-{
-	if (!o->signoff)
-		return 0;
-	if (signoff_line(c))
-		return EXIT_FAIL;
-	c->tm.sob = c->sob.buf;
-	return 0;
-}
-
-/* Whether plan shows the work tree's groups, whose hardware warnings read
- * the change as a patch (--compare shows rows, and no warnings). */
-static int shows_hardware(const struct commit_opts *o)
-{
-	return o->show && !o->compare;
-}
-
-/* The work tree's change as a patch (started by worktree_step()), read
- * where K: lines are searched, so that the recipients are those format
- * gives the commits, and where plan shows the groups: the hardware rules
- * read its hunks. */
-static int worktree_patch(struct cmd *c, const struct commit_opts *o)
-{
-	int want = (c->ow.m && c->ow.o.keywords) || shows_hardware(o);
-
-	return wt_patch_finish(&c->src, want);
-}
-
-/* Whether the plan reads the window of history: for the prefixes, or
- * the routes (--by route, and --compare's route row). */
-static int wants_history(const struct commit_opts *o)
-{
-	return o->prefixes || o->sel.by == BY_ROUTE || o->compare;
-}
-
-/* MAINTAINERS at top (an error where the grouping needs it and there is
- * none), each file's owner for the selection, and its recipients where
- * the groups or --compare's rows want them (after the work tree's patch,
- * which the owners pass does not need); then the plan, with the prefixes
- * history gives before rev where asked. */
-static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
-		      const char *rev)
-{
-	int rcpt = o->sel.by == BY_MAINTAINERS || o->compare;
-	int routes = o->sel.by == BY_ROUTE || o->compare;
-
-	if (routes)
-		window_read(&c->win, rev ? c->repo.gitdir : NULL, rev);
-	if (load_owners(&c->ow, top, needs_maintainers(o)) < 0 ||
-	    owner_facts(&c->ow, &c->src, routes ? &c->win : NULL) < 0 ||
-	    worktree_patch(c, o) < 0 ||
-	    (rcpt && c->ow.m && file_recipients(&c->ow, &c->src) < 0))
-		return EXIT_FAIL;
-	select_keys(&o->sel, &c->ow);
-	if (!make_plan(&c->p, &c->src, &o->sel))
-		return nothing_to_commit();
-	int tags = o->sel.by >= BY_SUBSYSTEM && c->tm.text &&
-		   find_bytes(c->tm.text, c->tm.len, "SEDME", 5) &&
-		   names_repeat(&c->p);
-	if ((o->prefixes || tags) && !o->compare)
-		learn_prefixes(&c->p, &c->src, &c->win, c->repo.gitdir, rev,
-			       o->sel.by == BY_FILE);
-	if (tags)
-		distinct_tags(&c->p);
-	distinct_subjects(&c->p, &c->src, &c->tm);
-	return 0;
-}
-
-/* Each group's message from the template, into c->msgs. */
-static void messages_step(struct cmd *c)
-{
-	c->msgs = group_messages(&c->p, &c->tm);
-	c->nmsgs = c->p.nr;
-	warn_messages(c->msgs, c->nmsgs, &c->tm);
-}
-
-/* ---- plan and commit ------------------------------------------------- */
-
-/* The work tree as the source: git status, the plan of it, what a commit
- * cannot take refused.  File i of the source is status entry i. */
-static int worktree_step(struct cmd *c, struct commit_opts *o)
-{
-	struct sbuf mnt = SBUF_INIT;
-	struct stat st;
-	int r = 0;
-
-	if (c->repo.old[0] && wants_history(o))
-		window_start(&c->win, c->repo.gitdir, "HEAD");  /* beside */
-	if (read_status(&c->st, o->untracked, o->pathspec) < 0)
-		return EXIT_FAIL;
-	source_from_status(&c->src, &c->st);
-	/* the hardware rules and the recipients want the change as a patch:
-	 * its diff runs beside the owners pass (on an unborn branch every
-	 * file is new, and read whole) */
-	sb_addf(&mnt, "%s/MAINTAINERS", c->repo.top);
-	if (c->repo.old[0] && (shows_hardware(o) ||
-	    ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
-	     !stat(mnt.buf, &st))))
-		r = wt_patch_start(&c->src, c->repo.gitdir, c->repo.top,
-				   o->pathspec);
-	sb_release(&mnt);
-	if (r)
-		return EXIT_FAIL;
-	if ((r = group_step(c, o, c->repo.top, "HEAD")) ||
-	    check_plan(&c->p, &c->src) < 0)
-		return r ? r : EXIT_FAIL;
-	if (chdir(c->repo.top) < 0)
-		return failed(error("%s: %s", c->repo.top, strerror(errno)));
-	return 0;
-}
-
-/*
- * plan of the work tree, and commit -n: the plan settled (settle_plan()),
- * so that what it shows is what commit would do (a file put back as HEAD
- * has it is no change), then its groups, or --compare's rows.
- */
-static int show_worktree(struct cmd *c, const struct commit_opts *o,
-			 int messages)
-{
-	struct changes cs = { NULL, 0 };
-	int r = failed(settle_plan(&c->p, &c->src, &cs, c->repo.index));
-
-	if (!r && !c->p.nr)
-		r = nothing_to_commit();
-	if (!r) {
-		settled_source(&c->src, &c->p);
-		if (o->compare)
-			r = failed(print_compare(&o->sel, &c->src, &c->ow));
-		else {
-			char *letter = staged_letters(&c->p, &c->src, &cs);
-			if (c->tm.text)
-				messages_step(c);
-			print_groups(&c->p, &c->src, letter, c->msgs, messages,
-				     &c->ow);
-			/* the rules read each file's hunks with the file as
-			 * the work tree has it */
-			if (c->src.text.len)
-				hardware_warnings(&c->src, &c->p, 0, NULL,
-						  c->repo.top, NULL, 0);
-			free(letter);
-		}
-	}
-	if (stop_signal && !r)
-		r = failed(error("interrupted by signal %d", (int)stop_signal));
-	free(cs.c);
-	return r;
-}
-
-/* plan BASE..TIP: how the range's combined change would group. */
-static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
-{
-	int r;
-
-	if (o->pathspec && o->pathspec[0])
-		return failed(error("plan %s: PATHSPECs do not go with a range; "
-				    "use --include", spec));
-	if (resolve_range(spec, &c->rg) < 0)
-		return EXIT_FAIL;
-	if (wants_history(o))
-		window_start(&c->win, c->repo.gitdir, c->rg.base);  /* beside */
-	if (source_from_range(&c->src, &c->rg) < 0)
-		return EXIT_FAIL;
-	if ((r = group_step(c, o, c->repo.top, c->rg.base)))
-		return r;
-	if (o->compare)
-		return failed(print_compare(&o->sel, &c->src, &c->ow));
-	if (c->tm.text)
-		messages_step(c);
-	print_groups(&c->p, &c->src, NULL, c->msgs, 0, &c->ow);
-	hardware_warnings(&c->src, &c->p, 0, c->rg.tip, c->repo.top, NULL, 0);
-	return 0;
-}
-
-static int cmd_plan(struct args *a)
-{
-	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o);
-
-	if (!r && a->dashdash && (a->dashdash > 1 || !is_range(a->word[0])))
-		r = cmd_usage(a->cmd, "unknown argument '%s' (paths go after --; "
-			      "a range is BASE..TIP)",
-			      a->word[a->dashdash > 1 || is_range(a->word[0])]);
-	if (r)
-		return args_end(a, r);
-	struct cmd c;
-	cmd_init(&c, a);
-	o.pathspec = a->word + a->dashdash;
-	o.show = 1;
-	catch_signals();
-	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c))) {
-		o.prefixes = uses_prefix(&c.tm);  /* history only when asked */
-		if (a->dashdash)
-			r = plan_range(&c, &o, a->word[0]);
-		else if (!(r = worktree_step(&c, &o)))
-			r = show_worktree(&c, &o, 0);
-	}
-	return cmd_end(&c, r);
-}
-
-/* Refuses to write unsigned commits where the user asked for signed ones:
- * -S, or commit.gpgSign without --no-gpg-sign. */
-static int check_signing(const struct commit_opts *o)
-{
-	static const char *const words[] = { "config", "--type=bool", "--get",
-					     "commit.gpgSign", NULL };
-	struct sbuf out = SBUF_INIT;
-	const char *why = o->gpg_sign > 0 ? "-S was given" : NULL;
-
-	if (!why && !o->gpg_sign) {
-		int st = run_git(&(struct git_run){ .words = words, .out = &out });
-		chomp(&out);
-		if (st > 1) {
-			sb_release(&out);
-			return git_failed("git config", st);
-		}
-		if (!st && !strcmp(out.buf, "true"))
-			why = "commit.gpgSign is true";
-		sb_release(&out);
-	}
-	if (why)
-		return error("commit: %s, but series cannot sign commits; "
-			     "use --no-gpg-sign to commit unsigned, then sign "
-			     "with git rebase --exec 'git commit --amend "
-			     "--no-edit -S'", why);
-	return 0;
-}
-
-/* The plan as commits: one transaction (commit_series()). */
-static int commit_step(struct cmd *c, const struct commit_opts *o)
-{
-	struct changes cs = { NULL, 0 };
-	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
-			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
-
-	c->t.repo = &c->repo;
-	int done = commit_series(&im);
-	if (!done)
-		txn_print(&c->t, c->repo.old, NULL);
-	import_release(&im);
-	free(cs.c);
-	return done < 0 ? EXIT_FAIL : done ? nothing_to_commit() : 0;
-}
-
-/* What commit refuses before it looks at the change: an operation in
- * progress, signing; a dry run writes nothing, so it refuses neither. */
-static int commit_refusals(struct cmd *c, const struct commit_opts *o)
-{
-	if (o->dry_run)
-		return 0;
-	return failed(check_idle(&c->repo, c->a->cmd->name) < 0 ||
-		      check_signing(o) < 0 ? -1 : 0);
-}
-
-static int cmd_commit(struct args *a)
-{
-	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o);
-
-	if (r)
-		return args_end(a, r);
-	struct cmd c;
-	cmd_init(&c, a);
-	catch_signals();
-	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
-	    !(r = commit_refusals(&c, &o))) {
-		o.prefixes = uses_prefix(&c.tm);
-		o.show = o.dry_run;
-		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o)))
-			r = o.dry_run ? show_worktree(&c, &o, 1) : commit_step(&c, &o);
-	}
-	return cmd_end(&c, r);
-}
-
-/* ---- split ----------------------------------------------------------------
- * A unified diff (a file or stdin) as the source, the grouping of plan
- * and commit, and the mail writer as the sink, or with --commit the apply
- * transaction.  Needs no repository for mails.
- */
-
-/* The mails' author, "Name <addr>": --author, else git's identity. */
-static int split_author(const struct commit_opts *o, char **author)
-{
-	struct ident id;
-
-	if (o->author) {
-		if (parse_ident(o->author, &id) < 0 || id.dated ||
-		    strchr(o->author, '\n'))
-			return error("--author: '%s' is not 'Name <addr>'",
-				     o->author);
-		*author = xstrdup(o->author);
-		return 0;
-	}
-	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
-	struct sbuf out = SBUF_INIT;
-	int st = run_git(&(struct git_run){ .words = words, .out = &out,
-					    .quiet = 1 });
-	chomp(&out);
-	if (st || parse_ident(out.buf, &id) < 0) {
-		sb_release(&out);
-		return error("no author: give --author 'Name <addr>' (or set "
-			     "git's user.name and user.email)");
-	}
-	*author = xstrndup(id.who.p, id.who.len);
-	sb_release(&out);
-	return 0;
-}
 
 /* When the mails are dated: git's author date, now in git's zone unless
  * GIT_AUTHOR_DATE says otherwise, as for format-patch (a name and address
@@ -20786,689 +20230,6 @@ static void split_date(struct mail_opts *mo)
 	sb_release(&out);
 }
 
-/* The diff as the source: the file named (or stdin), parsed. */
-static int diff_step(struct cmd *c, const struct commit_opts *o,
-		     const char *what)
-{
-	struct diff_opts d = { o->strip, o->directory };
-
-	return failed(read_diff(&c->src, what) < 0 ||
-		      parse_diff(&c->src, what, &d) < 0 ? -1 : 0);
-}
-
-/* MAINTAINERS: the one above the current directory, whose directory the
- * diff's paths are relative to; none is an error only where the grouping
- * needs it. */
-static int split_tree(struct cmd *c, const struct commit_opts *o)
-{
-	c->top = find_up(".");
-	if (!c->top && needs_maintainers(o))
-		return failed(error("%s: no MAINTAINERS above the current "
-				    "directory", needs_maintainers(o)));
-	return 0;
-}
-
-/* spatch's bare form names its files where it ran (patch -p0 reads them
- * there): split from a subdirectory of the tree puts that directory
- * before them.  The tree's top is MAINTAINERS' directory, else git's;
- * with neither, the current directory is the top. */
-static int files_from_here(struct cmd *c)
-{
-	struct sbuf prefix = SBUF_INIT;
-	char cwd[PATH_MAX];
-	int any = 0;
-
-	for (size_t i = 0; i < c->src.nr; i++)
-		any |= c->src.f[i].here;
-	if (!any)
-		return 0;
-	if (c->top && getcwd(cwd, sizeof cwd) && strcmp(cwd, c->top)) {
-		size_t n = strlen(c->top);
-		if (strncmp(cwd, c->top, n) || cwd[n] != '/')
-			return failed(error("%s is not below the tree's top %s: "
-					    "run split there, or give --directory",
-					    cwd, c->top));
-		sb_addf(&prefix, "%s/", cwd + n + 1);
-	} else if (!c->top) {
-		static const char *const words[] = { "rev-parse", "--show-prefix",
-						     NULL };
-		if (run_git(&(struct git_run){ .words = words, .out = &prefix,
-					       .quiet = 1 }))
-			sb_setlen(&prefix, 0);
-		chomp(&prefix);
-	}
-	for (size_t i = 0; prefix.len && i < c->src.nr; i++) {
-		struct sfile *f = &c->src.f[i];
-		if (!f->here)
-			continue;
-		struct sbuf p = SBUF_INIT;
-		sb_addf(&p, "%s%s", prefix.buf, f->path);
-		free(f->path);
-		f->path = sb_detach(&p, NULL);
-	}
-	sb_release(&prefix);
-	return 0;
-}
-
-/* --commit: the groups as commits on HEAD; the index and the work tree are
- * not written. */
-static int split_commit(struct cmd *c, const struct commit_opts *o,
-			const char *author)
-{
-	struct txn *t = &c->t;
-
-	if (open_repo(c) || check_idle(&c->repo, c->a->cmd->name) < 0 ||
-	    (!t->committer && !(t->committer = ident("GIT_COMMITTER_IDENT"))))
-		return EXIT_FAIL;
-	if (o->author) {
-		/* the author's name with the committer's time */
-		struct ident id;
-		struct sbuf a = SBUF_INIT;
-		parse_ident(t->committer, &id);
-		sb_addf(&a, "%s%s", author, id.who.p + id.who.len);
-		t->author = sb_detach(&a, NULL);
-	}
-	t->repo = &c->repo;
-	if (apply_series(t, &c->p, &c->src, c->msgs, o->directory) < 0)
-		return EXIT_FAIL;
-	txn_print(t, c->repo.old, NULL);
-	if (*c->repo.old)
-		xfprintf(stderr, "series: the index and the work tree still hold "
-			 "%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
-			 "the new HEAD\n", c->repo.old, c->repo.old);
-	return 0;
-}
-
-static int split_mails(struct cmd *c, const struct commit_opts *o,
-		       const char *author)
-{
-	struct mail_opts mo = { .author = author,
-				.outdir = o->outdir ? o->outdir : ".",
-				.force = o->force };
-
-	split_date(&mo);
-	return failed(write_mails(&mo, &c->src, &c->p, c->msgs, c->ow.m,
-				  &c->ow.o));
-}
-
-static int cmd_split(struct args *a)
-{
-	struct commit_opts o = { .strip = -1 };
-	int r = parse_commit_opts(a, &o);
-
-	if (!r && a->nword > 1)
-		r = cmd_usage(a->cmd, "one diff at a time ('%s' is a second)",
-			      a->word[1]);
-	if (!r && o.commit && o.outdir)
-		r = cmd_usage(a->cmd, "--commit writes no mails: -o cannot go "
-			      "with it");
-	if (r)
-		return args_end(a, r);
-	struct cmd c;
-	cmd_init(&c, a);
-	char *author = NULL;
-	catch_signals();
-	if (!(r = template_step(&c, &o)) &&
-	    !(r = diff_step(&c, &o, a->nword ? a->word[0] : "-")) &&
-	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o)) &&
-	    !(r = files_from_here(&c))) {
-		o.prefixes = uses_prefix(&c.tm);
-		if (!(r = group_step(&c, &o, c.top, "HEAD")) &&
-		    !(r = signoff_step(&c, &o))) {
-			messages_step(&c);
-			r = o.commit ? split_commit(&c, &o, author) :
-				       split_mails(&c, &o, author);
-		}
-	}
-	free(author);
-	return cmd_end(&c, r);
-}
-
-/* ---- regroup --------------------------------------------------------------
- * A commit range as the source, any grouping, and the take transaction
- * (take_series) as the sink, on the range's base; the last commit's tree
- * must be the range's, and the trailers each old commit carried go where all of a new
- * commit's changes carried them.
- */
-
-/* The range, which must be the branch's end, as commits and as one change;
- * its tip's tree into want. */
-static int regroup_source(struct cmd *c, const struct commit_opts *o,
-			  const char *spec, char *want)
-{
-	int r;
-
-	if (!o->dry_run && check_idle(&c->repo, c->a->cmd->name) < 0)
-		return EXIT_FAIL;
-	if (resolve_range(spec, &c->rg) < 0)
-		return EXIT_FAIL;
-	if ((r = range_ends_at_head(c)))
-		return r;
-	return failed(read_range_commits(&c->rg, &c->rc, "regrouped") < 0 ||
-		      source_from_range(&c->src, &c->rg) < 0 ||
-		      tree_of(c->rg.tip, want) < 0 ? -1 : 0);
-}
-
-/* The files --include leaves out, said: the new commits have them as the
- * base had them. */
-static void report_left_out(const struct cmd *c, const struct commit_opts *o)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < c->src.nr; i++)
-		out += !included(c->src.f[i].path, o->sel.include);
-	if (out)
-		xfprintf(stderr, "series: %zu file%s outside --include stay%s as "
-			 "%.12s has %s; the old tip is %.12s\n", out,
-			 out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
-			 out == 1 ? "it" : "them", c->rg.tip);
-}
-
-/* The new commits: shown with every trailer's fate (-n), or made; with
- * --include, of the included files alone (want NULL). */
-static int regroup_commits(struct cmd *c, const struct regroup *rg,
-			   const char *want, int dry_run)
-{
-	if (dry_run) {
-		print_groups(&c->p, &c->src, NULL, c->msgs, 1, NULL);
-		report_trailers(rg, &c->p, 1);
-		return 0;
-	}
-	c->t.repo = &c->repo;
-	char **author = regroup_authors(rg, &c->p);
-	int r = take_series(&c->t, &c->p, &c->src, c->msgs, c->rg.base,
-			    c->rg.tip, want, author);
-	free_strings(author, c->p.nr);
-	if (r < 0)
-		return EXIT_FAIL;
-	report_trailers(rg, &c->p, 0);
-	char was[64];
-	fmt_buf(was, sizeof was, " (was %zu commit%s)", c->rc.nr,
-		 c->rc.nr == 1 ? "" : "s");
-	txn_print(&c->t, c->rg.base, was);
-	return 0;
-}
-
-static int cmd_regroup(struct args *a)
-{
-	struct commit_opts o = { 0 };
-	int r = parse_commit_opts(a, &o);
-
-	if (!r && (a->nword != 1 || !is_range(a->word[0])))
-		r = cmd_usage(a->cmd, a->nword ? "one range BASE..HEAD, not '%s'" :
-			      "a range BASE..HEAD is required",
-			      a->nword ? a->word[a->nword > 1] : "");
-	if (r)
-		return args_end(a, r);
-	struct cmd c;
-	cmd_init(&c, a);
-	struct regroup rg = { .commits = &c.rc };
-	char want[72];
-	catch_signals();
-	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
-	    !(r = regroup_source(&c, &o, a->word[0], want))) {
-		o.prefixes = uses_prefix(&c.tm);
-		if (!(r = group_step(&c, &o, c.repo.top, c.rg.base)) &&
-		    !(r = signoff_line(&c))) {
-			collect_trailers(&rg, o.signoff ? c.sob.buf : NULL);
-			map_file_commits(&rg, &c.src);
-			c.msgs = regroup_messages(&rg, &c.p, &c.tm,
-						  o.signoff ? c.sob.buf : NULL);
-			c.nmsgs = c.p.nr;
-			report_own_text(&rg, &c.p, c.msgs);
-			report_left_out(&c, &o);
-			r = regroup_commits(&c, &rg, o.include.n ? NULL : want,
-					    o.dry_run);
-		}
-	}
-	regroup_release(&rg, c.src.nr);
-	return cmd_end(&c, r);
-}
-
-/* ---- cc -------------------------------------------------------------------
- * get_maintainer.pl's answer for patches (or, with -f, files of the tree),
- * as git send-email's --cc-cmd runs it: the tree's MAINTAINERS found above
- * the first patch, .get_maintainer.conf's switches under the command
- * line's, one query for all the arguments, or for a cover letter the
- * lists of its series.
- */
-/* path (relative to the current directory) relative to top, "dir/" for a
- * directory, as the script strips its own prefixes. */
-static char *tree_path(const char *top, const char *path)
-{
-	struct sbuf abs = SBUF_INIT, out = SBUF_INIT;
-	char cwd[PATH_MAX];
-	struct stat st;
-
-	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
-		sb_addf(&abs, "%s/", cwd);
-	sb_adds(&abs, path);
-	/* lexical clean-up of "." and ".." and "//" */
-	for (char *p = abs.buf; *p;) {
-		char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if ((n == 1 && p[0] == '.') || n == 0) {
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *s = strrchr(out.buf, '/');
-			sb_setlen(&out, s ? (size_t)(s - out.buf) : 0);
-		} else {
-			sb_addc(&out, '/');
-			sb_add(&out, p, n);
-		}
-		p = e ? e + 1 : p + n;
-	}
-	size_t tl = strlen(top);
-	char *r;
-	if (!strncmp(out.buf, top, tl) && out.buf[tl] == '/')
-		r = xstrdup(out.buf + tl + 1);
-	else
-		r = xstrdup(path);
-	sb_release(&abs);
-	sb_release(&out);
-	if (!stat(path, &st) && S_ISDIR(st.st_mode) && *r &&
-	    r[strlen(r) - 1] != '/') {
-		size_t n = strlen(r);
-		r = xrealloc(r, n + 2);
-		memcpy(r + n, "/", 2);
-	}
-	return r;
-}
-
-/* The nq queries' answers as series cc prints them, into out[i]. */
-static int run_queries(struct maintainers *m, const struct cc_opts *o,
-		       const struct cc_query *q, size_t nq, struct sbuf *out)
-{
-	struct sbuf err = SBUF_INIT;
-	struct recipients *r = xcalloc(nq + 1, sizeof *r);
-	int failed = maintainers_query(m, o, q, nq, r, &err);
-
-	if (failed < 0)
-		error("%s", err.buf);
-	for (size_t i = 0; !failed && i < nq; i++)
-		recipients_write(&out[i], &r[i], o->roles);
-	recipients_free(r, nq);
-	sb_release(&err);
-	return failed;
-}
-
-/* Appends the lines of text to out, sorted and each once. */
-static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
-{
-	char **lines = NULL;
-	size_t nl = 0, al = 0;
-
-	const char *pos = text->buf, *end = text->buf + text->len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		char *p = (char *)l.p;   /* ours: cut in place */
-		p[l.len] = '\0';
-		GROW(lines, nl + 1, al);
-		lines[nl++] = p;
-	}
-	sort_unique(lines, &nl, 0);
-	for (size_t i = 0; i < nl; i++)
-		sb_addf(out, "%s\n", lines[i]);
-	free(lines);
-}
-
-/* One patch of a cover letter's series and what its query needs. */
-struct sibling {
-	char *name;
-	struct patch_files pf;
-	struct kwtext kw;
-};
-
-static int cmp_sibling(const void *a, const void *b)
-{
-	return strcmp(((const struct sibling *)a)->name,
-		      ((const struct sibling *)b)->name);
-}
-
-/* The patches of the cover letter at path's series that lie beside it,
- * each scanned (with kw, its K: text), sorted by name, into *s.
- * Directories and dangling links are passed over.  Their number, or -1
- * after error(). */
-static long cover_siblings(const char *path, const char *text, size_t len,
-			   int kw, struct sibling **s)
-{
-	char *dir = dir_of(path);
-	const char *base = base_name(path);
-	struct numbering cover;
-	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
-	size_t ns = 0, as = 0;
-	int r = 0;
-	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
-
-	read_numbering(text, len, &cover);
-	*s = NULL;
-	if (!d && strcmp(path, "-"))
-		r = error("%s: %s", dir, strerror(errno));
-	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
-		struct stat sb;
-		struct patch_name pn;
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
-			continue;
-		sb_setlen(&one, 0);
-		sb_addf(&one, "%s/%s", dir, de->d_name);
-		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-		    (!parse_patch_name(de->d_name, &pn) &&
-		     !has_suffix(de->d_name, ".patch")))
-			continue;
-		sb_setlen(&t, 0);
-		if (sb_read_file(&t, one.buf) < 0)
-			r = error("%s: %s", one.buf, strerror(errno));
-		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
-			GROW(*s, ns + 1, as);
-			struct sibling *x = &(*s)[ns++];
-			*x = (struct sibling){ xstrdup(de->d_name), { 0 },
-					       KWTEXT_INIT };
-			scan_patch(t.buf, t.len, &x->pf, kw ? &x->kw : NULL);
-		}
-	}
-	if (d && errno && !r)
-		r = error("%s: %s", dir, strerror(errno));
-	if (d)
-		closedir(d);
-	sort_n(*s, ns, sizeof **s, cmp_sibling);
-	free(dir);
-	sb_release(&one);
-	sb_release(&t);
-	return r < 0 ? -1 : (long)ns;
-}
-
-static void siblings_release(struct sibling *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].name);
-		patch_files_release(&s[i].pf);
-		kwtext_release(&s[i].kw);
-	}
-	free(s);
-}
-
-/*
- * A cover letter's recipients: the sorted union of the lists (and
- * reviewers: the script runs --no-m) of every patch of its series beside
- * it, each answered on its own, all from one pass over MAINTAINERS.  No
- * sibling at all is a warning, not a silent empty answer.
- */
-static int cc_cover(struct maintainers *m, const struct cc_opts *o,
-		    const char *path, const char *text, size_t len,
-		    struct sbuf *out)
-{
-	struct cc_opts no_m = *o;
-	struct sibling *s;
-	long ns = cover_siblings(path, text, len, o->keywords, &s);
-	int r = ns < 0 ? -1 : 0;
-
-	no_m.m = 0;
-	if (!ns)
-		warning("cc: %s is a cover letter, but no patch of its series "
-			"lies beside it: no recipients", path);
-	struct cc_query *q = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *q);
-	struct sbuf *outs = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *outs);
-	size_t nq = 0;
-	for (long i = 0; i < ns; i++)
-		if (s[i].pf.nr)
-			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
-				.nfile = s[i].pf.nr, .kw = &s[i].kw,
-				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
-	for (size_t i = 0; i < nq; i++)
-		sb_init(&outs[i]);
-	if (!r && nq)
-		r = run_queries(m, &no_m, q, nq, outs);
-	struct sbuf all = SBUF_INIT;
-	for (size_t i = 0; i < nq; i++) {
-		sb_add(&all, outs[i].buf, outs[i].len);
-		sb_release(&outs[i]);
-	}
-	if (!r)
-		add_sorted_unique_lines(out, &all);
-	siblings_release(s, ns > 0 ? (size_t)ns : 0);
-	free(q);
-	free(outs);
-	sb_release(&all);
-	return r;
-}
-
-/* Whether git tracks path (as the script's vcs_file_exists asks it, from
- * the current directory): a file that is not a patch is then asked for. */
-static int git_tracks(const char *path)
-{
-	const char *words[] = { "ls-files", "--", path, NULL };
-	struct sbuf out = SBUF_INIT;
-	int r = run_git(&(struct git_run){ .words = words, .out = &out,
-					   .quiet = 1 }) == 0 && out.len;
-
-	sb_release(&out);
-	return r;
-}
-
-/* Adds a file asked for by name: its tree path, and its text for K:. */
-static void add_named_file(struct maintainers *m, const struct cc_opts *o,
-			   const char *top, const char *path,
-			   struct patch_files *pf, struct kwtext *kw)
-{
-	struct sbuf text = SBUF_INIT;
-	char *file = tree_path(top, path);
-
-	if (o->keywords && keyword_searched(file) &&
-	    !read_tree_file(m, file, &text))
-		kwtext_add(kw, text.buf, text.len, 0);
-	GROW(pf->file, pf->nr + 1, pf->alloc);
-	pf->file[pf->nr++] = file;
-	sb_release(&text);
-}
-
-/*
- * The command line of `series cc`: options anywhere (as Getopt permutes
- * them), "--" ends them; --maintainers and -f are ours, the rest the
- * script's switches, read into sw.  sw starts with every field -1, so the
- * fields the command line set are known: they win over the conf file.
- */
-struct cc_args {
-	struct cc_opts sw;   /* first: the switch rows are offsets into it */
-	const char *mfile, *since;
-	int from_files;
-	const char **arg;
-	size_t narg;
-};
-
-static const struct opt cc_own_opts[] = {
-	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0, 0,
-	  "FILE", "this MAINTAINERS; its directory is the tree's top",
-	  { NULL } },
-	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1, SYN_HIDE,
-	  NULL, "the arguments are paths in the tree, not patches", { NULL } },
-	{ NULL, "--git-since", OPT_VALUE, offsetof(struct cc_args, since), 0, SYN_HIDE,
-	  "WHEN", "history: since WHEN (git log's --since; 1-year-ago)",
-	  { NULL } },
-	{ 0 }
-};
-
-static const struct opt *const cc_tables[] = { cc_own_opts, cc_switches, NULL };
-
-static int parse_cc_args(struct args *a, struct cc_args *c)
-{
-	for (const struct opt *o = cc_switches; o->lng; o++)
-		*(int *)(void *)((char *)&c->sw + o->off) = -1;
-	int r = parse_opts(a, c);
-	if (r)
-		return r;
-	c->arg = a->word;
-	c->narg = a->nword;
-	if (!c->narg)
-		return cmd_usage(a->cmd, "no patch or file given");
-	if (c->since && strlen(c->since) >= sizeof c->sw.git_since)
-		return cmd_usage(a->cmd, "--git-since: too long");
-	return 0;
-}
-
-/* The conf's switches in o, then the command line's over them. */
-static void apply_switches(struct cc_opts *o, const struct cc_args *c)
-{
-	for (const struct opt *row = cc_switches; row->lng; row++) {
-		int v = *(const int *)(const void *)((const char *)&c->sw + row->off);
-		if (v != -1)
-			*(int *)(void *)((char *)o + row->off) = v;
-	}
-	if (c->since)
-		fmt_buf(o->git_since, sizeof o->git_since, "%s", c->since);
-}
-
-/* Where MAINTAINERS and the tree's top are (see find_up): above the first
- * patch or -f path (an absolute one names its own tree, wherever we run),
- * else above the current directory. */
-static int find_tree(const struct cc_args *c, char **top, char **mpath)
-{
-	if (c->mfile) {
-		*mpath = xstrdup(c->mfile);
-		*top = dir_of(c->mfile);
-		return 0;
-	}
-	const char *first = c->arg[0];
-	char *d = !strcmp(first, "-") ? xstrdup(".") : dir_of(first);
-	*top = find_up(d);
-	free(d);
-	if (!*top)
-		*top = find_up(".");
-	if (!*top)
-		return error("cc: no MAINTAINERS file above %s or the current "
-			     "directory (use --maintainers FILE)", first);
-	struct sbuf p = SBUF_INIT;
-	sb_addf(&p, "%s/MAINTAINERS", *top);
-	*mpath = sb_detach(&p, NULL);
-	return 0;
-}
-
-/* One patch's files, Fixes: and keyword lines (one, kw1: emptied and
- * released) added to the query's (pf, kw): cc of several patches asks
- * once for them all, as the script does. */
-static void join_patch(struct patch_files *pf, struct kwtext *kw,
-		       struct patch_files *one, struct kwtext *kw1)
-{
-	for (size_t j = 0; j < one->nr; j++) {
-		GROW(pf->file, pf->nr + 1, pf->alloc);
-		pf->file[pf->nr++] = one->file[j];
-	}
-	for (size_t j = 0; j < one->nfixes; j++) {
-		GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
-		pf->fixes[pf->nfixes++] = one->fixes[j];
-	}
-	one->nr = one->nfixes = 0;
-	patch_files_release(one);
-	for (size_t j = 0; j < kw1->nline; j++)
-		kwtext_add(kw, kw1->text.buf + kw1->line[j].off,
-			   kw1->line[j].len, kw1->line[j].skip);
-	kwtext_release(kw1);
-	sort_unique(pf->file, &pf->nr, 1);
-}
-
-/*
- * Builds the one query of the command line, as the script does: every
- * argument's files in one list (a patch's files, sorted with those before;
- * a file asked for by -f, by being a directory, or by being tracked by git
- * and no patch), keywords from all of them.  A lone cover letter is
- * answered by cc_cover instead; *cover says so.
- */
-static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
-			  const struct cc_args *c, const char *top,
-			  struct patch_files *pf, struct kwtext *kw,
-			  struct sbuf *out, int *cover)
-{
-	struct sbuf text = SBUF_INIT;
-	int r = 0;
-
-	*cover = 0;
-	for (size_t i = 0; i < c->narg && !r; i++) {
-		const char *path = c->arg[i];
-		struct stat sb;
-		if (strcmp(path, "-") && stat(path, &sb) < 0) {
-			r = error("cc: %s: %s", path, strerror(errno));
-			break;
-		}
-		if (c->from_files || (strcmp(path, "-") && S_ISDIR(sb.st_mode))) {
-			add_named_file(m, o, top, path, pf, kw);
-			continue;
-		}
-		sb_setlen(&text, 0);
-		if ((r = read_mail(path, &text)) < 0)
-			break;
-		struct patch_files one = { 0 };
-		struct kwtext okw = KWTEXT_INIT;
-		size_t n = scan_patch(text.buf, text.len, &one, o->keywords ? &okw : NULL);
-		if (c->narg == 1 && is_cover(strcmp(path, "-") ? path : NULL,
-					     text.buf, text.len, n)) {
-			patch_files_release(&one);
-			kwtext_release(&okw);
-			*cover = 1;
-			r = cc_cover(m, o, path, text.buf, text.len, out);
-			break;
-		}
-		if (!n && strcmp(path, "-") && git_tracks(path)) {
-			patch_files_release(&one);
-			kwtext_release(&okw);
-			add_named_file(m, o, top, path, pf, kw);
-			continue;
-		}
-		if (!n)
-			warning("cc: %s does not look like a patch (-f asks for "
-				"the file)", path);
-		join_patch(pf, kw, &one, &okw);
-	}
-	sb_release(&text);
-	return r;
-}
-
-/* The answer to the command line: a lone cover letter's, or its one
- * query's. */
-static int cc_answer(struct maintainers *m, const struct cc_opts *o,
-		     const struct cc_args *ca, const char *top, struct sbuf *out)
-{
-	struct patch_files pf = { 0 };
-	struct kwtext kw = KWTEXT_INIT;
-	int cover = 0, r = build_cc_query(m, o, ca, top, &pf, &kw, out, &cover);
-
-	if (!r && !cover && pf.nr) {
-		struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
-				      .fixes = pf.fixes, .nfixes = pf.nfixes };
-		r = run_queries(m, o, &q, 1, out);
-	}
-	patch_files_release(&pf);
-	kwtext_release(&kw);
-	return failed(r);
-}
-
-static int cmd_cc(struct args *a)
-{
-	struct cc_args ca = { 0 };
-	int r = parse_cc_args(a, &ca);
-
-	if (r)
-		return args_end(a, r);
-	struct cmd c;
-	cmd_init(&c, a);
-	struct cc_opts o = CC_OPTS_INIT;
-	struct maintainers *m = NULL;
-	struct sbuf out = SBUF_INIT;
-	char *mpath = NULL;
-	if (!(r = failed(find_tree(&ca, &c.top, &mpath)))) {
-		/* the conf first, then the command line over it; a file
-		 * named is that file alone, as the script's --mpath FILE */
-		read_conf(&o, c.top);
-		apply_switches(&o, &ca);
-		o.find_files &= !ca.mfile;
-		m = load_maintainers(mpath, c.top, &o);
-		r = m ? cc_answer(m, &o, &ca, c.top, &out) : EXIT_FAIL;
-	}
-	if (!r)
-		fwrite(out.buf, 1, out.len, stdout);
-	if (m)
-		maintainers_free(m);
-	free(mpath);
-	sb_release(&out);
-	return cmd_end(&c, r);
-}
-
 /* ---- format -------------------------------------------------------------
  * A range's commits as a mail series, through the mail writer, with each
  * patch's recipients in its headers (people in To:, lists in Cc:), a cover
@@ -21485,55 +20246,8 @@ struct format_opts {
 
 static const char *const split_names[] = { "route", "subsystem", "list",
 					    NULL };
+
 enum { SPLIT_ROUTE, SPLIT_SUBSYSTEM, SPLIT_LIST };
-
-#define FO(f) offsetof(struct format_opts, f)
-
-static const struct opt format_table[] = {
-	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, 0, "DIR",
-	  "write the mails into DIR (default: .)", { NULL } },
-	{ NULL, "--to", OPT_LIST, FO(to), 0, 0, "ADDR",
-	  "also To: of every mail (repeatable)", { NULL } },
-	{ NULL, "--cc", OPT_LIST, FO(cc), 0, 0, "ADDR",
-	  "also Cc: of every mail (repeatable)", { NULL } },
-	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, 0, NULL,
-	  "everyone in Cc:, only --to in To:", { NULL } },
-	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, 0, NULL,
-	  "[RFC PATCH] instead of [PATCH]", { NULL } },
-	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, 0, "N",
-	  "version N: [PATCH vN n/m] and vN- file names",
-	  .min = 1, .max = 9999 },
-	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, SYN_IN, "OLD-BASE..OLD-TIP",
-	  "the previous version's commits, to say what became of each (default "
-	  "with -v N: version N-1 as format recorded it)",
-	  { NULL } },
-	{ NULL, "--include", OPT_LIST, FO(include), 0, 0, "GLOB",
-	  "only the commits that touch a path matching GLOB (repeatable; * "
-	  "crosses /): an RFC of one subsystem", { NULL } },
-	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, 0, NULL,
-	  "no cover letter and no n/m: each patch stands alone", { NULL } },
-	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, 0, "FILE",
-	  "the cover letter's subject (its first line) and aim (the rest)",
-	  { NULL } },
-	{ NULL, "--split", OPT_CHOICE, FO(split), 0, 0, "ORG",
-	  "a series per merge route, owning section or first list, each in "
-	  "a folder of DIR",
-	  .choices = split_names },
-	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, SYN_IN, "N",
-	  "with --split: at most N patches a series, and a list N a day "
-	  "(default 15)", .min = 1, .max = 100000 },
-	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, 0, "N",
-	  "warn about a mail to more than N (default 40)",
-	  .min = 1, .max = 1000000 },
-	{ NULL, "--force", OPT_FLAG, FO(force), 1, 0, NULL,
-	  "replace a series already in DIR (its cover letter's subject and "
-	  "aim are kept)", { NULL } },
-	{ 0 }
-};
-
-#undef FO
-
-static const struct opt *const format_tables[] = { format_table, NULL };
 
 /* The tag of mail k of n ("[RFC PATCH v2 3/7]"); k 0 is the cover.  One
  * patch is numbered where it has a cover letter (1/1), as git does. */
@@ -22302,29 +21016,6 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	return failed(r);
 }
 
-/* format's arguments beyond the tables. */
-static int format_args(struct args *a, const struct format_opts *o)
-{
-	if (a->nword > 1)
-		return cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
-				 a->word[1]);
-	if (o->prev && o->version < 2)
-		return cmd_usage(a->cmd, "--prev needs -v N, the new version (2 "
-				 "or more)");
-	if (o->prev && !is_range(o->prev))
-		return cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)",
-				 o->prev);
-	if (o->max_patches && o->split < 0)
-		return cmd_usage(a->cmd, "--max-patches needs --split");
-	if (o->split >= 0 && o->individual)
-		return cmd_usage(a->cmd, "--split writes series with cover "
-				 "letters: --individual cannot go with it");
-	if (o->individual && (o->cover || o->prev))
-		return cmd_usage(a->cmd, "--individual writes no cover letter: "
-				 "--cover and --prev cannot go with it");
-	return 0;
-}
-
 /* Keeps the commits of rc that touch a path matching one of include.  An
  * empty commit (a note for reviewers, b4's cover-letter commit) is left
  * out and said: as a mail it is a patch git am stops at, and b4's is the
@@ -22407,6 +21098,1327 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
 	sending_warnings(sm, c->ow.m, o->max_rcpt, o->to.n + o->cc.n, NULL);
 	hardware_warnings(&c->src, &c->p, 1, NULL, c->repo.top,
 			  sm->name + sm->cover, o->individual);
+}
+
+/* ==== 9. commands ======================================================= */
+
+/* ---- the command context -----------------------------------------------
+ * A command is a short composition of the parts above: it checks its
+ * arguments, then runs named steps over one struct cmd (the run, at the
+ * end of the sinks).  It stops at the first step that is not 0 and
+ * leaves through cmd_end(), which frees whatever was filled, dies again
+ * of a signal that stopped the run and returns the code: one way out.
+ */
+/* An empty context for the command whose arguments are a. */
+static void cmd_init(struct cmd *c, struct args *a)
+{
+	static const struct cmd empty = CMD_INIT(NULL);
+
+	*c = empty;
+	c->a = a;
+}
+
+static int cmd_end(struct cmd *c, int r)
+{
+	sbufs_free(c->msgs, c->nmsgs);
+	owners_release(&c->ow);
+	plan_release(&c->p);
+	wt_patch_finish(&c->src, 0);
+	source_release(&c->src);
+	status_release(&c->st);
+	rcommits_release(&c->rc);
+	free(c->rg.spec);
+	sb_release(&c->text);
+	sb_release(&c->sob);
+	free(c->top);
+	txn_release(&c->t);
+	window_release(&c->win);
+	repo_release(&c->repo);
+	args_release(c->a);
+	reraise_stop();
+	return failed(r);
+}
+
+/* Before a command has a context: its arguments' end (-h answered, or a
+ * usage error said). */
+static int args_end(struct args *a, int r)
+{
+	args_release(a);
+	return r == HELP_SHOWN ? EXIT_DONE : r;
+}
+
+static int nothing_to_commit(void)
+{
+	xfprintf(stderr, "series: nothing to commit\n");
+	return EXIT_NOTHING;
+}
+
+/* Opens the repository we stand in. */
+static int open_repo(struct cmd *c)
+{
+	return failed(repo_open(&c->repo));
+}
+
+/* The commits of a range (NULL: the upstream's), which must be linear;
+ * what names the command (verb) in the error. */
+static int open_commits(struct cmd *c, const char *spec, const char *verb)
+{
+	return failed(open_range(c->a->cmd->name, spec, &c->repo, &c->rg) < 0 ||
+		      read_range_commits(&c->rg, &c->rc, verb) < 0 ? -1 : 0);
+}
+
+/* The range must end at HEAD and start on one of its ancestors: what
+ * regroup and trailers rewrite is the branch. */
+static int range_ends_at_head(struct cmd *c)
+{
+	const struct range *r = &c->rg;
+
+	if (!*c->repo.old || strcmp(r->tip, c->repo.old))
+		return failed(error("%s %s: the range must end at HEAD (%.12s)",
+				    c->a->cmd->name, r->spec,
+				    *c->repo.old ? c->repo.old : "unborn"));
+	const char *words[] = { "merge-base", "--is-ancestor", r->base, r->tip,
+				NULL };
+	int st = run_git(&(struct git_run){ .words = words, .quiet = 1 });
+	if (st == 1)
+		return failed(error("%s %s: %.12s is not an ancestor of HEAD",
+				    c->a->cmd->name, r->spec, r->base));
+	return failed(st ? git_failed("git merge-base", st) : 0);
+}
+
+/* "Signed-off-by: " and the committer's name and address, into c->sob. */
+static int signoff_line(struct cmd *c)
+{
+	struct ident id;
+
+	if (!c->t.committer && !(c->t.committer = ident("GIT_COMMITTER_IDENT")))
+		return EXIT_FAIL;
+	parse_ident(c->t.committer, &id);
+	sb_addf(&c->sob, "Signed-off-by: %.*s", (int)id.who.len, id.who.p);
+	return 0;
+}
+
+/* ---- plan, commit, split and regroup: their options and shared steps ---- */
+
+/* The options of plan, commit, split and regroup, where the tables put
+ * them. */
+struct commit_opts {
+	int by, depth;
+	struct opt_list include;
+	int untracked, signoff, dry_run, no_verify, gpg_sign; /* -1: --no-gpg-sign */
+	const char *file, *message;
+	const char *author, *directory, *outdir;   /* split */
+	int strip, force, commit;                  /* split; strip -1: found */
+	int compare;                               /* plan */
+	int show;       /* the plan is shown, with recipients (plan, -n) */
+	int prefixes;   /* learn %(prefix) from history (plan, or a template
+			 * that holds it) */
+	struct selection sel;
+	const char *const *pathspec;
+};
+
+static const char *const by_names[] = { "dir", "file", "tree", "subsystem",
+					 "maintainers", "route", NULL };
+
+/* The option that needs MAINTAINERS, as the user wrote it, or NULL. */
+static const char *needs_maintainers(const struct commit_opts *o)
+{
+	static const char *const opt[] = { "--by subsystem",
+					   "--by maintainers", "--by route" };
+
+	return o->sel.by >= BY_SUBSYSTEM ? opt[o->sel.by - BY_SUBSYSTEM] : NULL;
+}
+
+#define CO(f) offsetof(struct commit_opts, f)
+
+static const struct opt selection_opts[] = {
+	{ NULL, "--by", OPT_CHOICE, CO(by), 0, 0, "ORG",
+	  "dir (default), file, tree (one group), or from MAINTAINERS: "
+	  "subsystem (owning section), maintainers (same recipients), "
+	  "route (same T: tree)", .choices = by_names },
+	{ NULL, "--depth", OPT_NUMBER, CO(depth), 0, 0, "N",
+	  "cut directories to their first N components",
+	  .min = 1, .max = 4096 },
+	{ NULL, "--include", OPT_LIST, CO(include), 0, 0, "GLOB",
+	  "only paths matching GLOB (repeatable; * crosses /)", { NULL } },
+	{ 0 }
+};
+
+static const struct opt worktree_opts[] = {
+	{ "-u", "--untracked", OPT_FLAG, CO(untracked), 1, SYN_LONG, NULL,
+	  "take untracked files too", { NULL } },
+	{ 0 }
+};
+
+static const struct opt signoff_opts[] = {
+	{ "-s", "--signoff", OPT_FLAG, CO(signoff), 1, 0, NULL,
+	  "add Signed-off-by: with the committer's identity", { NULL } },
+	{ 0 }
+};
+
+static const struct opt split_only_opts[] = {
+	{ NULL, "--author", OPT_VALUE, CO(author), 0, 0, "'NAME <ADDR>'",
+	  "the mails' author (default: git's user.name and user.email)",
+	  { NULL } },
+	{ "-p", NULL, OPT_NUMBER, CO(strip), 0, 0, "N",
+	  "drop N leading components of the diff's paths (default: found)",
+	  .min = 0, .max = 4096 },
+	{ NULL, "--directory", OPT_VALUE, CO(directory), 0, 0, "DIR",
+	  "put DIR/ before every path of the diff, as git apply does",
+	  { NULL } },
+	{ "-o", "--output-directory", OPT_VALUE, CO(outdir), 0, 0, "DIR",
+	  "write the mails into DIR (default: .)", { NULL } },
+	{ NULL, "--force", OPT_FLAG, CO(force), 1, 0, NULL,
+	  "replace a series already in the output directory", { NULL } },
+	{ NULL, "--commit", OPT_FLAG, CO(commit), 1, 0, NULL,
+	  "commit the groups on HEAD instead (index and work tree untouched)",
+	  { NULL } },
+	{ 0 }
+};
+
+static const struct opt template_opts[] = {
+	{ "-F", "--file", OPT_VALUE, CO(file), 0, 0, "FILE",
+	  "the message template (- for stdin): SEDME is the group's "
+	  "name, %(section) its owning section's title, %(prefix) the "
+	  "subject prefix its history uses (\"i2c: omap: \")", { NULL } },
+	{ "-m", "--message", OPT_VALUE, CO(message), 0, SYN_OR, "MSG",
+	  "the message template itself", { NULL } },
+	{ 0 }
+};
+
+static const struct opt commit_only_opts[] = {
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
+	  "show the commits and their messages; write nothing", { NULL } },
+	{ NULL, "--no-verify", OPT_FLAG, CO(no_verify), 1, 0, NULL,
+	  "run neither the pre-commit nor the commit-msg hook", { NULL } },
+	{ "-S", "--gpg-sign", OPT_FLAG, CO(gpg_sign), 1, SYN_HIDE, NULL,
+	  "sign (refused: series cannot sign)", { NULL } },
+	{ NULL, "--no-gpg-sign", OPT_FLAG, CO(gpg_sign), -1, 0, NULL,
+	  "commit unsigned even where commit.gpgSign is set", { NULL } },
+	{ 0 }
+};
+
+static const struct opt plan_only_opts[] = {
+	{ NULL, "--compare", OPT_FLAG, CO(compare), 1, 0, NULL,
+	  "a row of figures per organisation, to choose one with", { NULL } },
+	{ 0 }
+};
+
+static const struct opt regroup_only_opts[] = {
+	{ "-n", "--dry-run", OPT_FLAG, CO(dry_run), 1, 0, NULL,
+	  "show the new commits and every trailer's fate; write nothing",
+	  { NULL } },
+	{ 0 }
+};
+
+#undef CO
+
+static const struct opt *const plan_tables[] = {
+	selection_opts, worktree_opts, template_opts, plan_only_opts, NULL };
+
+static const struct opt *const commit_tables[] = {
+	template_opts, signoff_opts, commit_only_opts, selection_opts,
+	worktree_opts, NULL };
+
+static const struct opt *const regroup_tables[] = {
+	template_opts, signoff_opts, regroup_only_opts, selection_opts, NULL };
+
+static const struct opt *const split_tables[] = {
+	template_opts, signoff_opts, selection_opts, split_only_opts, NULL };
+
+/* Reads the options of plan, commit, split or regroup, then checks what
+ * the tables cannot: -F with -m, and that one is there where the command
+ * requires a template. */
+static int parse_commit_opts(struct args *a, struct commit_opts *o)
+{
+	int r = parse_opts(a, o);
+
+	if (r)
+		return r;
+	o->sel.by = (enum group_by)o->by;   /* by_names is in enum order */
+	o->sel.depth = o->depth;
+	o->sel.include = o->include.v;
+	o->pathspec = a->word;
+	if (o->file && o->message)
+		return cmd_usage(a->cmd, "-F and -m cannot be used together");
+	if (a->cmd->required && !o->file && !o->message)
+		return cmd_usage(a->cmd, "a message template is required "
+				 "(-F FILE or -m MSG)");
+	return 0;
+}
+
+/* The template of -F or -m into c->tm (neither given: none). */
+static int template_step(struct cmd *c, const struct commit_opts *o)
+{
+	if (!o->file && !o->message)
+		return 0;
+	if (load_template(&c->text, o->file, o->message) < 0)
+		return EXIT_FAIL;
+	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
+	return 0;
+}
+
+/* The sign-off of -s into the template: the committer's, whoever the
+ * author is (split --author). */
+static int signoff_step(struct cmd *c, const struct commit_opts *o)
+{
+	if (!o->signoff)
+		return 0;
+	if (signoff_line(c))
+		return EXIT_FAIL;
+	c->tm.sob = c->sob.buf;
+	return 0;
+}
+
+/* Whether plan shows the work tree's groups, whose hardware warnings read
+ * the change as a patch (--compare shows rows, and no warnings). */
+static int shows_hardware(const struct commit_opts *o)
+{
+	return o->show && !o->compare;
+}
+
+/* The work tree's change as a patch (started by worktree_step()), read
+ * where K: lines are searched, so that the recipients are those format
+ * gives the commits, and where plan shows the groups: the hardware rules
+ * read its hunks. */
+static int worktree_patch(struct cmd *c, const struct commit_opts *o)
+{
+	int want = (c->ow.m && c->ow.o.keywords) || shows_hardware(o);
+
+	return wt_patch_finish(&c->src, want);
+}
+
+/* Whether the plan reads the window of history: for the prefixes, or
+ * the routes (--by route, and --compare's route row). */
+static int wants_history(const struct commit_opts *o)
+{
+	return o->prefixes || o->sel.by == BY_ROUTE || o->compare;
+}
+
+/* MAINTAINERS at top (an error where the grouping needs it and there is
+ * none), each file's owner for the selection, and its recipients where
+ * the groups or --compare's rows want them (after the work tree's patch,
+ * which the owners pass does not need); then the plan, with the prefixes
+ * history gives before rev where asked. */
+static int group_step(struct cmd *c, struct commit_opts *o, const char *top,
+		      const char *rev)
+{
+	int rcpt = o->sel.by == BY_MAINTAINERS || o->compare;
+	int routes = o->sel.by == BY_ROUTE || o->compare;
+
+	if (routes)
+		window_read(&c->win, rev ? c->repo.gitdir : NULL, rev);
+	if (load_owners(&c->ow, top, needs_maintainers(o)) < 0 ||
+	    owner_facts(&c->ow, &c->src, routes ? &c->win : NULL) < 0 ||
+	    worktree_patch(c, o) < 0 ||
+	    (rcpt && c->ow.m && file_recipients(&c->ow, &c->src) < 0))
+		return EXIT_FAIL;
+	select_keys(&o->sel, &c->ow);
+	if (!make_plan(&c->p, &c->src, &o->sel))
+		return nothing_to_commit();
+	int tags = o->sel.by >= BY_SUBSYSTEM && c->tm.text &&
+		   find_bytes(c->tm.text, c->tm.len, "SEDME", 5) &&
+		   names_repeat(&c->p);
+	if ((o->prefixes || tags) && !o->compare)
+		learn_prefixes(&c->p, &c->src, &c->win, c->repo.gitdir, rev,
+			       o->sel.by == BY_FILE);
+	if (tags)
+		distinct_tags(&c->p);
+	distinct_subjects(&c->p, &c->src, &c->tm);
+	return 0;
+}
+
+/* Each group's message from the template, into c->msgs. */
+static void messages_step(struct cmd *c)
+{
+	c->msgs = group_messages(&c->p, &c->tm);
+	c->nmsgs = c->p.nr;
+	warn_messages(c->msgs, c->nmsgs, &c->tm);
+}
+
+/* ---- plan and commit ------------------------------------------------- */
+
+/* The work tree as the source: git status, the plan of it, what a commit
+ * cannot take refused.  File i of the source is status entry i. */
+static int worktree_step(struct cmd *c, struct commit_opts *o)
+{
+	struct sbuf mnt = SBUF_INIT;
+	struct stat st;
+	int r = 0;
+
+	if (c->repo.old[0] && wants_history(o))
+		window_start(&c->win, c->repo.gitdir, "HEAD");  /* beside */
+	if (read_status(&c->st, o->untracked, o->pathspec) < 0)
+		return EXIT_FAIL;
+	source_from_status(&c->src, &c->st);
+	/* the hardware rules and the recipients want the change as a patch:
+	 * its diff runs beside the owners pass (on an unborn branch every
+	 * file is new, and read whole) */
+	sb_addf(&mnt, "%s/MAINTAINERS", c->repo.top);
+	if (c->repo.old[0] && (shows_hardware(o) ||
+	    ((o->show || o->compare || o->sel.by == BY_MAINTAINERS) &&
+	     !stat(mnt.buf, &st))))
+		r = wt_patch_start(&c->src, c->repo.gitdir, c->repo.top,
+				   o->pathspec);
+	sb_release(&mnt);
+	if (r)
+		return EXIT_FAIL;
+	if ((r = group_step(c, o, c->repo.top, "HEAD")) ||
+	    check_plan(&c->p, &c->src) < 0)
+		return r ? r : EXIT_FAIL;
+	if (chdir(c->repo.top) < 0)
+		return failed(error("%s: %s", c->repo.top, strerror(errno)));
+	return 0;
+}
+
+/*
+ * plan of the work tree, and commit -n: the plan settled (settle_plan()),
+ * so that what it shows is what commit would do (a file put back as HEAD
+ * has it is no change), then its groups, or --compare's rows.
+ */
+static int show_worktree(struct cmd *c, const struct commit_opts *o,
+			 int messages)
+{
+	struct changes cs = { NULL, 0 };
+	int r = failed(settle_plan(&c->p, &c->src, &cs, c->repo.index));
+
+	if (!r && !c->p.nr)
+		r = nothing_to_commit();
+	if (!r) {
+		settled_source(&c->src, &c->p);
+		if (o->compare)
+			r = failed(print_compare(&o->sel, &c->src, &c->ow));
+		else {
+			char *letter = staged_letters(&c->p, &c->src, &cs);
+			if (c->tm.text)
+				messages_step(c);
+			print_groups(&c->p, &c->src, letter, c->msgs, messages,
+				     &c->ow);
+			/* the rules read each file's hunks with the file as
+			 * the work tree has it */
+			if (c->src.text.len)
+				hardware_warnings(&c->src, &c->p, 0, NULL,
+						  c->repo.top, NULL, 0);
+			free(letter);
+		}
+	}
+	if (stop_signal && !r)
+		r = failed(error("interrupted by signal %d", (int)stop_signal));
+	free(cs.c);
+	return r;
+}
+
+/* plan BASE..TIP: how the range's combined change would group. */
+static int plan_range(struct cmd *c, struct commit_opts *o, const char *spec)
+{
+	int r;
+
+	if (o->pathspec && o->pathspec[0])
+		return failed(error("plan %s: PATHSPECs do not go with a range; "
+				    "use --include", spec));
+	if (resolve_range(spec, &c->rg) < 0)
+		return EXIT_FAIL;
+	if (wants_history(o))
+		window_start(&c->win, c->repo.gitdir, c->rg.base);  /* beside */
+	if (source_from_range(&c->src, &c->rg) < 0)
+		return EXIT_FAIL;
+	if ((r = group_step(c, o, c->repo.top, c->rg.base)))
+		return r;
+	if (o->compare)
+		return failed(print_compare(&o->sel, &c->src, &c->ow));
+	if (c->tm.text)
+		messages_step(c);
+	print_groups(&c->p, &c->src, NULL, c->msgs, 0, &c->ow);
+	hardware_warnings(&c->src, &c->p, 0, c->rg.tip, c->repo.top, NULL, 0);
+	return 0;
+}
+
+static int cmd_plan(struct args *a)
+{
+	struct commit_opts o = { 0 };
+	int r = parse_commit_opts(a, &o);
+
+	if (!r && a->dashdash && (a->dashdash > 1 || !is_range(a->word[0])))
+		r = cmd_usage(a->cmd, "unknown argument '%s' (paths go after --; "
+			      "a range is BASE..TIP)",
+			      a->word[a->dashdash > 1 || is_range(a->word[0])]);
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	o.pathspec = a->word + a->dashdash;
+	o.show = 1;
+	catch_signals();
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c))) {
+		o.prefixes = uses_prefix(&c.tm);  /* history only when asked */
+		if (a->dashdash)
+			r = plan_range(&c, &o, a->word[0]);
+		else if (!(r = worktree_step(&c, &o)))
+			r = show_worktree(&c, &o, 0);
+	}
+	return cmd_end(&c, r);
+}
+
+/* Refuses to write unsigned commits where the user asked for signed ones:
+ * -S, or commit.gpgSign without --no-gpg-sign. */
+static int check_signing(const struct commit_opts *o)
+{
+	static const char *const words[] = { "config", "--type=bool", "--get",
+					     "commit.gpgSign", NULL };
+	struct sbuf out = SBUF_INIT;
+	const char *why = o->gpg_sign > 0 ? "-S was given" : NULL;
+
+	if (!why && !o->gpg_sign) {
+		int st = run_git(&(struct git_run){ .words = words, .out = &out });
+		chomp(&out);
+		if (st > 1) {
+			sb_release(&out);
+			return git_failed("git config", st);
+		}
+		if (!st && !strcmp(out.buf, "true"))
+			why = "commit.gpgSign is true";
+		sb_release(&out);
+	}
+	if (why)
+		return error("commit: %s, but series cannot sign commits; "
+			     "use --no-gpg-sign to commit unsigned, then sign "
+			     "with git rebase --exec 'git commit --amend "
+			     "--no-edit -S'", why);
+	return 0;
+}
+
+/* The plan as commits: one transaction (commit_series()). */
+static int commit_step(struct cmd *c, const struct commit_opts *o)
+{
+	struct changes cs = { NULL, 0 };
+	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
+			     .cs = &cs, .tmpl = &c->tm, .no_verify = o->no_verify };
+
+	c->t.repo = &c->repo;
+	int done = commit_series(&im);
+	if (!done)
+		txn_print(&c->t, c->repo.old, NULL);
+	import_release(&im);
+	free(cs.c);
+	return done < 0 ? EXIT_FAIL : done ? nothing_to_commit() : 0;
+}
+
+/* What commit refuses before it looks at the change: an operation in
+ * progress, signing; a dry run writes nothing, so it refuses neither. */
+static int commit_refusals(struct cmd *c, const struct commit_opts *o)
+{
+	if (o->dry_run)
+		return 0;
+	return failed(check_idle(&c->repo, c->a->cmd->name) < 0 ||
+		      check_signing(o) < 0 ? -1 : 0);
+}
+
+static int cmd_commit(struct args *a)
+{
+	struct commit_opts o = { 0 };
+	int r = parse_commit_opts(a, &o);
+
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	catch_signals();
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
+	    !(r = commit_refusals(&c, &o))) {
+		o.prefixes = uses_prefix(&c.tm);
+		o.show = o.dry_run;
+		if (!(r = worktree_step(&c, &o)) && !(r = signoff_step(&c, &o)))
+			r = o.dry_run ? show_worktree(&c, &o, 1) : commit_step(&c, &o);
+	}
+	return cmd_end(&c, r);
+}
+
+/* ---- split ----------------------------------------------------------------
+ * A unified diff (a file or stdin) as the source, the grouping of plan
+ * and commit, and the mail writer as the sink, or with --commit the apply
+ * transaction.  Needs no repository for mails.
+ */
+
+/* The mails' author, "Name <addr>": --author, else git's identity. */
+static int split_author(const struct commit_opts *o, char **author)
+{
+	struct ident id;
+
+	if (o->author) {
+		if (parse_ident(o->author, &id) < 0 || id.dated ||
+		    strchr(o->author, '\n'))
+			return error("--author: '%s' is not 'Name <addr>'",
+				     o->author);
+		*author = xstrdup(o->author);
+		return 0;
+	}
+	static const char *const words[] = { "var", "GIT_AUTHOR_IDENT", NULL };
+	struct sbuf out = SBUF_INIT;
+	int st = run_git(&(struct git_run){ .words = words, .out = &out,
+					    .quiet = 1 });
+	chomp(&out);
+	if (st || parse_ident(out.buf, &id) < 0) {
+		sb_release(&out);
+		return error("no author: give --author 'Name <addr>' (or set "
+			     "git's user.name and user.email)");
+	}
+	*author = xstrndup(id.who.p, id.who.len);
+	sb_release(&out);
+	return 0;
+}
+
+/* The diff as the source: the file named (or stdin), parsed. */
+static int diff_step(struct cmd *c, const struct commit_opts *o,
+		     const char *what)
+{
+	struct diff_opts d = { o->strip, o->directory };
+
+	return failed(read_diff(&c->src, what) < 0 ||
+		      parse_diff(&c->src, what, &d) < 0 ? -1 : 0);
+}
+
+/* MAINTAINERS: the one above the current directory, whose directory the
+ * diff's paths are relative to; none is an error only where the grouping
+ * needs it. */
+static int split_tree(struct cmd *c, const struct commit_opts *o)
+{
+	c->top = find_up(".");
+	if (!c->top && needs_maintainers(o))
+		return failed(error("%s: no MAINTAINERS above the current "
+				    "directory", needs_maintainers(o)));
+	return 0;
+}
+
+/* spatch's bare form names its files where it ran (patch -p0 reads them
+ * there): split from a subdirectory of the tree puts that directory
+ * before them.  The tree's top is MAINTAINERS' directory, else git's;
+ * with neither, the current directory is the top. */
+static int files_from_here(struct cmd *c)
+{
+	struct sbuf prefix = SBUF_INIT;
+	char cwd[PATH_MAX];
+	int any = 0;
+
+	for (size_t i = 0; i < c->src.nr; i++)
+		any |= c->src.f[i].here;
+	if (!any)
+		return 0;
+	if (c->top && getcwd(cwd, sizeof cwd) && strcmp(cwd, c->top)) {
+		size_t n = strlen(c->top);
+		if (strncmp(cwd, c->top, n) || cwd[n] != '/')
+			return failed(error("%s is not below the tree's top %s: "
+					    "run split there, or give --directory",
+					    cwd, c->top));
+		sb_addf(&prefix, "%s/", cwd + n + 1);
+	} else if (!c->top) {
+		static const char *const words[] = { "rev-parse", "--show-prefix",
+						     NULL };
+		if (run_git(&(struct git_run){ .words = words, .out = &prefix,
+					       .quiet = 1 }))
+			sb_setlen(&prefix, 0);
+		chomp(&prefix);
+	}
+	for (size_t i = 0; prefix.len && i < c->src.nr; i++) {
+		struct sfile *f = &c->src.f[i];
+		if (!f->here)
+			continue;
+		struct sbuf p = SBUF_INIT;
+		sb_addf(&p, "%s%s", prefix.buf, f->path);
+		free(f->path);
+		f->path = sb_detach(&p, NULL);
+	}
+	sb_release(&prefix);
+	return 0;
+}
+
+/* --commit: the groups as commits on HEAD; the index and the work tree are
+ * not written. */
+static int split_commit(struct cmd *c, const struct commit_opts *o,
+			const char *author)
+{
+	struct txn *t = &c->t;
+
+	if (open_repo(c) || check_idle(&c->repo, c->a->cmd->name) < 0 ||
+	    (!t->committer && !(t->committer = ident("GIT_COMMITTER_IDENT"))))
+		return EXIT_FAIL;
+	if (o->author) {
+		/* the author's name with the committer's time */
+		struct ident id;
+		struct sbuf a = SBUF_INIT;
+		parse_ident(t->committer, &id);
+		sb_addf(&a, "%s%s", author, id.who.p + id.who.len);
+		t->author = sb_detach(&a, NULL);
+	}
+	t->repo = &c->repo;
+	if (apply_series(t, &c->p, &c->src, c->msgs, o->directory) < 0)
+		return EXIT_FAIL;
+	txn_print(t, c->repo.old, NULL);
+	if (*c->repo.old)
+		xfprintf(stderr, "series: the index and the work tree still hold "
+			 "%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
+			 "the new HEAD\n", c->repo.old, c->repo.old);
+	return 0;
+}
+
+static int split_mails(struct cmd *c, const struct commit_opts *o,
+		       const char *author)
+{
+	struct mail_opts mo = { .author = author,
+				.outdir = o->outdir ? o->outdir : ".",
+				.force = o->force };
+
+	split_date(&mo);
+	return failed(write_mails(&mo, &c->src, &c->p, c->msgs, c->ow.m,
+				  &c->ow.o));
+}
+
+static int cmd_split(struct args *a)
+{
+	struct commit_opts o = { .strip = -1 };
+	int r = parse_commit_opts(a, &o);
+
+	if (!r && a->nword > 1)
+		r = cmd_usage(a->cmd, "one diff at a time ('%s' is a second)",
+			      a->word[1]);
+	if (!r && o.commit && o.outdir)
+		r = cmd_usage(a->cmd, "--commit writes no mails: -o cannot go "
+			      "with it");
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	char *author = NULL;
+	catch_signals();
+	if (!(r = template_step(&c, &o)) &&
+	    !(r = diff_step(&c, &o, a->nword ? a->word[0] : "-")) &&
+	    !(r = failed(split_author(&o, &author))) && !(r = split_tree(&c, &o)) &&
+	    !(r = files_from_here(&c))) {
+		o.prefixes = uses_prefix(&c.tm);
+		if (!(r = group_step(&c, &o, c.top, "HEAD")) &&
+		    !(r = signoff_step(&c, &o))) {
+			messages_step(&c);
+			r = o.commit ? split_commit(&c, &o, author) :
+				       split_mails(&c, &o, author);
+		}
+	}
+	free(author);
+	return cmd_end(&c, r);
+}
+
+/* ---- regroup --------------------------------------------------------------
+ * A commit range as the source, any grouping, and the take transaction
+ * (take_series) as the sink, on the range's base; the last commit's tree
+ * must be the range's, and the trailers each old commit carried go where all of a new
+ * commit's changes carried them.
+ */
+
+/* The range, which must be the branch's end, as commits and as one change;
+ * its tip's tree into want. */
+static int regroup_source(struct cmd *c, const struct commit_opts *o,
+			  const char *spec, char *want)
+{
+	int r;
+
+	if (!o->dry_run && check_idle(&c->repo, c->a->cmd->name) < 0)
+		return EXIT_FAIL;
+	if (resolve_range(spec, &c->rg) < 0)
+		return EXIT_FAIL;
+	if ((r = range_ends_at_head(c)))
+		return r;
+	return failed(read_range_commits(&c->rg, &c->rc, "regrouped") < 0 ||
+		      source_from_range(&c->src, &c->rg) < 0 ||
+		      tree_of(c->rg.tip, want) < 0 ? -1 : 0);
+}
+
+/* The files --include leaves out, said: the new commits have them as the
+ * base had them. */
+static void report_left_out(const struct cmd *c, const struct commit_opts *o)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < c->src.nr; i++)
+		out += !included(c->src.f[i].path, o->sel.include);
+	if (out)
+		xfprintf(stderr, "series: %zu file%s outside --include stay%s as "
+			 "%.12s has %s; the old tip is %.12s\n", out,
+			 out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
+			 out == 1 ? "it" : "them", c->rg.tip);
+}
+
+/* The new commits: shown with every trailer's fate (-n), or made; with
+ * --include, of the included files alone (want NULL). */
+static int regroup_commits(struct cmd *c, const struct regroup *rg,
+			   const char *want, int dry_run)
+{
+	if (dry_run) {
+		print_groups(&c->p, &c->src, NULL, c->msgs, 1, NULL);
+		report_trailers(rg, &c->p, 1);
+		return 0;
+	}
+	c->t.repo = &c->repo;
+	char **author = regroup_authors(rg, &c->p);
+	int r = take_series(&c->t, &c->p, &c->src, c->msgs, c->rg.base,
+			    c->rg.tip, want, author);
+	free_strings(author, c->p.nr);
+	if (r < 0)
+		return EXIT_FAIL;
+	report_trailers(rg, &c->p, 0);
+	char was[64];
+	fmt_buf(was, sizeof was, " (was %zu commit%s)", c->rc.nr,
+		 c->rc.nr == 1 ? "" : "s");
+	txn_print(&c->t, c->rg.base, was);
+	return 0;
+}
+
+static int cmd_regroup(struct args *a)
+{
+	struct commit_opts o = { 0 };
+	int r = parse_commit_opts(a, &o);
+
+	if (!r && (a->nword != 1 || !is_range(a->word[0])))
+		r = cmd_usage(a->cmd, a->nword ? "one range BASE..HEAD, not '%s'" :
+			      "a range BASE..HEAD is required",
+			      a->nword ? a->word[a->nword > 1] : "");
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	struct regroup rg = { .commits = &c.rc };
+	char want[72];
+	catch_signals();
+	if (!(r = template_step(&c, &o)) && !(r = open_repo(&c)) &&
+	    !(r = regroup_source(&c, &o, a->word[0], want))) {
+		o.prefixes = uses_prefix(&c.tm);
+		if (!(r = group_step(&c, &o, c.repo.top, c.rg.base)) &&
+		    !(r = signoff_line(&c))) {
+			collect_trailers(&rg, o.signoff ? c.sob.buf : NULL);
+			map_file_commits(&rg, &c.src);
+			c.msgs = regroup_messages(&rg, &c.p, &c.tm,
+						  o.signoff ? c.sob.buf : NULL);
+			c.nmsgs = c.p.nr;
+			report_own_text(&rg, &c.p, c.msgs);
+			report_left_out(&c, &o);
+			r = regroup_commits(&c, &rg, o.include.n ? NULL : want,
+					    o.dry_run);
+		}
+	}
+	regroup_release(&rg, c.src.nr);
+	return cmd_end(&c, r);
+}
+
+/* ---- cc -------------------------------------------------------------------
+ * get_maintainer.pl's answer for patches (or, with -f, files of the tree),
+ * as git send-email's --cc-cmd runs it: the tree's MAINTAINERS found above
+ * the first patch, .get_maintainer.conf's switches under the command
+ * line's, one query for all the arguments, or for a cover letter the
+ * lists of its series.
+ */
+/* path (relative to the current directory) relative to top, "dir/" for a
+ * directory, as the script strips its own prefixes. */
+static char *tree_path(const char *top, const char *path)
+{
+	struct sbuf abs = SBUF_INIT, out = SBUF_INIT;
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+		sb_addf(&abs, "%s/", cwd);
+	sb_adds(&abs, path);
+	/* lexical clean-up of "." and ".." and "//" */
+	for (char *p = abs.buf; *p;) {
+		char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if ((n == 1 && p[0] == '.') || n == 0) {
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(out.buf, '/');
+			sb_setlen(&out, s ? (size_t)(s - out.buf) : 0);
+		} else {
+			sb_addc(&out, '/');
+			sb_add(&out, p, n);
+		}
+		p = e ? e + 1 : p + n;
+	}
+	size_t tl = strlen(top);
+	char *r;
+	if (!strncmp(out.buf, top, tl) && out.buf[tl] == '/')
+		r = xstrdup(out.buf + tl + 1);
+	else
+		r = xstrdup(path);
+	sb_release(&abs);
+	sb_release(&out);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode) && *r &&
+	    r[strlen(r) - 1] != '/') {
+		size_t n = strlen(r);
+		r = xrealloc(r, n + 2);
+		memcpy(r + n, "/", 2);
+	}
+	return r;
+}
+
+/* The nq queries' answers as series cc prints them, into out[i]. */
+static int run_queries(struct maintainers *m, const struct cc_opts *o,
+		       const struct cc_query *q, size_t nq, struct sbuf *out)
+{
+	struct sbuf err = SBUF_INIT;
+	struct recipients *r = xcalloc(nq + 1, sizeof *r);
+	int failed = maintainers_query(m, o, q, nq, r, &err);
+
+	if (failed < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; !failed && i < nq; i++)
+		recipients_write(&out[i], &r[i], o->roles);
+	recipients_free(r, nq);
+	sb_release(&err);
+	return failed;
+}
+
+/* Appends the lines of text to out, sorted and each once. */
+static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
+{
+	char **lines = NULL;
+	size_t nl = 0, al = 0;
+
+	const char *pos = text->buf, *end = text->buf + text->len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *p = (char *)l.p;   /* ours: cut in place */
+		p[l.len] = '\0';
+		GROW(lines, nl + 1, al);
+		lines[nl++] = p;
+	}
+	sort_unique(lines, &nl, 0);
+	for (size_t i = 0; i < nl; i++)
+		sb_addf(out, "%s\n", lines[i]);
+	free(lines);
+}
+
+/* One patch of a cover letter's series and what its query needs. */
+struct sibling {
+	char *name;
+	struct patch_files pf;
+	struct kwtext kw;
+};
+
+static int cmp_sibling(const void *a, const void *b)
+{
+	return strcmp(((const struct sibling *)a)->name,
+		      ((const struct sibling *)b)->name);
+}
+
+/* The patches of the cover letter at path's series that lie beside it,
+ * each scanned (with kw, its K: text), sorted by name, into *s.
+ * Directories and dangling links are passed over.  Their number, or -1
+ * after error(). */
+static long cover_siblings(const char *path, const char *text, size_t len,
+			   int kw, struct sibling **s)
+{
+	char *dir = dir_of(path);
+	const char *base = base_name(path);
+	struct numbering cover;
+	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
+	size_t ns = 0, as = 0;
+	int r = 0;
+	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
+
+	read_numbering(text, len, &cover);
+	*s = NULL;
+	if (!d && strcmp(path, "-"))
+		r = error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
+		struct stat sb;
+		struct patch_name pn;
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
+			continue;
+		sb_setlen(&one, 0);
+		sb_addf(&one, "%s/%s", dir, de->d_name);
+		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (!parse_patch_name(de->d_name, &pn) &&
+		     !has_suffix(de->d_name, ".patch")))
+			continue;
+		sb_setlen(&t, 0);
+		if (sb_read_file(&t, one.buf) < 0)
+			r = error("%s: %s", one.buf, strerror(errno));
+		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
+			GROW(*s, ns + 1, as);
+			struct sibling *x = &(*s)[ns++];
+			*x = (struct sibling){ xstrdup(de->d_name), { 0 },
+					       KWTEXT_INIT };
+			scan_patch(t.buf, t.len, &x->pf, kw ? &x->kw : NULL);
+		}
+	}
+	if (d && errno && !r)
+		r = error("%s: %s", dir, strerror(errno));
+	if (d)
+		closedir(d);
+	sort_n(*s, ns, sizeof **s, cmp_sibling);
+	free(dir);
+	sb_release(&one);
+	sb_release(&t);
+	return r < 0 ? -1 : (long)ns;
+}
+
+static void siblings_release(struct sibling *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		patch_files_release(&s[i].pf);
+		kwtext_release(&s[i].kw);
+	}
+	free(s);
+}
+
+/*
+ * A cover letter's recipients: the sorted union of the lists (and
+ * reviewers: the script runs --no-m) of every patch of its series beside
+ * it, each answered on its own, all from one pass over MAINTAINERS.  No
+ * sibling at all is a warning, not a silent empty answer.
+ */
+static int cc_cover(struct maintainers *m, const struct cc_opts *o,
+		    const char *path, const char *text, size_t len,
+		    struct sbuf *out)
+{
+	struct cc_opts no_m = *o;
+	struct sibling *s;
+	long ns = cover_siblings(path, text, len, o->keywords, &s);
+	int r = ns < 0 ? -1 : 0;
+
+	no_m.m = 0;
+	if (!ns)
+		warning("cc: %s is a cover letter, but no patch of its series "
+			"lies beside it: no recipients", path);
+	struct cc_query *q = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *q);
+	struct sbuf *outs = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *outs);
+	size_t nq = 0;
+	for (long i = 0; i < ns; i++)
+		if (s[i].pf.nr)
+			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
+				.nfile = s[i].pf.nr, .kw = &s[i].kw,
+				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
+	for (size_t i = 0; i < nq; i++)
+		sb_init(&outs[i]);
+	if (!r && nq)
+		r = run_queries(m, &no_m, q, nq, outs);
+	struct sbuf all = SBUF_INIT;
+	for (size_t i = 0; i < nq; i++) {
+		sb_add(&all, outs[i].buf, outs[i].len);
+		sb_release(&outs[i]);
+	}
+	if (!r)
+		add_sorted_unique_lines(out, &all);
+	siblings_release(s, ns > 0 ? (size_t)ns : 0);
+	free(q);
+	free(outs);
+	sb_release(&all);
+	return r;
+}
+
+/* Whether git tracks path (as the script's vcs_file_exists asks it, from
+ * the current directory): a file that is not a patch is then asked for. */
+static int git_tracks(const char *path)
+{
+	const char *words[] = { "ls-files", "--", path, NULL };
+	struct sbuf out = SBUF_INIT;
+	int r = run_git(&(struct git_run){ .words = words, .out = &out,
+					   .quiet = 1 }) == 0 && out.len;
+
+	sb_release(&out);
+	return r;
+}
+
+/* Adds a file asked for by name: its tree path, and its text for K:. */
+static void add_named_file(struct maintainers *m, const struct cc_opts *o,
+			   const char *top, const char *path,
+			   struct patch_files *pf, struct kwtext *kw)
+{
+	struct sbuf text = SBUF_INIT;
+	char *file = tree_path(top, path);
+
+	if (o->keywords && keyword_searched(file) &&
+	    !read_tree_file(m, file, &text))
+		kwtext_add(kw, text.buf, text.len, 0);
+	GROW(pf->file, pf->nr + 1, pf->alloc);
+	pf->file[pf->nr++] = file;
+	sb_release(&text);
+}
+
+/*
+ * The command line of `series cc`: options anywhere (as Getopt permutes
+ * them), "--" ends them; --maintainers and -f are ours, the rest the
+ * script's switches, read into sw.  sw starts with every field -1, so the
+ * fields the command line set are known: they win over the conf file.
+ */
+struct cc_args {
+	struct cc_opts sw;   /* first: the switch rows are offsets into it */
+	const char *mfile, *since;
+	int from_files;
+	const char **arg;
+	size_t narg;
+};
+
+static const struct opt cc_own_opts[] = {
+	{ NULL, "--maintainers", OPT_VALUE, offsetof(struct cc_args, mfile), 0, 0,
+	  "FILE", "this MAINTAINERS; its directory is the tree's top",
+	  { NULL } },
+	{ "-f", "--file", OPT_FLAG, offsetof(struct cc_args, from_files), 1, SYN_HIDE,
+	  NULL, "the arguments are paths in the tree, not patches", { NULL } },
+	{ NULL, "--git-since", OPT_VALUE, offsetof(struct cc_args, since), 0, SYN_HIDE,
+	  "WHEN", "history: since WHEN (git log's --since; 1-year-ago)",
+	  { NULL } },
+	{ 0 }
+};
+
+static const struct opt *const cc_tables[] = { cc_own_opts, cc_switches, NULL };
+
+static int parse_cc_args(struct args *a, struct cc_args *c)
+{
+	for (const struct opt *o = cc_switches; o->lng; o++)
+		*(int *)(void *)((char *)&c->sw + o->off) = -1;
+	int r = parse_opts(a, c);
+	if (r)
+		return r;
+	c->arg = a->word;
+	c->narg = a->nword;
+	if (!c->narg)
+		return cmd_usage(a->cmd, "no patch or file given");
+	if (c->since && strlen(c->since) >= sizeof c->sw.git_since)
+		return cmd_usage(a->cmd, "--git-since: too long");
+	return 0;
+}
+
+/* The conf's switches in o, then the command line's over them. */
+static void apply_switches(struct cc_opts *o, const struct cc_args *c)
+{
+	for (const struct opt *row = cc_switches; row->lng; row++) {
+		int v = *(const int *)(const void *)((const char *)&c->sw + row->off);
+		if (v != -1)
+			*(int *)(void *)((char *)o + row->off) = v;
+	}
+	if (c->since)
+		fmt_buf(o->git_since, sizeof o->git_since, "%s", c->since);
+}
+
+/* Where MAINTAINERS and the tree's top are (see find_up): above the first
+ * patch or -f path (an absolute one names its own tree, wherever we run),
+ * else above the current directory. */
+static int find_tree(const struct cc_args *c, char **top, char **mpath)
+{
+	if (c->mfile) {
+		*mpath = xstrdup(c->mfile);
+		*top = dir_of(c->mfile);
+		return 0;
+	}
+	const char *first = c->arg[0];
+	char *d = !strcmp(first, "-") ? xstrdup(".") : dir_of(first);
+	*top = find_up(d);
+	free(d);
+	if (!*top)
+		*top = find_up(".");
+	if (!*top)
+		return error("cc: no MAINTAINERS file above %s or the current "
+			     "directory (use --maintainers FILE)", first);
+	struct sbuf p = SBUF_INIT;
+	sb_addf(&p, "%s/MAINTAINERS", *top);
+	*mpath = sb_detach(&p, NULL);
+	return 0;
+}
+
+/* One patch's files, Fixes: and keyword lines (one, kw1: emptied and
+ * released) added to the query's (pf, kw): cc of several patches asks
+ * once for them all, as the script does. */
+static void join_patch(struct patch_files *pf, struct kwtext *kw,
+		       struct patch_files *one, struct kwtext *kw1)
+{
+	for (size_t j = 0; j < one->nr; j++) {
+		GROW(pf->file, pf->nr + 1, pf->alloc);
+		pf->file[pf->nr++] = one->file[j];
+	}
+	for (size_t j = 0; j < one->nfixes; j++) {
+		GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+		pf->fixes[pf->nfixes++] = one->fixes[j];
+	}
+	one->nr = one->nfixes = 0;
+	patch_files_release(one);
+	for (size_t j = 0; j < kw1->nline; j++)
+		kwtext_add(kw, kw1->text.buf + kw1->line[j].off,
+			   kw1->line[j].len, kw1->line[j].skip);
+	kwtext_release(kw1);
+	sort_unique(pf->file, &pf->nr, 1);
+}
+
+/*
+ * Builds the one query of the command line, as the script does: every
+ * argument's files in one list (a patch's files, sorted with those before;
+ * a file asked for by -f, by being a directory, or by being tracked by git
+ * and no patch), keywords from all of them.  A lone cover letter is
+ * answered by cc_cover instead; *cover says so.
+ */
+static int build_cc_query(struct maintainers *m, const struct cc_opts *o,
+			  const struct cc_args *c, const char *top,
+			  struct patch_files *pf, struct kwtext *kw,
+			  struct sbuf *out, int *cover)
+{
+	struct sbuf text = SBUF_INIT;
+	int r = 0;
+
+	*cover = 0;
+	for (size_t i = 0; i < c->narg && !r; i++) {
+		const char *path = c->arg[i];
+		struct stat sb;
+		if (strcmp(path, "-") && stat(path, &sb) < 0) {
+			r = error("cc: %s: %s", path, strerror(errno));
+			break;
+		}
+		if (c->from_files || (strcmp(path, "-") && S_ISDIR(sb.st_mode))) {
+			add_named_file(m, o, top, path, pf, kw);
+			continue;
+		}
+		sb_setlen(&text, 0);
+		if ((r = read_mail(path, &text)) < 0)
+			break;
+		struct patch_files one = { 0 };
+		struct kwtext okw = KWTEXT_INIT;
+		size_t n = scan_patch(text.buf, text.len, &one, o->keywords ? &okw : NULL);
+		if (c->narg == 1 && is_cover(strcmp(path, "-") ? path : NULL,
+					     text.buf, text.len, n)) {
+			patch_files_release(&one);
+			kwtext_release(&okw);
+			*cover = 1;
+			r = cc_cover(m, o, path, text.buf, text.len, out);
+			break;
+		}
+		if (!n && strcmp(path, "-") && git_tracks(path)) {
+			patch_files_release(&one);
+			kwtext_release(&okw);
+			add_named_file(m, o, top, path, pf, kw);
+			continue;
+		}
+		if (!n)
+			warning("cc: %s does not look like a patch (-f asks for "
+				"the file)", path);
+		join_patch(pf, kw, &one, &okw);
+	}
+	sb_release(&text);
+	return r;
+}
+
+/* The answer to the command line: a lone cover letter's, or its one
+ * query's. */
+static int cc_answer(struct maintainers *m, const struct cc_opts *o,
+		     const struct cc_args *ca, const char *top, struct sbuf *out)
+{
+	struct patch_files pf = { 0 };
+	struct kwtext kw = KWTEXT_INIT;
+	int cover = 0, r = build_cc_query(m, o, ca, top, &pf, &kw, out, &cover);
+
+	if (!r && !cover && pf.nr) {
+		struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
+				      .fixes = pf.fixes, .nfixes = pf.nfixes };
+		r = run_queries(m, o, &q, 1, out);
+	}
+	patch_files_release(&pf);
+	kwtext_release(&kw);
+	return failed(r);
+}
+
+static int cmd_cc(struct args *a)
+{
+	struct cc_args ca = { 0 };
+	int r = parse_cc_args(a, &ca);
+
+	if (r)
+		return args_end(a, r);
+	struct cmd c;
+	cmd_init(&c, a);
+	struct cc_opts o = CC_OPTS_INIT;
+	struct maintainers *m = NULL;
+	struct sbuf out = SBUF_INIT;
+	char *mpath = NULL;
+	if (!(r = failed(find_tree(&ca, &c.top, &mpath)))) {
+		/* the conf first, then the command line over it; a file
+		 * named is that file alone, as the script's --mpath FILE */
+		read_conf(&o, c.top);
+		apply_switches(&o, &ca);
+		o.find_files &= !ca.mfile;
+		m = load_maintainers(mpath, c.top, &o);
+		r = m ? cc_answer(m, &o, &ca, c.top, &out) : EXIT_FAIL;
+	}
+	if (!r)
+		fwrite(out.buf, 1, out.len, stdout);
+	if (m)
+		maintainers_free(m);
+	free(mpath);
+	sb_release(&out);
+	return cmd_end(&c, r);
+}
+
+#define FO(f) offsetof(struct format_opts, f)
+
+static const struct opt format_table[] = {
+	{ "-o", "--output-directory", OPT_VALUE, FO(outdir), 0, 0, "DIR",
+	  "write the mails into DIR (default: .)", { NULL } },
+	{ NULL, "--to", OPT_LIST, FO(to), 0, 0, "ADDR",
+	  "also To: of every mail (repeatable)", { NULL } },
+	{ NULL, "--cc", OPT_LIST, FO(cc), 0, 0, "ADDR",
+	  "also Cc: of every mail (repeatable)", { NULL } },
+	{ NULL, "--all-cc", OPT_FLAG, FO(all_cc), 1, 0, NULL,
+	  "everyone in Cc:, only --to in To:", { NULL } },
+	{ NULL, "--rfc", OPT_FLAG, FO(rfc), 1, 0, NULL,
+	  "[RFC PATCH] instead of [PATCH]", { NULL } },
+	{ "-v", "--reroll-count", OPT_NUMBER, FO(version), 0, 0, "N",
+	  "version N: [PATCH vN n/m] and vN- file names",
+	  .min = 1, .max = 9999 },
+	{ NULL, "--prev", OPT_VALUE, FO(prev), 0, SYN_IN, "OLD-BASE..OLD-TIP",
+	  "the previous version's commits, to say what became of each (default "
+	  "with -v N: version N-1 as format recorded it)",
+	  { NULL } },
+	{ NULL, "--include", OPT_LIST, FO(include), 0, 0, "GLOB",
+	  "only the commits that touch a path matching GLOB (repeatable; * "
+	  "crosses /): an RFC of one subsystem", { NULL } },
+	{ NULL, "--individual", OPT_FLAG, FO(individual), 1, 0, NULL,
+	  "no cover letter and no n/m: each patch stands alone", { NULL } },
+	{ NULL, "--cover", OPT_VALUE, FO(cover), 0, 0, "FILE",
+	  "the cover letter's subject (its first line) and aim (the rest)",
+	  { NULL } },
+	{ NULL, "--split", OPT_CHOICE, FO(split), 0, 0, "ORG",
+	  "a series per merge route, owning section or first list, each in "
+	  "a folder of DIR",
+	  .choices = split_names },
+	{ NULL, "--max-patches", OPT_NUMBER, FO(max_patches), 0, SYN_IN, "N",
+	  "with --split: at most N patches a series, and a list N a day "
+	  "(default 15)", .min = 1, .max = 100000 },
+	{ NULL, "--max-recipients", OPT_NUMBER, FO(max_rcpt), 0, 0, "N",
+	  "warn about a mail to more than N (default 40)",
+	  .min = 1, .max = 1000000 },
+	{ NULL, "--force", OPT_FLAG, FO(force), 1, 0, NULL,
+	  "replace a series already in DIR (its cover letter's subject and "
+	  "aim are kept)", { NULL } },
+	{ 0 }
+};
+
+#undef FO
+
+static const struct opt *const format_tables[] = { format_table, NULL };
+
+/* format's arguments beyond the tables. */
+static int format_args(struct args *a, const struct format_opts *o)
+{
+	if (a->nword > 1)
+		return cmd_usage(a->cmd, "one range at a time ('%s' is a second)",
+				 a->word[1]);
+	if (o->prev && o->version < 2)
+		return cmd_usage(a->cmd, "--prev needs -v N, the new version (2 "
+				 "or more)");
+	if (o->prev && !is_range(o->prev))
+		return cmd_usage(a->cmd, "--prev: '%s' is no range (BASE..TIP)",
+				 o->prev);
+	if (o->max_patches && o->split < 0)
+		return cmd_usage(a->cmd, "--max-patches needs --split");
+	if (o->split >= 0 && o->individual)
+		return cmd_usage(a->cmd, "--split writes series with cover "
+				 "letters: --individual cannot go with it");
+	if (o->individual && (o->cover || o->prev))
+		return cmd_usage(a->cmd, "--individual writes no cover letter: "
+				 "--cover and --prev cannot go with it");
+	return 0;
 }
 
 static int cmd_format(struct args *a)
