@@ -10968,6 +10968,262 @@ static int owner_facts(struct owners *ow, const struct source *src,
 	return r;
 }
 
+/* ---- series cc's answers -----------------------------------------------------
+ * What series cc prints beyond one query's answer: paths of the tree as
+ * the script names them, the answers of several queries, and a cover
+ * letter's recipients from the patches beside it.
+ */
+
+/* path (relative to the current directory) relative to top, "dir/" for a
+ * directory, as the script strips its own prefixes. */
+static char *tree_path(const char *top, const char *path)
+{
+	struct sbuf abs = SBUF_INIT, out = SBUF_INIT;
+	char cwd[PATH_MAX];
+	struct stat st;
+
+	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+		sb_addf(&abs, "%s/", cwd);
+	sb_adds(&abs, path);
+	/* lexical clean-up of "." and ".." and "//" */
+	for (char *p = abs.buf; *p;) {
+		char *e = strchr(p, '/');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if ((n == 1 && p[0] == '.') || n == 0) {
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(out.buf, '/');
+			sb_setlen(&out, s ? (size_t)(s - out.buf) : 0);
+		} else {
+			sb_addc(&out, '/');
+			sb_add(&out, p, n);
+		}
+		p = e ? e + 1 : p + n;
+	}
+	size_t tl = strlen(top);
+	char *r;
+	if (!strncmp(out.buf, top, tl) && out.buf[tl] == '/')
+		r = xstrdup(out.buf + tl + 1);
+	else
+		r = xstrdup(path);
+	sb_release(&abs);
+	sb_release(&out);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode) && *r &&
+	    r[strlen(r) - 1] != '/') {
+		size_t n = strlen(r);
+		r = xrealloc(r, n + 2);
+		memcpy(r + n, "/", 2);
+	}
+	return r;
+}
+
+/* The nq queries' answers as series cc prints them, into out[i]. */
+static int run_queries(struct maintainers *m, const struct cc_opts *o,
+		       const struct cc_query *q, size_t nq, struct sbuf *out)
+{
+	struct sbuf err = SBUF_INIT;
+	struct recipients *r = xcalloc(nq + 1, sizeof *r);
+	int failed = maintainers_query(m, o, q, nq, r, &err);
+
+	if (failed < 0)
+		error("%s", err.buf);
+	for (size_t i = 0; !failed && i < nq; i++)
+		recipients_write(&out[i], &r[i], o->roles);
+	recipients_free(r, nq);
+	sb_release(&err);
+	return failed;
+}
+
+/* Appends the lines of text to out, sorted and each once. */
+static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
+{
+	char **lines = NULL;
+	size_t nl = 0, al = 0;
+
+	const char *pos = text->buf, *end = text->buf + text->len;
+	for (struct span l; next_line(&pos, end, &l);) {
+		char *p = (char *)l.p;   /* ours: cut in place */
+		p[l.len] = '\0';
+		GROW(lines, nl + 1, al);
+		lines[nl++] = p;
+	}
+	sort_unique(lines, &nl, 0);
+	for (size_t i = 0; i < nl; i++)
+		sb_addf(out, "%s\n", lines[i]);
+	free(lines);
+}
+
+/* One patch of a cover letter's series and what its query needs. */
+struct sibling {
+	char *name;
+	struct patch_files pf;
+	struct kwtext kw;
+};
+
+static int cmp_sibling(const void *a, const void *b)
+{
+	return strcmp(((const struct sibling *)a)->name,
+		      ((const struct sibling *)b)->name);
+}
+
+/* The patches of the cover letter at path's series that lie beside it,
+ * each scanned (with kw, its K: text), sorted by name, into *s.
+ * Directories and dangling links are passed over.  Their number, or -1
+ * after error(). */
+static long cover_siblings(const char *path, const char *text, size_t len,
+			   int kw, struct sibling **s)
+{
+	char *dir = dir_of(path);
+	const char *base = base_name(path);
+	struct numbering cover;
+	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
+	size_t ns = 0, as = 0;
+	int r = 0;
+	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
+
+	read_numbering(text, len, &cover);
+	*s = NULL;
+	if (!d && strcmp(path, "-"))
+		r = error("%s: %s", dir, strerror(errno));
+	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
+		struct stat sb;
+		struct patch_name pn;
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
+			continue;
+		sb_setlen(&one, 0);
+		sb_addf(&one, "%s/%s", dir, de->d_name);
+		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+		    (!parse_patch_name(de->d_name, &pn) &&
+		     !has_suffix(de->d_name, ".patch")))
+			continue;
+		sb_setlen(&t, 0);
+		if (sb_read_file(&t, one.buf) < 0)
+			r = error("%s: %s", one.buf, strerror(errno));
+		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
+			GROW(*s, ns + 1, as);
+			struct sibling *x = &(*s)[ns++];
+			*x = (struct sibling){ xstrdup(de->d_name), { 0 },
+					       KWTEXT_INIT };
+			scan_patch(t.buf, t.len, &x->pf, kw ? &x->kw : NULL);
+		}
+	}
+	if (d && errno && !r)
+		r = error("%s: %s", dir, strerror(errno));
+	if (d)
+		closedir(d);
+	sort_n(*s, ns, sizeof **s, cmp_sibling);
+	free(dir);
+	sb_release(&one);
+	sb_release(&t);
+	return r < 0 ? -1 : (long)ns;
+}
+
+static void siblings_release(struct sibling *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(s[i].name);
+		patch_files_release(&s[i].pf);
+		kwtext_release(&s[i].kw);
+	}
+	free(s);
+}
+
+/*
+ * A cover letter's recipients: the sorted union of the lists (and
+ * reviewers: the script runs --no-m) of every patch of its series beside
+ * it, each answered on its own, all from one pass over MAINTAINERS.  No
+ * sibling at all is a warning, not a silent empty answer.
+ */
+static int cc_cover(struct maintainers *m, const struct cc_opts *o,
+		    const char *path, const char *text, size_t len,
+		    struct sbuf *out)
+{
+	struct cc_opts no_m = *o;
+	struct sibling *s;
+	long ns = cover_siblings(path, text, len, o->keywords, &s);
+	int r = ns < 0 ? -1 : 0;
+
+	no_m.m = 0;
+	if (!ns)
+		warning("cc: %s is a cover letter, but no patch of its series "
+			"lies beside it: no recipients", path);
+	struct cc_query *q = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *q);
+	struct sbuf *outs = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *outs);
+	size_t nq = 0;
+	for (long i = 0; i < ns; i++)
+		if (s[i].pf.nr)
+			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
+				.nfile = s[i].pf.nr, .kw = &s[i].kw,
+				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
+	for (size_t i = 0; i < nq; i++)
+		sb_init(&outs[i]);
+	if (!r && nq)
+		r = run_queries(m, &no_m, q, nq, outs);
+	struct sbuf all = SBUF_INIT;
+	for (size_t i = 0; i < nq; i++) {
+		sb_add(&all, outs[i].buf, outs[i].len);
+		sb_release(&outs[i]);
+	}
+	if (!r)
+		add_sorted_unique_lines(out, &all);
+	siblings_release(s, ns > 0 ? (size_t)ns : 0);
+	free(q);
+	free(outs);
+	sb_release(&all);
+	return r;
+}
+
+/* Whether git tracks path (as the script's vcs_file_exists asks it, from
+ * the current directory): a file that is not a patch is then asked for. */
+static int git_tracks(const char *path)
+{
+	const char *words[] = { "ls-files", "--", path, NULL };
+	struct sbuf out = SBUF_INIT;
+	int r = run_git(&(struct git_run){ .words = words, .out = &out,
+					   .quiet = 1 }) == 0 && out.len;
+
+	sb_release(&out);
+	return r;
+}
+
+/* Adds a file asked for by name: its tree path, and its text for K:. */
+static void add_named_file(struct maintainers *m, const struct cc_opts *o,
+			   const char *top, const char *path,
+			   struct patch_files *pf, struct kwtext *kw)
+{
+	struct sbuf text = SBUF_INIT;
+	char *file = tree_path(top, path);
+
+	if (o->keywords && keyword_searched(file) &&
+	    !read_tree_file(m, file, &text))
+		kwtext_add(kw, text.buf, text.len, 0);
+	GROW(pf->file, pf->nr + 1, pf->alloc);
+	pf->file[pf->nr++] = file;
+	sb_release(&text);
+}
+
+/* One patch's files, Fixes: and keyword lines (one, kw1: emptied and
+ * released) added to the query's (pf, kw): cc of several patches asks
+ * once for them all, as the script does. */
+static void join_patch(struct patch_files *pf, struct kwtext *kw,
+		       struct patch_files *one, struct kwtext *kw1)
+{
+	for (size_t j = 0; j < one->nr; j++) {
+		GROW(pf->file, pf->nr + 1, pf->alloc);
+		pf->file[pf->nr++] = one->file[j];
+	}
+	for (size_t j = 0; j < one->nfixes; j++) {
+		GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
+		pf->fixes[pf->nfixes++] = one->fixes[j];
+	}
+	one->nr = one->nfixes = 0;
+	patch_files_release(one);
+	for (size_t j = 0; j < kw1->nline; j++)
+		kwtext_add(kw, kw1->text.buf + kw1->line[j].off,
+			   kw1->line[j].len, kw1->line[j].skip);
+	kwtext_release(kw1);
+	sort_unique(pf->file, &pf->nr, 1);
+}
+
 /* ==== 5. groupings =======================================================
  * A plan of a source's files: per directory (cut to a depth), per file,
  * one for the tree, or from MAINTAINERS per owning section, per recipient
@@ -20197,13 +20453,6 @@ static int respin_land(struct respin_run *rr, const char *tip,
 	return r;
 }
 
-/* ---- a version's mails -------------------------------------------------------
- * What format writes of a version: its commits as mails with their
- * recipients and the cover letter, one series; or, with --split, cut into
- * a series per merge route, subsystem or list, each with its letter and
- * range-diff, and the send plan; and what it records of them.
- */
-
 /* When the mails are dated: git's author date, now in git's zone unless
  * GIT_AUTHOR_DATE says otherwise, as for format-patch (a name and address
  * of ours make git answer where the user has none set; the date is what
@@ -20230,11 +20479,660 @@ static void split_date(struct mail_opts *mo)
 	sb_release(&out);
 }
 
-/* ---- format -------------------------------------------------------------
- * A range's commits as a mail series, through the mail writer, with each
- * patch's recipients in its headers (people in To:, lists in Cc:), a cover
- * letter to every list of the series, and, for a re-spin, what became of
- * the previous version.
+/* ---- a version's replies ------------------------------------------------------
+ * What trailers takes from the replies to a version: the mboxes read and
+ * checked, the tags each commit gets (those of its own replies, a cover
+ * letter's scoped to what their giver maintains), the branch reworded;
+ * and the branch's last version, as status and respin name it.
+ */
+
+/* The messages of the n mboxes named, into mb.  An mbox is checked as a
+ * diff is: it starts with a "From " line (what git format-patch, b4 and
+ * lore write), and its last line ends, so that a download cut short is
+ * not read as a shorter mail (an address cut in half would become a tag). */
+static int read_mboxes(char *const *name, size_t n, struct mbox *mb)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sbuf text = SBUF_INIT;
+		const char *why = NULL;
+		if (sb_read_file(&text, name[i]) < 0) {
+			sb_release(&text);
+			return failed(error("%s: %s", name[i], strerror(errno)));
+		}
+		if (text.len < 5 || memcmp(text.buf, "From ", 5))
+			why = "no mbox: it does not start with a 'From ' line";
+		else if (text.buf[text.len - 1] != '\n')
+			why = "its last mail is cut short mid-line (an interrupted download?)";
+		else {
+			size_t at = mb->n, mails = 0;
+			mbox_parse(text.buf, text.len, mb);
+			for (size_t j = at; j < mb->n; j++)
+				mails += mb->m[j].from || mb->m[j].subject ||
+					 mb->m[j].id;
+			if (!mails)
+				why = "no mail in it (no From:, Subject: or Message-ID: header)";
+		}
+		sb_release(&text);
+		if (why)
+			return failed(error("%s: %s", name[i], why));
+	}
+	return 0;
+}
+
+/* Who maintains each commit's files (the people of its recipients), for
+ * a cover letter's tags: NULL where no reply needs it or there is no
+ * MAINTAINERS. */
+static int commit_people(struct cmd *c, const struct mbox *mb,
+			 struct recipients **people)
+{
+	*people = NULL;
+	if (!mb->n || !c->rc.nr)
+		return 0;
+	if (source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0 ||
+	    load_owners(&c->ow, c->repo.top, NULL) < 0)
+		return EXIT_FAIL;
+	if (!c->ow.m)
+		return 0;
+	*people = xcalloc(c->rc.nr + 1, sizeof **people);
+	return failed(recipients_of(&c->ow, &c->src, c->p.g, c->p.nr, *people,
+				    NULL));
+}
+
+/* Each commit's message with the additions it lacks, in b4's order, into
+ * c->msgs; what and why to stdout (-n) or into said.  How many. */
+static size_t add_trailers(struct cmd *c, struct additions *ad,
+			   char *const *subj, int dry_run, struct sbuf *said)
+{
+	size_t added = 0;
+
+	sort_n(ad->v, ad->n, sizeof *ad->v, cmp_addition);
+	c->msgs = xcalloc(c->rc.nr + 1, sizeof *c->msgs);
+	c->nmsgs = c->rc.nr;
+	for (size_t i = 0; i < c->rc.nr; i++) {
+		const struct rcommit *rc = &c->rc.c[i];
+		char **have;
+		size_t nh, ah;
+		sb_init(&c->msgs[i]);
+		sb_adds(&c->msgs[i], rc->msg);
+		message_trailers(rc->msg, &have, &nh);
+		ah = nh;
+		for (size_t k = 0; k < ad->n; k++) {
+			if (ad->v[k].c != i || has_line(have, nh, ad->v[k].line))
+				continue;
+			add_trailer(&c->msgs[i], ad->v[k].line);
+			GROW(have, nh + 1, ah);
+			have[nh++] = xstrdup(ad->v[k].line);
+			added++;
+			if (dry_run)
+				xfprintf(stdout, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
+					 ad->v[k].line, ad->v[k].why);
+			else
+				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
+					rc->id, subj[i], ad->v[k].line, ad->v[k].why);
+		}
+		free_strings(have, nh);
+	}
+	return added;
+}
+
+/* The range rewritten with its new messages, then where each went. */
+static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
+{
+	c->t.repo = &c->repo;
+	if (reword_series(&c->t, &c->rc, c->msgs, c->rg.base) < 0)
+		return EXIT_FAIL;
+	fputs(said->buf, stderr);
+	xfprintf(stdout, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
+		 added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
+		 c->repo.ref, c->repo.old, c->t.tip);
+	return 0;
+}
+
+/* What the replies give the range's commits (c->rc), as trailers adds
+ * it: the mboxes, each commit's subject and people (a cover letter's
+ * tags go by them), the tags with why, what was said of them. */
+struct replies {
+	struct mbox mb;
+	struct additions ad;
+	struct recipients *people;
+	struct sbuf said;
+	char **subj;
+	size_t n;
+};
+#define REPLIES_INIT { { 0 }, { 0 }, NULL, SBUF_INIT, NULL, 0 }
+
+/* The tags of rp->mb (read) for c's commits, into rp. */
+static int replies_tags(struct cmd *c, struct replies *rp,
+			char *const *cover)
+{
+	int r;
+
+	rp->n = c->rc.nr;
+	rp->subj = commit_subjects(&c->rc);
+	if ((r = commit_people(c, &rp->mb, &rp->people)))
+		return r;
+	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
+				     rp->people, c->ow.m, cover,
+				     repo_branch(&c->repo), &rp->ad, &rp->said));
+}
+
+/* The cover letter each of c's commits went under, as the record of the
+ * branch's last version says (a new array of c->rc.nr strings, NULL
+ * where none is recorded): a tag on one series' letter is for that
+ * series' patches. */
+static char **sent_covers(struct cmd *c)
+{
+	const char *br = repo_branch(&c->repo);
+	int v = br ? last_version(br) : 0;
+	char *tag = v > 0 ? xstrfmt("refs/series/%s/v%d", br, v) : NULL;
+	char **cover = xcalloc(c->rc.nr + 1, sizeof *cover);
+	time_t date;
+	struct sent *s = read_sent(tag, &c->rc, &date, 1);
+
+	for (size_t i = 0; i < c->rc.nr; i++)
+		cover[i] = s[i].cover, s[i].cover = NULL;
+	sent_release(s, NULL, c->rc.nr);
+	free(tag);
+	return cover;
+}
+
+static void replies_release(struct replies *rp)
+{
+	free_strings(rp->subj, rp->n);
+	recipients_free(rp->people, rp->n);
+	additions_release(&rp->ad);
+	mbox_release(&rp->mb);
+	sb_release(&rp->said);
+}
+
+/* The branch HEAD is on (ref, NULL: none) with its version *v (0: the
+ * last that format recorded, then set) and that version's base into
+ * base: the branch's name (in ref), or NULL after error() naming cmd. */
+static const char *recorded_branch(const char *cmd, const char *ref, int *v,
+				   char *base)
+{
+	if (!ref || !starts_with(ref, NULL, "refs/heads/")) {
+		error("%s: HEAD is on no branch, under which format records "
+		      "each version", cmd);
+		return NULL;
+	}
+	const char *br = ref + 11;
+	if (!*v && (*v = last_version(br)) < 0)
+		return NULL;
+	if (!*v) {
+		error("%s: format recorded no version of %s (no refs/series/%s/vN)",
+		      cmd, br, br);
+		return NULL;
+	}
+	char *tag = xstrfmt("refs/series/%s/v%d-base", br, *v);
+	int r = resolve_commit_quietly(tag, base);
+	if (r < 0)      /* format writes vN and vN-base together */
+		error("%s: format recorded no v%d of %s (no refs/series/%s/v%d)",
+		      cmd, *v, br, br, *v);
+	free(tag);
+	return r < 0 ? NULL : br;
+}
+
+/* ---- respin's steps -----------------------------------------------------------
+ * The next version in one command, on the series' branch, in place as
+ * git rebase works: the branch's checkout moves to the new base (git
+ * writes only the files that differ), the pattern runs there, its change
+ * is grouped in the form the last version has, a commit per group on the
+ * base (the last version's message where a group is one of its patches),
+ * and the branch moves there once.  While the checkout is off the branch
+ * a marker in .git names it: any failure or signal puts the branch's
+ * checkout back (put_back()), and after a SIGKILL `respin --abort` does;
+ * every command that commits refuses to run meanwhile (check_idle()).  Each
+ * patch of the last version is unchanged (its patch id: its tags come
+ * along), changed (its tags stay behind, said below "---"), gone
+ * (applied there, as status finds it, or matching no more), and a group
+ * none of them had is new.
+ */
+struct respin_opts {
+	const char *onto;
+	int dry_run, abort;
+	struct opt_list mbox, keep;
+};
+
+/* The pattern command: after "--", else as recorded for the branch
+ * (refs/series/BRANCH/pattern, its words NUL-ended). */
+static int respin_pattern(struct respin_run *rr, const struct args *a)
+{
+	struct sbuf ref = SBUF_INIT, blob = SBUF_INIT;
+
+	if (a->dashdash < a->nword || a->nword) {
+		if (a->dashdash)
+			return error("respin: '%s': the pattern command goes "
+				     "after --", a->word[0]);
+		rr->argc = a->nword;
+		rr->argv = xcalloc(a->nword + 1, sizeof *rr->argv);
+		for (size_t i = 0; i < a->nword; i++)
+			rr->argv[i] = xstrdup(a->word[i]);
+		rr->given = 1;
+		return 0;
+	}
+	sb_addf(&ref, "refs/series/%s/pattern", rr->br);
+	if (!read_blob(ref.buf, &blob) || !blob.len) {
+		sb_release(&blob);
+		error("respin: no pattern command given, and none recorded for "
+		      "%s (no %s): give it after --", rr->br, ref.buf);
+		sb_release(&ref);
+		return -1;
+	}
+	for (size_t at = 0; at < blob.len; at += strlen(blob.buf + at) + 1) {
+		rr->argv = xrealloc(rr->argv, xmul(rr->argc + 2, sizeof *rr->argv));
+		rr->argv[rr->argc++] = xstrdup(blob.buf + at);
+		rr->argv[rr->argc] = NULL;
+	}
+	sb_release(&blob);
+	sb_release(&ref);
+	return 0;
+}
+
+/* The branch, its last version and its patches; the new base. */
+static int respin_open_branch(struct respin_run *rr, const char *onto)
+{
+	if (!(rr->br = recorded_branch("respin", rr->home.ref, &rr->v,
+					rr->old.base)))
+		return -1;
+	if (resolve_commit_quietly(onto, rr->onto) < 0)
+		return error("respin: --onto '%s' is no commit here (fetch it)",
+			     onto);
+	int r = respin_source(rr);
+	if (r)
+		return r;
+	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v,
+			       rr->old.tip);
+	return read_range_commits(&rr->old, &rr->prev, "respun");
+}
+
+/* msg less its review tags (trailer_tags), into out; those into lost. */
+static void drop_tags(const char *msg, struct sbuf *out, struct sbuf *lost)
+{
+	const char *pos = msg, *end = msg + strlen(msg);
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		struct sbuf *to = trailer_tag(l.p, l.len) ? lost : out;
+		if (to == lost && lost->len)
+			sb_adds(lost, "; ");
+		sb_add(to, l.p, l.len);
+		if (to == out)
+			sb_addc(out, '\n');
+	}
+}
+
+/* The template of a group the last version had not: its first patch's
+ * message, its subject's prefix ("i2c: ") SEDME, less review tags. */
+static void respin_template(struct cmd *c, const struct respin_run *rr)
+{
+	struct sbuf lost = SBUF_INIT;
+	const char *msg = rr->prev.nr ? rr->prev.c[0].msg : "SEDME: respin\n";
+	const char *colon = str_find(msg, ": "), *nl = strchr(msg, '\n');
+
+	if (colon && nl && colon > nl)
+		colon = NULL;
+	sb_adds(&c->text, colon ? "SEDME" : "SEDME: ");
+	drop_tags(colon ? colon : msg, &c->text, &lost);
+	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
+	sb_release(&lost);
+}
+
+/* c's groups as commits named "%040zx" of their index, with their
+ * files and no message, for became_of(); into *out. */
+static void groups_as_commits(const struct cmd *c, struct rcommits *out)
+{
+	*out = (struct rcommits){ xcalloc(c->p.nr + 1, sizeof *out->c),
+				  c->p.nr, c->p.nr };
+	for (size_t g = 0; g < c->p.nr; g++) {
+		struct rcommit *rc = &out->c[g];
+		fmt_buf(rc->id, sizeof rc->id, "%040zx", g);
+		rc->npath = c->p.g[g].nr;
+		rc->path = xcalloc(rc->npath + 1, sizeof *rc->path);
+		for (size_t j = 0; j < rc->npath; j++)
+			rc->path[j] = xstrdup(c->src.f[c->p.g[g].member[j]].path);
+	}
+}
+
+/* Which patch of the last version each group of c->p is (became_of(),
+ * after the fates: respin_fates()), and each group's message: the
+ * patch's, less its tags where the patch changed. */
+static int respin_match(struct cmd *c, struct respin_run *rr)
+{
+	struct sbuf out = SBUF_INIT;
+	struct rcommits groups;
+	char *taken = xcalloc(c->p.nr + 1, 1);
+	int r = group_patch_ids(&c->p, &c->src, 0, &out);
+
+	groups_as_commits(c, &groups);
+	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
+	for (size_t g = 0; g < c->p.nr; g++)
+		rr->was[g] = rr->prev.nr;
+	if (!r && !(r = follow_renames(&rr->prev, rr->old.base, rr->onto)))
+		rr->became = became_of(&rr->prev, &rr->ids, &groups, &out,
+				       rr->up, taken);
+	for (size_t k = 0; !r && k < rr->prev.nr; k++) {
+		size_t g = rr->became[k].to;
+		if (g == c->p.nr) {
+			rr->became[k].to = SIZE_MAX;    /* gone */
+			continue;
+		}
+		rr->was[g] = k;
+		struct sbuf m = SBUF_INIT, lost = SBUF_INIT;
+		if (rr->became[k].same)
+			sb_adds(&m, rr->prev.c[k].msg);
+		else
+			drop_tags(rr->prev.c[k].msg, &m, &lost);
+		cleanup_message(&m);
+		if (lost.len)
+			sb_addf(&m, "---\nv%d: not carried, as the patch changed: %s\n",
+				rr->v + 1, lost.buf);
+		c->p.g[g].msg = sb_detach(&m, NULL);
+		rr->dropped[k] = lost.len ? sb_detach(&lost, NULL) : NULL;
+		sb_release(&lost);
+	}
+	rcommits_release(&groups);
+	free(taken);
+	sb_release(&out);
+	return r;
+}
+
+/* The replies and --keep, read before anything moves: each --keep names
+ * a patch of the last version.  0, or -1 after error(). */
+static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
+{
+	rr->kept = xcalloc(rr->prev.nr + 1, 1);
+	for (size_t i = 0; i < o->keep.n; i++) {
+		long long k = scan_number(o->keep.v[i], NULL, 10);
+		if (k < 1 || (unsigned long long)k > rr->prev.nr)
+			return error("respin: --keep %s: v%d has patches 1 to %zu",
+				     o->keep.v[i], rr->v, rr->prev.nr);
+		rr->kept[k - 1] = 1;
+	}
+	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
+}
+
+/* The branch, the new base, the replies and the pattern, refusals first
+ * (a work tree with changes of its own); then the checkout moved there
+ * and the pattern run in it, what needs git's objects alone beside it. */
+static int respin_start(struct respin_run *rr, const struct args *a,
+			const struct respin_opts *o)
+{
+	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
+		respin_open_branch(rr, o->onto) < 0 || respin_inputs(rr, o) < 0 ||
+		respin_pattern(rr, a) < 0 ? -1 : 0;
+
+	if (!r)
+		phase("respin", "checking out the new base");
+	if (!r && respin_checkout(rr) < 0)
+		r = -1;
+
+	/* the pattern, and every git after it, find the repository there */
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	if (!r) {
+		phase("respin", "running the pattern");
+		r = pattern_status(rr, run_program((const char *const *)rr->argv,
+						   NULL, rr->home.top,
+						   respin_meanwhile, rr));
+	}
+	return failed(r);
+}
+
+/* A patch an earlier respin left out (its record's "- left out (WHY):
+ * SUBJECT" lines) is no new patch of this one: the replies that left it
+ * out answered an older version, whose mails this version's record does
+ * not hold.  Per group of c's plan, "WHY\nSUBJECT" where a new group is
+ * such a patch, else NULL (a new array). */
+static char **carried_left_out(struct cmd *c, const struct respin_run *rr)
+{
+	char tip[72], **why = xcalloc(c->p.nr + 1, sizeof *why);
+	struct sbuf rec = SBUF_INIT;
+
+	if (!read_respin(rr->br, rr->v, tip, &rec))
+		return why;
+	struct sbuf *m = group_messages(&c->p, &c->tm);
+	for (size_t g = 0; g < c->p.nr; g++) {
+		char *subj = subject_of(m[g].buf);
+		const char *pos = rec.buf, *end = rec.buf + rec.len;
+		size_t sl = strlen(subj);
+		for (struct span l; rr->was[g] == rr->prev.nr && !why[g] &&
+		     next_line(&pos, end, &l);)
+			if (l.len > 15 + sl && !memcmp(l.p, "- left out (", 12) &&
+			    !memcmp(l.p + l.len - sl - 3, "): ", 3) &&
+			    !memcmp(l.p + l.len - sl, subj, sl))
+				why[g] = xstrfmt("%.*s\n%s", (int)(l.len - sl - 15),
+						 l.p + 12, subj);
+		free(subj);
+	}
+	sbufs_free(m, c->p.nr);
+	sb_release(&rec);
+	return why;
+}
+
+/* The groups of the patches left out (rr->left, and those an earlier
+ * respin left out: carried_left_out()) out of c's plan, into
+ * rr->left_out; their files back as onto has them, as the new version
+ * has them and the checkout must when the branch lands there.  0, or an
+ * exit code after error(). */
+static int leave_out(struct cmd *c, struct respin_run *rr)
+{
+	size_t n = rr->prev.nr, np = c->p.nr, g = 0, nb = 0;
+	char **again = carried_left_out(c, rr);
+	const char **back = xcalloc(2 * c->src.nr + 5, sizeof *back);
+	int r = 0;
+
+	back[nb++] = "checkout";
+	back[nb++] = rr->onto;
+	back[nb++] = "--";
+	for (size_t i = 0; i < np; i++) {
+		size_t k = rr->was[i];
+		if ((k >= n || !rr->left[k]) && !again[i]) {
+			c->p.g[g] = c->p.g[i];
+			rr->was[g++] = k;
+			continue;
+		}
+		for (size_t j = 0; j < c->p.g[i].nr; j++) {
+			const struct sfile *sf = &c->src.f[c->p.g[i].member[j]];
+			if (sf->orig)
+				back[nb++] = sf->orig;
+			if (sf->old_mode)
+				back[nb++] = sf->path;
+			else
+				unlink(sf->path);
+		}
+		char *subj = again[i] ? NULL : subject_of(rr->prev.c[k].msg);
+		GROW(rr->left_out, rr->nleft + 1, rr->aleft);
+		rr->left_out[rr->nleft++] = again[i] ? again[i] :
+					    xstrfmt("%s\n%s", rr->left[k], subj);
+		again[i] = NULL;
+		free(subj);
+		group_release(&c->p.g[i]);
+	}
+	c->p.nr = g;
+	if (nb > 3)
+		r = failed(git_ok("git checkout", &(struct git_run){ .words = back }));
+	free(back);
+	free_strings(again, np);
+	return r;
+}
+
+/* What the replies say of the last version's patches (respin_fates()):
+ * one answered (its maintainer queued it) or NAKed is left out of the
+ * next version (leave_out()), unless --keep names it. */
+static int respin_verdicts(struct cmd *c, struct respin_run *rr)
+{
+	size_t n = rr->prev.nr;
+
+	rr->left = xcalloc(n + 1, sizeof *rr->left);
+	for (size_t k = 0; k < n; k++)
+		if ((rr->up[k].state == ANSWERED || rr->up[k].state == NAKED) &&
+		    !rr->kept[k])
+			rr->left[k] = xstrdup(rr->up[k].answer);
+	return leave_out(c, rr);
+}
+
+/* One line of respin's report: "WORD      SUBJECT (WHY)" on stdout
+ * (WHY: "applied as UP" where up is set), and as format's letter says it
+ * (add_fate_line()) into rec. */
+static void report_fate(struct sbuf *rec, const char *word, const char *why,
+			const char *up, const char *subj)
+{
+	xfprintf(stdout, why ? "%-9s %s (%s%.12s)\n" : "%-9s %s\n", word, subj,
+		 up ? "applied as " : why, up ? up : "");
+	add_fate_line(rec, word, why, up, subj);
+}
+
+/* The next version's patches and what became of the last one's, to
+ * stdout and, as format's cover letter says it, into fates; a summary. */
+static void respin_report(const struct cmd *c, const struct respin_run *rr,
+			  struct sbuf *fates)
+{
+	static const char *const word[] = { "changed", "unchanged", "new" };
+	struct sbuf *m = group_messages(&c->p, &c->tm);
+	size_t count[3] = { 0 }, gone = 0, applied = 0;
+
+	char *since = xstrfmt("%.12s..%.12s", rr->old.base, rr->old.tip);
+	char *on = xstrfmt(", found on %.12s", rr->onto);
+	add_changes_heading(fates, rr->v, since, on);
+	free(since);
+	free(on);
+	for (size_t g = 0; g < c->p.nr; g++) {
+		size_t k = rr->was[g];
+		int w = k < rr->prev.nr ? rr->became[k].same : 2;
+		char *subj = subject_of(m[g].buf);
+		count[w]++;
+		report_fate(fates, word[w], NULL, NULL, subj);
+		if (k < rr->prev.nr && rr->dropped[k]) {
+			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
+			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
+		}
+		free(subj);
+	}
+	for (size_t k = 0; k < rr->nleft; k++) {
+		char *why = xstrdup(rr->left_out[k]), *nl = strchr(why, '\n');
+		*nl = '\0';
+		report_fate(fates, "left out", why, NULL, nl + 1);
+		free(why);
+	}
+	for (size_t k = 0; k < rr->prev.nr; k++) {
+		const struct fate *f = &rr->up[k];
+		int in = is_applied(f);
+		char *subj = subject_of(rr->prev.c[k].msg);
+		if (rr->became[k].to == SIZE_MAX) {
+			gone++;
+			applied += in;
+			report_fate(fates, "gone", in ? "" : "the pattern no longer "
+				    "touches its files", in ? f->commit : NULL, subj);
+		}
+		free(subj);
+	}
+	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
+		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
+		 c->p.nr == 1 ? "" : "es", rr->onto, count[1],
+		 count[0], count[2], gone, rr->v, applied);
+	xfprintf(stdout, rr->nleft ? "; %zu left out, as the replies say "
+		 "(--keep N keeps one)\n" : "\n", rr->nleft);
+	sbufs_free(m, c->p.nr);
+}
+
+/* Whether the commits onto..tip are the branch's as it stands, patch by
+ * patch, and the branch is on onto as the last respin left it: a respin
+ * with nothing new (the messages are made from the same commits, so the
+ * same patches have the same messages). */
+static int same_as_branch(const struct respin_run *rr, const char *tip)
+{
+	char *ra = xstrfmt("%s..%s", rr->onto, tip);
+	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
+	char *ref = xstrfmt("refs/series/%s/onto", rr->br), onto[72];
+	int same = is_ancestor(rr->onto, rr->home.old) &&
+		   !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
+		   same_patch_ids(ra, rb) > 0;
+
+	free(ra);
+	free(rb);
+	free(ref);
+	return same;
+}
+
+/* The commits on the new base, where the checkout is (the branch is not
+ * moved yet); EXIT_NOTHING where they are what the branch already is. */
+static int respin_build(struct cmd *c, struct respin_run *rr)
+{
+	struct changes cs = { NULL, 0 };
+	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
+			     .cs = &cs, .tmpl = &c->tm };
+
+	c->t.repo = &c->repo;
+	int r = commit_series(&im);
+	import_release(&im);
+	free(cs.c);
+	if (r)
+		return r < 0 ? EXIT_FAIL :
+		       failed(error("respin: the pattern's change is no change"));
+	if (same_as_branch(rr, c->t.tip)) {
+		xfprintf(stderr, "series: respin: nothing to do: %s is v%d on "
+			 "%.12s as the pattern makes it\n", rr->br, rr->v + 1,
+			 rr->onto);
+		return EXIT_NOTHING;
+	}
+	return 0;
+}
+
+/* The branch moved onto the commits respin_build() made. */
+static int respin_finish(struct cmd *c, struct respin_run *rr,
+			 const struct sbuf *fates)
+{
+	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
+		return EXIT_FAIL;
+	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
+		 rr->br, rr->v + 1, rr->v + 1);
+	return 0;
+}
+
+/* respin --abort: the checkout a killed respin left put back. */
+static int respin_abort(struct respin_run *rr)
+{
+	struct stat sb;
+	char *marker;
+
+	if (repo_open(&rr->home) < 0)
+		return EXIT_FAIL;
+	marker = respin_marker(&rr->home);
+	int none = lstat(marker, &sb) < 0;
+	free(marker);
+	if (none)
+		return failed(error("respin: --abort: no respin to undo here"));
+	if (put_back(&rr->home) < 0)
+		return EXIT_FAIL;
+	xfprintf(stderr, "series: respin: the checkout is back on its branch\n");
+	return 0;
+}
+
+static void respin_release(struct respin_run *rr)
+{
+	repo_release(&rr->home);
+	free(rr->old.spec);
+	if (rr->up)
+		sent_release(NULL, rr->up, rr->prev.nr);
+	free_strings(rr->dropped, rr->prev.nr);
+	free_strings(rr->left, rr->prev.nr);
+	free_strings(rr->left_out, rr->nleft);
+	mbox_release(&rr->mb);
+	free(rr->kept);
+	rcommits_release(&rr->prev);
+	sb_release(&rr->ids);
+	free_strings(rr->argv, rr->argc);
+	free(rr->was);
+	free(rr->became);
+}
+
+/* ---- a version's mails -------------------------------------------------------
+ * What format writes of a version: a range's commits as a mail series,
+ * through the mail writer, with each patch's recipients in its headers
+ * (people in To:, lists in Cc:), a cover letter to every list of the
+ * series, and, for a re-spin, what became of the previous version; and
+ * what it records of them.
  */
 struct format_opts {
 	const char *outdir, *cover, *prev;
@@ -20469,7 +21367,7 @@ static int write_format_series(const struct series_mails *sm,
 	return 0;
 }
 
-/* ---- format --split ------------------------------------------------------------
+/* ---- a version's mails, cut (format --split) ---------------------------------
  * The range as several series (cut_series()), each written as format
  * writes one into a folder of its own under DIR, its cover letter to its
  * people and lists; then the send plan.
@@ -21109,6 +22007,7 @@ static void format_warnings(struct cmd *c, const struct format_opts *o,
  * leaves through cmd_end(), which frees whatever was filled, dies again
  * of a signal that stopped the run and returns the code: one way out.
  */
+
 /* An empty context for the command whose arguments are a. */
 static void cmd_init(struct cmd *c, struct args *a)
 {
@@ -21913,232 +22812,6 @@ static int cmd_regroup(struct args *a)
  * line's, one query for all the arguments, or for a cover letter the
  * lists of its series.
  */
-/* path (relative to the current directory) relative to top, "dir/" for a
- * directory, as the script strips its own prefixes. */
-static char *tree_path(const char *top, const char *path)
-{
-	struct sbuf abs = SBUF_INIT, out = SBUF_INIT;
-	char cwd[PATH_MAX];
-	struct stat st;
-
-	if (path[0] != '/' && getcwd(cwd, sizeof cwd))
-		sb_addf(&abs, "%s/", cwd);
-	sb_adds(&abs, path);
-	/* lexical clean-up of "." and ".." and "//" */
-	for (char *p = abs.buf; *p;) {
-		char *e = strchr(p, '/');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		if ((n == 1 && p[0] == '.') || n == 0) {
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *s = strrchr(out.buf, '/');
-			sb_setlen(&out, s ? (size_t)(s - out.buf) : 0);
-		} else {
-			sb_addc(&out, '/');
-			sb_add(&out, p, n);
-		}
-		p = e ? e + 1 : p + n;
-	}
-	size_t tl = strlen(top);
-	char *r;
-	if (!strncmp(out.buf, top, tl) && out.buf[tl] == '/')
-		r = xstrdup(out.buf + tl + 1);
-	else
-		r = xstrdup(path);
-	sb_release(&abs);
-	sb_release(&out);
-	if (!stat(path, &st) && S_ISDIR(st.st_mode) && *r &&
-	    r[strlen(r) - 1] != '/') {
-		size_t n = strlen(r);
-		r = xrealloc(r, n + 2);
-		memcpy(r + n, "/", 2);
-	}
-	return r;
-}
-
-/* The nq queries' answers as series cc prints them, into out[i]. */
-static int run_queries(struct maintainers *m, const struct cc_opts *o,
-		       const struct cc_query *q, size_t nq, struct sbuf *out)
-{
-	struct sbuf err = SBUF_INIT;
-	struct recipients *r = xcalloc(nq + 1, sizeof *r);
-	int failed = maintainers_query(m, o, q, nq, r, &err);
-
-	if (failed < 0)
-		error("%s", err.buf);
-	for (size_t i = 0; !failed && i < nq; i++)
-		recipients_write(&out[i], &r[i], o->roles);
-	recipients_free(r, nq);
-	sb_release(&err);
-	return failed;
-}
-
-/* Appends the lines of text to out, sorted and each once. */
-static void add_sorted_unique_lines(struct sbuf *out, struct sbuf *text)
-{
-	char **lines = NULL;
-	size_t nl = 0, al = 0;
-
-	const char *pos = text->buf, *end = text->buf + text->len;
-	for (struct span l; next_line(&pos, end, &l);) {
-		char *p = (char *)l.p;   /* ours: cut in place */
-		p[l.len] = '\0';
-		GROW(lines, nl + 1, al);
-		lines[nl++] = p;
-	}
-	sort_unique(lines, &nl, 0);
-	for (size_t i = 0; i < nl; i++)
-		sb_addf(out, "%s\n", lines[i]);
-	free(lines);
-}
-
-/* One patch of a cover letter's series and what its query needs. */
-struct sibling {
-	char *name;
-	struct patch_files pf;
-	struct kwtext kw;
-};
-
-static int cmp_sibling(const void *a, const void *b)
-{
-	return strcmp(((const struct sibling *)a)->name,
-		      ((const struct sibling *)b)->name);
-}
-
-/* The patches of the cover letter at path's series that lie beside it,
- * each scanned (with kw, its K: text), sorted by name, into *s.
- * Directories and dangling links are passed over.  Their number, or -1
- * after error(). */
-static long cover_siblings(const char *path, const char *text, size_t len,
-			   int kw, struct sibling **s)
-{
-	char *dir = dir_of(path);
-	const char *base = base_name(path);
-	struct numbering cover;
-	struct sbuf one = SBUF_INIT, t = SBUF_INIT;
-	size_t ns = 0, as = 0;
-	int r = 0;
-	DIR *d = strcmp(path, "-") ? opendir(dir) : NULL;
-
-	read_numbering(text, len, &cover);
-	*s = NULL;
-	if (!d && strcmp(path, "-"))
-		r = error("%s: %s", dir, strerror(errno));
-	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
-		struct stat sb;
-		struct patch_name pn;
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
-			continue;
-		sb_setlen(&one, 0);
-		sb_addf(&one, "%s/%s", dir, de->d_name);
-		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-		    (!parse_patch_name(de->d_name, &pn) &&
-		     !has_suffix(de->d_name, ".patch")))
-			continue;
-		sb_setlen(&t, 0);
-		if (sb_read_file(&t, one.buf) < 0)
-			r = error("%s: %s", one.buf, strerror(errno));
-		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
-			GROW(*s, ns + 1, as);
-			struct sibling *x = &(*s)[ns++];
-			*x = (struct sibling){ xstrdup(de->d_name), { 0 },
-					       KWTEXT_INIT };
-			scan_patch(t.buf, t.len, &x->pf, kw ? &x->kw : NULL);
-		}
-	}
-	if (d && errno && !r)
-		r = error("%s: %s", dir, strerror(errno));
-	if (d)
-		closedir(d);
-	sort_n(*s, ns, sizeof **s, cmp_sibling);
-	free(dir);
-	sb_release(&one);
-	sb_release(&t);
-	return r < 0 ? -1 : (long)ns;
-}
-
-static void siblings_release(struct sibling *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].name);
-		patch_files_release(&s[i].pf);
-		kwtext_release(&s[i].kw);
-	}
-	free(s);
-}
-
-/*
- * A cover letter's recipients: the sorted union of the lists (and
- * reviewers: the script runs --no-m) of every patch of its series beside
- * it, each answered on its own, all from one pass over MAINTAINERS.  No
- * sibling at all is a warning, not a silent empty answer.
- */
-static int cc_cover(struct maintainers *m, const struct cc_opts *o,
-		    const char *path, const char *text, size_t len,
-		    struct sbuf *out)
-{
-	struct cc_opts no_m = *o;
-	struct sibling *s;
-	long ns = cover_siblings(path, text, len, o->keywords, &s);
-	int r = ns < 0 ? -1 : 0;
-
-	no_m.m = 0;
-	if (!ns)
-		warning("cc: %s is a cover letter, but no patch of its series "
-			"lies beside it: no recipients", path);
-	struct cc_query *q = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *q);
-	struct sbuf *outs = xcalloc((size_t)(ns > 0 ? ns : 0) + 1, sizeof *outs);
-	size_t nq = 0;
-	for (long i = 0; i < ns; i++)
-		if (s[i].pf.nr)
-			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
-				.nfile = s[i].pf.nr, .kw = &s[i].kw,
-				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
-	for (size_t i = 0; i < nq; i++)
-		sb_init(&outs[i]);
-	if (!r && nq)
-		r = run_queries(m, &no_m, q, nq, outs);
-	struct sbuf all = SBUF_INIT;
-	for (size_t i = 0; i < nq; i++) {
-		sb_add(&all, outs[i].buf, outs[i].len);
-		sb_release(&outs[i]);
-	}
-	if (!r)
-		add_sorted_unique_lines(out, &all);
-	siblings_release(s, ns > 0 ? (size_t)ns : 0);
-	free(q);
-	free(outs);
-	sb_release(&all);
-	return r;
-}
-
-/* Whether git tracks path (as the script's vcs_file_exists asks it, from
- * the current directory): a file that is not a patch is then asked for. */
-static int git_tracks(const char *path)
-{
-	const char *words[] = { "ls-files", "--", path, NULL };
-	struct sbuf out = SBUF_INIT;
-	int r = run_git(&(struct git_run){ .words = words, .out = &out,
-					   .quiet = 1 }) == 0 && out.len;
-
-	sb_release(&out);
-	return r;
-}
-
-/* Adds a file asked for by name: its tree path, and its text for K:. */
-static void add_named_file(struct maintainers *m, const struct cc_opts *o,
-			   const char *top, const char *path,
-			   struct patch_files *pf, struct kwtext *kw)
-{
-	struct sbuf text = SBUF_INIT;
-	char *file = tree_path(top, path);
-
-	if (o->keywords && keyword_searched(file) &&
-	    !read_tree_file(m, file, &text))
-		kwtext_add(kw, text.buf, text.len, 0);
-	GROW(pf->file, pf->nr + 1, pf->alloc);
-	pf->file[pf->nr++] = file;
-	sb_release(&text);
-}
 
 /*
  * The command line of `series cc`: options anywhere (as Getopt permutes
@@ -22219,29 +22892,6 @@ static int find_tree(const struct cc_args *c, char **top, char **mpath)
 	sb_addf(&p, "%s/MAINTAINERS", *top);
 	*mpath = sb_detach(&p, NULL);
 	return 0;
-}
-
-/* One patch's files, Fixes: and keyword lines (one, kw1: emptied and
- * released) added to the query's (pf, kw): cc of several patches asks
- * once for them all, as the script does. */
-static void join_patch(struct patch_files *pf, struct kwtext *kw,
-		       struct patch_files *one, struct kwtext *kw1)
-{
-	for (size_t j = 0; j < one->nr; j++) {
-		GROW(pf->file, pf->nr + 1, pf->alloc);
-		pf->file[pf->nr++] = one->file[j];
-	}
-	for (size_t j = 0; j < one->nfixes; j++) {
-		GROW(pf->fixes, pf->nfixes + 1, pf->afixes);
-		pf->fixes[pf->nfixes++] = one->fixes[j];
-	}
-	one->nr = one->nfixes = 0;
-	patch_files_release(one);
-	for (size_t j = 0; j < kw1->nline; j++)
-		kwtext_add(kw, kw1->text.buf + kw1->line[j].off,
-			   kw1->line[j].len, kw1->line[j].skip);
-	kwtext_release(kw1);
-	sort_unique(pf->file, &pf->nr, 1);
 }
 
 /*
@@ -22350,6 +23000,10 @@ static int cmd_cc(struct args *a)
 	return cmd_end(&c, r);
 }
 
+/* ---- format -------------------------------------------------------------
+ * A range's commits as mails (a version's mails, in the versions part),
+ * then the record of the version.
+ */
 #define FO(f) offsetof(struct format_opts, f)
 
 static const struct opt format_table[] = {
@@ -22612,39 +23266,6 @@ static int trailers_args(struct args *a, const struct trailers_opts *o,
 	return 0;
 }
 
-/* The messages of the n mboxes named, into mb.  An mbox is checked as a
- * diff is: it starts with a "From " line (what git format-patch, b4 and
- * lore write), and its last line ends, so that a download cut short is
- * not read as a shorter mail (an address cut in half would become a tag). */
-static int read_mboxes(char *const *name, size_t n, struct mbox *mb)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct sbuf text = SBUF_INIT;
-		const char *why = NULL;
-		if (sb_read_file(&text, name[i]) < 0) {
-			sb_release(&text);
-			return failed(error("%s: %s", name[i], strerror(errno)));
-		}
-		if (text.len < 5 || memcmp(text.buf, "From ", 5))
-			why = "no mbox: it does not start with a 'From ' line";
-		else if (text.buf[text.len - 1] != '\n')
-			why = "its last mail is cut short mid-line (an interrupted download?)";
-		else {
-			size_t at = mb->n, mails = 0;
-			mbox_parse(text.buf, text.len, mb);
-			for (size_t j = at; j < mb->n; j++)
-				mails += mb->m[j].from || mb->m[j].subject ||
-					 mb->m[j].id;
-			if (!mails)
-				why = "no mail in it (no From:, Subject: or Message-ID: header)";
-		}
-		sb_release(&text);
-		if (why)
-			return failed(error("%s: %s", name[i], why));
-	}
-	return 0;
-}
-
 /* The branch's commits to give trailers: the range (NULL: the
  * upstream's), which must end at HEAD. */
 static int trailers_range(struct cmd *c, const char *spec, int dry_run)
@@ -22660,132 +23281,6 @@ static int trailers_range(struct cmd *c, const char *spec, int dry_run)
 	if ((r = range_ends_at_head(c)))
 		return r;
 	return failed(read_range_commits(&c->rg, &c->rc, "given trailers"));
-}
-
-/* Who maintains each commit's files (the people of its recipients), for
- * a cover letter's tags: NULL where no reply needs it or there is no
- * MAINTAINERS. */
-static int commit_people(struct cmd *c, const struct mbox *mb,
-			 struct recipients **people)
-{
-	*people = NULL;
-	if (!mb->n || !c->rc.nr)
-		return 0;
-	if (source_from_commits(&c->src, &c->p, &c->rc, c->rg.spec) < 0 ||
-	    load_owners(&c->ow, c->repo.top, NULL) < 0)
-		return EXIT_FAIL;
-	if (!c->ow.m)
-		return 0;
-	*people = xcalloc(c->rc.nr + 1, sizeof **people);
-	return failed(recipients_of(&c->ow, &c->src, c->p.g, c->p.nr, *people,
-				    NULL));
-}
-
-/* Each commit's message with the additions it lacks, in b4's order, into
- * c->msgs; what and why to stdout (-n) or into said.  How many. */
-static size_t add_trailers(struct cmd *c, struct additions *ad,
-			   char *const *subj, int dry_run, struct sbuf *said)
-{
-	size_t added = 0;
-
-	sort_n(ad->v, ad->n, sizeof *ad->v, cmp_addition);
-	c->msgs = xcalloc(c->rc.nr + 1, sizeof *c->msgs);
-	c->nmsgs = c->rc.nr;
-	for (size_t i = 0; i < c->rc.nr; i++) {
-		const struct rcommit *rc = &c->rc.c[i];
-		char **have;
-		size_t nh, ah;
-		sb_init(&c->msgs[i]);
-		sb_adds(&c->msgs[i], rc->msg);
-		message_trailers(rc->msg, &have, &nh);
-		ah = nh;
-		for (size_t k = 0; k < ad->n; k++) {
-			if (ad->v[k].c != i || has_line(have, nh, ad->v[k].line))
-				continue;
-			add_trailer(&c->msgs[i], ad->v[k].line);
-			GROW(have, nh + 1, ah);
-			have[nh++] = xstrdup(ad->v[k].line);
-			added++;
-			if (dry_run)
-				xfprintf(stdout, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
-					 ad->v[k].line, ad->v[k].why);
-			else
-				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
-					rc->id, subj[i], ad->v[k].line, ad->v[k].why);
-		}
-		free_strings(have, nh);
-	}
-	return added;
-}
-
-/* The range rewritten with its new messages, then where each went. */
-static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
-{
-	c->t.repo = &c->repo;
-	if (reword_series(&c->t, &c->rc, c->msgs, c->rg.base) < 0)
-		return EXIT_FAIL;
-	fputs(said->buf, stderr);
-	xfprintf(stdout, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
-		 added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
-		 c->repo.ref, c->repo.old, c->t.tip);
-	return 0;
-}
-
-/* What the replies give the range's commits (c->rc), as trailers adds
- * it: the mboxes, each commit's subject and people (a cover letter's
- * tags go by them), the tags with why, what was said of them. */
-struct replies {
-	struct mbox mb;
-	struct additions ad;
-	struct recipients *people;
-	struct sbuf said;
-	char **subj;
-	size_t n;
-};
-#define REPLIES_INIT { { 0 }, { 0 }, NULL, SBUF_INIT, NULL, 0 }
-
-/* The tags of rp->mb (read) for c's commits, into rp. */
-static int replies_tags(struct cmd *c, struct replies *rp,
-			char *const *cover)
-{
-	int r;
-
-	rp->n = c->rc.nr;
-	rp->subj = commit_subjects(&c->rc);
-	if ((r = commit_people(c, &rp->mb, &rp->people)))
-		return r;
-	return failed(reply_trailers(&rp->mb, &c->rg, &c->rc, rp->subj,
-				     rp->people, c->ow.m, cover,
-				     repo_branch(&c->repo), &rp->ad, &rp->said));
-}
-
-/* The cover letter each of c's commits went under, as the record of the
- * branch's last version says (a new array of c->rc.nr strings, NULL
- * where none is recorded): a tag on one series' letter is for that
- * series' patches. */
-static char **sent_covers(struct cmd *c)
-{
-	const char *br = repo_branch(&c->repo);
-	int v = br ? last_version(br) : 0;
-	char *tag = v > 0 ? xstrfmt("refs/series/%s/v%d", br, v) : NULL;
-	char **cover = xcalloc(c->rc.nr + 1, sizeof *cover);
-	time_t date;
-	struct sent *s = read_sent(tag, &c->rc, &date, 1);
-
-	for (size_t i = 0; i < c->rc.nr; i++)
-		cover[i] = s[i].cover, s[i].cover = NULL;
-	sent_release(s, NULL, c->rc.nr);
-	free(tag);
-	return cover;
-}
-
-static void replies_release(struct replies *rp)
-{
-	free_strings(rp->subj, rp->n);
-	recipients_free(rp->people, rp->n);
-	additions_release(&rp->ad);
-	mbox_release(&rp->mb);
-	sb_release(&rp->said);
 }
 
 static int cmd_trailers(struct args *a)
@@ -22850,34 +23345,6 @@ static const struct opt status_table[] = {
 #undef SO
 
 static const struct opt *const status_tables[] = { status_table, NULL };
-
-/* The branch HEAD is on (ref, NULL: none) with its version *v (0: the
- * last that format recorded, then set) and that version's base into
- * base: the branch's name (in ref), or NULL after error() naming cmd. */
-static const char *recorded_branch(const char *cmd, const char *ref, int *v,
-				   char *base)
-{
-	if (!ref || !starts_with(ref, NULL, "refs/heads/")) {
-		error("%s: HEAD is on no branch, under which format records "
-		      "each version", cmd);
-		return NULL;
-	}
-	const char *br = ref + 11;
-	if (!*v && (*v = last_version(br)) < 0)
-		return NULL;
-	if (!*v) {
-		error("%s: format recorded no version of %s (no refs/series/%s/vN)",
-		      cmd, br, br);
-		return NULL;
-	}
-	char *tag = xstrfmt("refs/series/%s/v%d-base", br, *v);
-	int r = resolve_commit_quietly(tag, base);
-	if (r < 0)      /* format writes vN and vN-base together */
-		error("%s: format recorded no v%d of %s (no refs/series/%s/v%d)",
-		      cmd, *v, br, br, *v);
-	free(tag);
-	return r < 0 ? NULL : br;
-}
 
 /* The version followed: its range into c->rg and its commits into c->rc;
  * *tag gets "refs/series/BRANCH/vN" (the caller frees it). */
@@ -22962,26 +23429,10 @@ static int cmd_status(struct args *a)
 }
 
 /* ---- respin ---------------------------------------------------------------
- * The next version in one command, on the series' branch, in place as
- * git rebase works: the branch's checkout moves to the new base (git
- * writes only the files that differ), the pattern runs there, its change
- * is grouped in the form the last version has, a commit per group on the
- * base (the last version's message where a group is one of its patches),
- * and the branch moves there once.  While the checkout is off the branch
- * a marker in .git names it: any failure or signal puts the branch's
- * checkout back (put_back()), and after a SIGKILL `respin --abort` does;
- * every command that commits refuses to run meanwhile (check_idle()).  Each
- * patch of the last version is unchanged (its patch id: its tags come
- * along), changed (its tags stay behind, said below "---"), gone
- * (applied there, as status finds it, or matching no more), and a group
- * none of them had is new.
+ * The next version in one command (respin's run and steps, in the
+ * versions part): the last version read, the pattern run on the new base,
+ * the groups committed in its form, the branch moved once.
  */
-struct respin_opts {
-	const char *onto;
-	int dry_run, abort;
-	struct opt_list mbox, keep;
-};
-
 #define RO(f) offsetof(struct respin_opts, f)
 
 static const struct opt respin_onto[] = {
@@ -23010,191 +23461,6 @@ static const struct opt respin_table[] = {
 static const struct opt *const respin_tables[] = { respin_onto, respin_table,
 						   NULL };
 
-/* The pattern command: after "--", else as recorded for the branch
- * (refs/series/BRANCH/pattern, its words NUL-ended). */
-static int respin_pattern(struct respin_run *rr, const struct args *a)
-{
-	struct sbuf ref = SBUF_INIT, blob = SBUF_INIT;
-
-	if (a->dashdash < a->nword || a->nword) {
-		if (a->dashdash)
-			return error("respin: '%s': the pattern command goes "
-				     "after --", a->word[0]);
-		rr->argc = a->nword;
-		rr->argv = xcalloc(a->nword + 1, sizeof *rr->argv);
-		for (size_t i = 0; i < a->nword; i++)
-			rr->argv[i] = xstrdup(a->word[i]);
-		rr->given = 1;
-		return 0;
-	}
-	sb_addf(&ref, "refs/series/%s/pattern", rr->br);
-	if (!read_blob(ref.buf, &blob) || !blob.len) {
-		sb_release(&blob);
-		error("respin: no pattern command given, and none recorded for "
-		      "%s (no %s): give it after --", rr->br, ref.buf);
-		sb_release(&ref);
-		return -1;
-	}
-	for (size_t at = 0; at < blob.len; at += strlen(blob.buf + at) + 1) {
-		rr->argv = xrealloc(rr->argv, xmul(rr->argc + 2, sizeof *rr->argv));
-		rr->argv[rr->argc++] = xstrdup(blob.buf + at);
-		rr->argv[rr->argc] = NULL;
-	}
-	sb_release(&blob);
-	sb_release(&ref);
-	return 0;
-}
-
-/* The branch, its last version and its patches; the new base. */
-static int respin_open_branch(struct respin_run *rr, const char *onto)
-{
-	if (!(rr->br = recorded_branch("respin", rr->home.ref, &rr->v,
-					rr->old.base)))
-		return -1;
-	if (resolve_commit_quietly(onto, rr->onto) < 0)
-		return error("respin: --onto '%s' is no commit here (fetch it)",
-			     onto);
-	int r = respin_source(rr);
-	if (r)
-		return r;
-	rr->old.spec = xstrfmt("series/%s/v%d-base..%s", rr->br, rr->v,
-			       rr->old.tip);
-	return read_range_commits(&rr->old, &rr->prev, "respun");
-}
-
-/* msg less its review tags (trailer_tags), into out; those into lost. */
-static void drop_tags(const char *msg, struct sbuf *out, struct sbuf *lost)
-{
-	const char *pos = msg, *end = msg + strlen(msg);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		struct sbuf *to = trailer_tag(l.p, l.len) ? lost : out;
-		if (to == lost && lost->len)
-			sb_adds(lost, "; ");
-		sb_add(to, l.p, l.len);
-		if (to == out)
-			sb_addc(out, '\n');
-	}
-}
-
-/* The template of a group the last version had not: its first patch's
- * message, its subject's prefix ("i2c: ") SEDME, less review tags. */
-static void respin_template(struct cmd *c, const struct respin_run *rr)
-{
-	struct sbuf lost = SBUF_INIT;
-	const char *msg = rr->prev.nr ? rr->prev.c[0].msg : "SEDME: respin\n";
-	const char *colon = str_find(msg, ": "), *nl = strchr(msg, '\n');
-
-	if (colon && nl && colon > nl)
-		colon = NULL;
-	sb_adds(&c->text, colon ? "SEDME" : "SEDME: ");
-	drop_tags(colon ? colon : msg, &c->text, &lost);
-	c->tm = (struct template){ c->text.buf, c->text.len, NULL };
-	sb_release(&lost);
-}
-
-/* c's groups as commits named "%040zx" of their index, with their
- * files and no message, for became_of(); into *out. */
-static void groups_as_commits(const struct cmd *c, struct rcommits *out)
-{
-	*out = (struct rcommits){ xcalloc(c->p.nr + 1, sizeof *out->c),
-				  c->p.nr, c->p.nr };
-	for (size_t g = 0; g < c->p.nr; g++) {
-		struct rcommit *rc = &out->c[g];
-		fmt_buf(rc->id, sizeof rc->id, "%040zx", g);
-		rc->npath = c->p.g[g].nr;
-		rc->path = xcalloc(rc->npath + 1, sizeof *rc->path);
-		for (size_t j = 0; j < rc->npath; j++)
-			rc->path[j] = xstrdup(c->src.f[c->p.g[g].member[j]].path);
-	}
-}
-
-/* Which patch of the last version each group of c->p is (became_of(),
- * after the fates: respin_fates()), and each group's message: the
- * patch's, less its tags where the patch changed. */
-static int respin_match(struct cmd *c, struct respin_run *rr)
-{
-	struct sbuf out = SBUF_INIT;
-	struct rcommits groups;
-	char *taken = xcalloc(c->p.nr + 1, 1);
-	int r = group_patch_ids(&c->p, &c->src, 0, &out);
-
-	groups_as_commits(c, &groups);
-	rr->was = xcalloc(c->p.nr + 1, sizeof *rr->was);
-	for (size_t g = 0; g < c->p.nr; g++)
-		rr->was[g] = rr->prev.nr;
-	if (!r && !(r = follow_renames(&rr->prev, rr->old.base, rr->onto)))
-		rr->became = became_of(&rr->prev, &rr->ids, &groups, &out,
-				       rr->up, taken);
-	for (size_t k = 0; !r && k < rr->prev.nr; k++) {
-		size_t g = rr->became[k].to;
-		if (g == c->p.nr) {
-			rr->became[k].to = SIZE_MAX;    /* gone */
-			continue;
-		}
-		rr->was[g] = k;
-		struct sbuf m = SBUF_INIT, lost = SBUF_INIT;
-		if (rr->became[k].same)
-			sb_adds(&m, rr->prev.c[k].msg);
-		else
-			drop_tags(rr->prev.c[k].msg, &m, &lost);
-		cleanup_message(&m);
-		if (lost.len)
-			sb_addf(&m, "---\nv%d: not carried, as the patch changed: %s\n",
-				rr->v + 1, lost.buf);
-		c->p.g[g].msg = sb_detach(&m, NULL);
-		rr->dropped[k] = lost.len ? sb_detach(&lost, NULL) : NULL;
-		sb_release(&lost);
-	}
-	rcommits_release(&groups);
-	free(taken);
-	sb_release(&out);
-	return r;
-}
-
-/* The replies and --keep, read before anything moves: each --keep names
- * a patch of the last version.  0, or -1 after error(). */
-static int respin_inputs(struct respin_run *rr, const struct respin_opts *o)
-{
-	rr->kept = xcalloc(rr->prev.nr + 1, 1);
-	for (size_t i = 0; i < o->keep.n; i++) {
-		long long k = scan_number(o->keep.v[i], NULL, 10);
-		if (k < 1 || (unsigned long long)k > rr->prev.nr)
-			return error("respin: --keep %s: v%d has patches 1 to %zu",
-				     o->keep.v[i], rr->v, rr->prev.nr);
-		rr->kept[k - 1] = 1;
-	}
-	return read_mboxes((char *const *)o->mbox.v, o->mbox.n, &rr->mb) ? -1 : 0;
-}
-
-/* The branch, the new base, the replies and the pattern, refusals first
- * (a work tree with changes of its own); then the checkout moved there
- * and the pattern run in it, what needs git's objects alone beside it. */
-static int respin_start(struct respin_run *rr, const struct args *a,
-			const struct respin_opts *o)
-{
-	int r = repo_open(&rr->home) < 0 || check_idle(&rr->home, "respin") < 0 ||
-		respin_open_branch(rr, o->onto) < 0 || respin_inputs(rr, o) < 0 ||
-		respin_pattern(rr, a) < 0 ? -1 : 0;
-
-	if (!r)
-		phase("respin", "checking out the new base");
-	if (!r && respin_checkout(rr) < 0)
-		r = -1;
-
-	/* the pattern, and every git after it, find the repository there */
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	if (!r) {
-		phase("respin", "running the pattern");
-		r = pattern_status(rr, run_program((const char *const *)rr->argv,
-						   NULL, rr->home.top,
-						   respin_meanwhile, rr));
-	}
-	return failed(r);
-}
-
 /* The pattern's change on the new base, grouped in the last version's
  * form, each group matched to its patch of the last version. */
 static int respin_group(struct cmd *c, struct respin_run *rr)
@@ -23221,254 +23487,6 @@ static int respin_group(struct cmd *c, struct respin_run *rr)
 		return r ? r : EXIT_FAIL;
 	rr->dropped = xcalloc(rr->prev.nr + 1, sizeof *rr->dropped);
 	return failed(respin_match(c, rr));
-}
-
-/* A patch an earlier respin left out (its record's "- left out (WHY):
- * SUBJECT" lines) is no new patch of this one: the replies that left it
- * out answered an older version, whose mails this version's record does
- * not hold.  Per group of c's plan, "WHY\nSUBJECT" where a new group is
- * such a patch, else NULL (a new array). */
-static char **carried_left_out(struct cmd *c, const struct respin_run *rr)
-{
-	char tip[72], **why = xcalloc(c->p.nr + 1, sizeof *why);
-	struct sbuf rec = SBUF_INIT;
-
-	if (!read_respin(rr->br, rr->v, tip, &rec))
-		return why;
-	struct sbuf *m = group_messages(&c->p, &c->tm);
-	for (size_t g = 0; g < c->p.nr; g++) {
-		char *subj = subject_of(m[g].buf);
-		const char *pos = rec.buf, *end = rec.buf + rec.len;
-		size_t sl = strlen(subj);
-		for (struct span l; rr->was[g] == rr->prev.nr && !why[g] &&
-		     next_line(&pos, end, &l);)
-			if (l.len > 15 + sl && !memcmp(l.p, "- left out (", 12) &&
-			    !memcmp(l.p + l.len - sl - 3, "): ", 3) &&
-			    !memcmp(l.p + l.len - sl, subj, sl))
-				why[g] = xstrfmt("%.*s\n%s", (int)(l.len - sl - 15),
-						 l.p + 12, subj);
-		free(subj);
-	}
-	sbufs_free(m, c->p.nr);
-	sb_release(&rec);
-	return why;
-}
-
-/* The groups of the patches left out (rr->left, and those an earlier
- * respin left out: carried_left_out()) out of c's plan, into
- * rr->left_out; their files back as onto has them, as the new version
- * has them and the checkout must when the branch lands there.  0, or an
- * exit code after error(). */
-static int leave_out(struct cmd *c, struct respin_run *rr)
-{
-	size_t n = rr->prev.nr, np = c->p.nr, g = 0, nb = 0;
-	char **again = carried_left_out(c, rr);
-	const char **back = xcalloc(2 * c->src.nr + 5, sizeof *back);
-	int r = 0;
-
-	back[nb++] = "checkout";
-	back[nb++] = rr->onto;
-	back[nb++] = "--";
-	for (size_t i = 0; i < np; i++) {
-		size_t k = rr->was[i];
-		if ((k >= n || !rr->left[k]) && !again[i]) {
-			c->p.g[g] = c->p.g[i];
-			rr->was[g++] = k;
-			continue;
-		}
-		for (size_t j = 0; j < c->p.g[i].nr; j++) {
-			const struct sfile *sf = &c->src.f[c->p.g[i].member[j]];
-			if (sf->orig)
-				back[nb++] = sf->orig;
-			if (sf->old_mode)
-				back[nb++] = sf->path;
-			else
-				unlink(sf->path);
-		}
-		char *subj = again[i] ? NULL : subject_of(rr->prev.c[k].msg);
-		GROW(rr->left_out, rr->nleft + 1, rr->aleft);
-		rr->left_out[rr->nleft++] = again[i] ? again[i] :
-					    xstrfmt("%s\n%s", rr->left[k], subj);
-		again[i] = NULL;
-		free(subj);
-		group_release(&c->p.g[i]);
-	}
-	c->p.nr = g;
-	if (nb > 3)
-		r = failed(git_ok("git checkout", &(struct git_run){ .words = back }));
-	free(back);
-	free_strings(again, np);
-	return r;
-}
-
-/* What the replies say of the last version's patches (respin_fates()):
- * one answered (its maintainer queued it) or NAKed is left out of the
- * next version (leave_out()), unless --keep names it. */
-static int respin_verdicts(struct cmd *c, struct respin_run *rr)
-{
-	size_t n = rr->prev.nr;
-
-	rr->left = xcalloc(n + 1, sizeof *rr->left);
-	for (size_t k = 0; k < n; k++)
-		if ((rr->up[k].state == ANSWERED || rr->up[k].state == NAKED) &&
-		    !rr->kept[k])
-			rr->left[k] = xstrdup(rr->up[k].answer);
-	return leave_out(c, rr);
-}
-
-/* One line of respin's report: "WORD      SUBJECT (WHY)" on stdout
- * (WHY: "applied as UP" where up is set), and as format's letter says it
- * (add_fate_line()) into rec. */
-static void report_fate(struct sbuf *rec, const char *word, const char *why,
-			const char *up, const char *subj)
-{
-	xfprintf(stdout, why ? "%-9s %s (%s%.12s)\n" : "%-9s %s\n", word, subj,
-		 up ? "applied as " : why, up ? up : "");
-	add_fate_line(rec, word, why, up, subj);
-}
-
-/* The next version's patches and what became of the last one's, to
- * stdout and, as format's cover letter says it, into fates; a summary. */
-static void respin_report(const struct cmd *c, const struct respin_run *rr,
-			  struct sbuf *fates)
-{
-	static const char *const word[] = { "changed", "unchanged", "new" };
-	struct sbuf *m = group_messages(&c->p, &c->tm);
-	size_t count[3] = { 0 }, gone = 0, applied = 0;
-
-	char *since = xstrfmt("%.12s..%.12s", rr->old.base, rr->old.tip);
-	char *on = xstrfmt(", found on %.12s", rr->onto);
-	add_changes_heading(fates, rr->v, since, on);
-	free(since);
-	free(on);
-	for (size_t g = 0; g < c->p.nr; g++) {
-		size_t k = rr->was[g];
-		int w = k < rr->prev.nr ? rr->became[k].same : 2;
-		char *subj = subject_of(m[g].buf);
-		count[w]++;
-		report_fate(fates, word[w], NULL, NULL, subj);
-		if (k < rr->prev.nr && rr->dropped[k]) {
-			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
-			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
-		}
-		free(subj);
-	}
-	for (size_t k = 0; k < rr->nleft; k++) {
-		char *why = xstrdup(rr->left_out[k]), *nl = strchr(why, '\n');
-		*nl = '\0';
-		report_fate(fates, "left out", why, NULL, nl + 1);
-		free(why);
-	}
-	for (size_t k = 0; k < rr->prev.nr; k++) {
-		const struct fate *f = &rr->up[k];
-		int in = is_applied(f);
-		char *subj = subject_of(rr->prev.c[k].msg);
-		if (rr->became[k].to == SIZE_MAX) {
-			gone++;
-			applied += in;
-			report_fate(fates, "gone", in ? "" : "the pattern no longer "
-				    "touches its files", in ? f->commit : NULL, subj);
-		}
-		free(subj);
-	}
-	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
-		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
-		 c->p.nr == 1 ? "" : "es", rr->onto, count[1],
-		 count[0], count[2], gone, rr->v, applied);
-	xfprintf(stdout, rr->nleft ? "; %zu left out, as the replies say "
-		 "(--keep N keeps one)\n" : "\n", rr->nleft);
-	sbufs_free(m, c->p.nr);
-}
-
-/* Whether the commits onto..tip are the branch's as it stands, patch by
- * patch, and the branch is on onto as the last respin left it: a respin
- * with nothing new (the messages are made from the same commits, so the
- * same patches have the same messages). */
-static int same_as_branch(const struct respin_run *rr, const char *tip)
-{
-	char *ra = xstrfmt("%s..%s", rr->onto, tip);
-	char *rb = xstrfmt("%s..%s", rr->onto, rr->home.old);
-	char *ref = xstrfmt("refs/series/%s/onto", rr->br), onto[72];
-	int same = is_ancestor(rr->onto, rr->home.old) &&
-		   !resolve_commit_quietly(ref, onto) && !strcmp(onto, rr->onto) &&
-		   same_patch_ids(ra, rb) > 0;
-
-	free(ra);
-	free(rb);
-	free(ref);
-	return same;
-}
-
-/* The commits on the new base, where the checkout is (the branch is not
- * moved yet); EXIT_NOTHING where they are what the branch already is. */
-static int respin_build(struct cmd *c, struct respin_run *rr)
-{
-	struct changes cs = { NULL, 0 };
-	struct import im = { .t = &c->t, .plan = &c->p, .src = &c->src,
-			     .cs = &cs, .tmpl = &c->tm };
-
-	c->t.repo = &c->repo;
-	int r = commit_series(&im);
-	import_release(&im);
-	free(cs.c);
-	if (r)
-		return r < 0 ? EXIT_FAIL :
-		       failed(error("respin: the pattern's change is no change"));
-	if (same_as_branch(rr, c->t.tip)) {
-		xfprintf(stderr, "series: respin: nothing to do: %s is v%d on "
-			 "%.12s as the pattern makes it\n", rr->br, rr->v + 1,
-			 rr->onto);
-		return EXIT_NOTHING;
-	}
-	return 0;
-}
-
-/* The branch moved onto the commits respin_build() made. */
-static int respin_finish(struct cmd *c, struct respin_run *rr,
-			 const struct sbuf *fates)
-{
-	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
-		return EXIT_FAIL;
-	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
-		 rr->br, rr->v + 1, rr->v + 1);
-	return 0;
-}
-
-/* respin --abort: the checkout a killed respin left put back. */
-static int respin_abort(struct respin_run *rr)
-{
-	struct stat sb;
-	char *marker;
-
-	if (repo_open(&rr->home) < 0)
-		return EXIT_FAIL;
-	marker = respin_marker(&rr->home);
-	int none = lstat(marker, &sb) < 0;
-	free(marker);
-	if (none)
-		return failed(error("respin: --abort: no respin to undo here"));
-	if (put_back(&rr->home) < 0)
-		return EXIT_FAIL;
-	xfprintf(stderr, "series: respin: the checkout is back on its branch\n");
-	return 0;
-}
-
-static void respin_release(struct respin_run *rr)
-{
-	repo_release(&rr->home);
-	free(rr->old.spec);
-	if (rr->up)
-		sent_release(NULL, rr->up, rr->prev.nr);
-	free_strings(rr->dropped, rr->prev.nr);
-	free_strings(rr->left, rr->prev.nr);
-	free_strings(rr->left_out, rr->nleft);
-	mbox_release(&rr->mb);
-	free(rr->kept);
-	rcommits_release(&rr->prev);
-	sb_release(&rr->ids);
-	free_strings(rr->argv, rr->argc);
-	free(rr->was);
-	free(rr->became);
 }
 
 static int cmd_respin(struct args *a)
