@@ -1627,6 +1627,24 @@ static void chomp(struct sbuf *sb)
 		sb_setlen(sb, sb->len - 1);
 }
 
+/* Runs g, whose answer is one object id, into id (72 bytes).  0, or -1
+ * after error(). */
+static int git_id(const char *step, struct git_run *g, char *id)
+{
+	struct sbuf out = SBUF_INIT;
+	int r;
+
+	g->out = &out;
+	r = git_ok(step, g);
+	chomp(&out);
+	if (!r && !is_oid(out.buf, out.len))
+		r = error("%s: unexpected answer", step);
+	if (!r)
+		memcpy(id, out.buf, out.len + 1);
+	sb_release(&out);
+	return r;
+}
+
 /* The words of a git command over paths taken as they are: head (NULL-
  * terminated) after --literal-pathspecs, then "--"; room for n paths and
  * the NULL after them, from *w on.  The caller frees the array only. */
@@ -4190,19 +4208,12 @@ static int wt_patch_finish(struct source *src, int keep)
 /* The tree of commit, into tree (72 bytes).  0, or -1 after error(). */
 static int tree_of(const char *commit, char *tree)
 {
-	struct sbuf arg = SBUF_INIT, out = SBUF_INIT;
+	char *arg = xstrfmt("%s^{tree}", commit);
+	const char *words[] = { "rev-parse", "--verify", arg, NULL };
+	int r = git_id("git rev-parse", &(struct git_run){ .words = words },
+		       tree);
 
-	sb_addf(&arg, "%s^{tree}", commit);
-	const char *words[] = { "rev-parse", "--verify", arg.buf, NULL };
-	int r = git_ok("git rev-parse", &(struct git_run){ .words = words,
-							    .out = &out });
-	chomp(&out);
-	if (!r && !is_oid(out.buf, out.len))
-		r = error("git rev-parse: unexpected answer");
-	if (!r)
-		memcpy(tree, out.buf, out.len + 1);
-	sb_release(&arg);
-	sb_release(&out);
+	free(arg);
 	return r;
 }
 
@@ -15558,31 +15569,29 @@ static void txn_env(const struct txn *t, const char *author, struct sbuf *id,
 	memcpy(env, v, sizeof v);
 }
 
-/* One commit of tree on parent ("": a root commit) with msg, by author
- * (NULL: the run's), into the quarantine; its id replaces out.  0, or -1
- * after error(). */
+/* One commit of tree on parent ("": a root commit; 72 bytes) with msg,
+ * by author (NULL: the run's), into the quarantine; its id replaces
+ * parent.  0, or -1 after error(). */
 static int txn_commit_tree(const struct txn *t, const char *tree,
-			   const char *parent, const struct sbuf *msg,
-			   const char *author, struct sbuf *out)
+			   char *parent, const struct sbuf *msg,
+			   const char *author)
 {
 	struct sbuf id[6];
 	const char *env[9];
-	const char *words[] = { "commit-tree", tree, "-p", parent, NULL };
+	char was[72];
+	const char *words[] = { "commit-tree", tree, "-p", was, NULL };
 
+	memcpy(was, parent, sizeof was);
 	for (int i = 0; i < 6; i++)
 		sb_init(&id[i]);
 	txn_env(t, author, id, env);
-	if (!*parent)
+	if (!*was)
 		words[2] = NULL;
-	sb_setlen(out, 0);
 	int r = check_stop("git commit-tree");
 	if (!r)
-		r = git_ok("git commit-tree", &(struct git_run){
-			.words = words, .env = env, .out = out,
-			.input = msg->buf, .inlen = msg->len });
-	chomp(out);
-	if (!r && !is_oid(out->buf, out->len))
-		r = error("git commit-tree: unexpected answer");
+		r = git_id("git commit-tree", &(struct git_run){
+			.words = words, .env = env,
+			.input = msg->buf, .inlen = msg->len }, parent);
 	for (int i = 0; i < 6; i++)
 		sb_release(&id[i]);
 	return r;
@@ -17209,7 +17218,8 @@ static int apply_series(struct txn *t, const struct plan *p,
 			const struct source *src, const struct sbuf *msgs,
 			const char *directory)
 {
-	struct sbuf ienv = SBUF_INIT, tree = SBUF_INIT, parent = SBUF_INIT;
+	struct sbuf ienv = SBUF_INIT;
+	char tree[72], parent[72];
 	int r;
 
 	if ((r = txn_begin(t, t->repo, 1)) < 0)
@@ -17230,32 +17240,26 @@ static int apply_series(struct txn *t, const struct plan *p,
 	if ((r = git_ok("git read-tree", &(struct git_run){
 			.words = read_tree, .env = env })) < 0)
 		goto out;
-	sb_adds(&parent, base ? base : "");
+	memcpy(parent, t->repo->old, sizeof parent);
 	for (size_t i = 0; i < p->nr && !r; i++) {
 		const struct group *g = &p->g[i];
 		static const char *const write_tree[] = { "write-tree", NULL };
 		progress(i + 1, p->nr, g->name);
-		sb_setlen(&tree, 0);
 		if ((r = check_stop("git apply")) < 0 ||
 		    (r = apply_group(t, src, g, directory, env)) < 0 ||
-		    (r = git_ok("git write-tree", &(struct git_run){
-				.words = write_tree, .env = env, .out = &tree })) < 0)
+		    (r = git_id("git write-tree", &(struct git_run){
+				.words = write_tree, .env = env }, tree)) < 0)
 			break;
-		chomp(&tree);
-		char *prev = sb_detach(&parent, NULL);
-		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], NULL, &parent);
-		free(prev);
+		r = txn_commit_tree(t, tree, parent, &msgs[i], NULL);
 		t->files += g->nr;
 	}
 	progress_end();
 	if (r < 0)
 		goto out;
-	r = txn_land(t, parent.buf, p->nr);
+	r = txn_land(t, parent, p->nr);
 out:
 	txn_abort(t);
 	sb_release(&ienv);
-	sb_release(&tree);
-	sb_release(&parent);
 	return r;
 }
 
@@ -17267,24 +17271,22 @@ out:
 static int reword_series(struct txn *t, const struct rcommits *rc,
 			 const struct sbuf *msgs, const char *base)
 {
-	struct sbuf parent = SBUF_INIT, tree = SBUF_INIT, who = SBUF_INIT;
+	struct sbuf tree = SBUF_INIT, who = SBUF_INIT;
+	char parent[72];
 	int r = txn_begin(t, t->repo, 0);
 
-	sb_adds(&parent, base);
+	memcpy(parent, base, strlen(base) + 1);
 	for (size_t i = 0; i < rc->nr && !r; i++) {
 		const struct rcommit *c = &rc->c[i];
 		sb_setlen(&who, 0);
 		author_ident(&who, c);
 		sb_setlen(&tree, 0);
 		sb_addf(&tree, "%s^{tree}", c->id);
-		char *prev = sb_detach(&parent, NULL);
-		r = txn_commit_tree(t, tree.buf, prev, &msgs[i], who.buf, &parent);
-		free(prev);
+		r = txn_commit_tree(t, tree.buf, parent, &msgs[i], who.buf);
 	}
 	if (!r)
-		r = txn_land(t, parent.buf, rc->nr);
+		r = txn_land(t, parent, rc->nr);
 	txn_abort(t);
-	sb_release(&parent);
 	sb_release(&tree);
 	sb_release(&who);
 	return r;
@@ -18370,17 +18372,9 @@ static char *range_branch(const struct range *rg)
 static int write_blob(const char *text, size_t len, char *id)
 {
 	const char *hash[] = { "hash-object", "-w", "--stdin", NULL };
-	struct sbuf out = SBUF_INIT;
-	int r = git_ok("git hash-object", &(struct git_run){ .words = hash,
-			.input = text, .inlen = len, .out = &out });
 
-	chomp(&out);
-	if (!r && !is_oid(out.buf, out.len))
-		r = error("git hash-object: unexpected answer");
-	if (!r)
-		memcpy(id, out.buf, out.len + 1);
-	sb_release(&out);
-	return r;
+	return git_id("git hash-object", &(struct git_run){ .words = hash,
+		      .input = text, .inlen = len }, id);
 }
 
 /* Whether version v of branch br is recorded for another range than rg
