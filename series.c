@@ -8687,18 +8687,26 @@ static void memo_key(struct sbuf *key, char tag, const char *in, size_t len)
 }
 
 /* parse_email() through the memo (tag 'p'): a section's lines are read
- * once per file of a tree-wide plan. */
-static void parse_email_memo(struct maintainers *m, const char *line,
-			     struct sbuf *n, struct sbuf *a)
+ * once per file of a tree-wide plan.  With mapped, deduplicate_email()'s
+ * step (tag 'c'): the name and address after .mailmap. */
+static void canon_email(struct maintainers *m, const char *email, int mapped,
+			struct sbuf *n, struct sbuf *a)
 {
-	struct sbuf key = SBUF_INIT;
+	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
 
-	memo_key(&key, 'p', line, strlen(line));
+	memo_key(&key, mapped ? 'c' : 'p', email, strlen(email));
 	if (!pair_get(m->canon, &key, n, a)) {
-		parse_email(line, n, a);
+		parse_email(email, n, a);
+		if (mapped) {
+			format_email(&f, n->buf, a->buf, 1);
+			mailmap_email(m, &mm, f.buf);
+			parse_email(mm.buf, n, a);
+		}
 		pair_put(&m->canon, &key, n, a);
 	}
 	sb_release(&key);
+	sb_release(&f);
+	sb_release(&mm);
 }
 
 static int push_email_address(struct query *q, const char *line,
@@ -8707,7 +8715,7 @@ static int push_email_address(struct query *q, const char *line,
 	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT, f = SBUF_INIT;
 	int r = 0;
 
-	parse_email_memo(q->m, line, &n, &a);
+	canon_email(q->m, line, 0, &n, &a);
 	if (a.len) {
 		r = 1;
 		int inuse = 0;
@@ -8956,27 +8964,8 @@ static void add_role(struct query *q, const char *email, const char *role)
 	sb_release(&ea);
 }
 
-/* The memo's steps of deduplicate_email(): tag 'c', an address to its
- * name and address after .mailmap ("name\0addr"); tag 'f', a name and an
+/* The memo's last step of deduplicate_email() (tag 'f'): a name and an
  * address to the line .mailmap makes of them. */
-static void canon_email(struct maintainers *m, const char *email,
-			struct sbuf *n, struct sbuf *a)
-{
-	struct sbuf key = SBUF_INIT, f = SBUF_INIT, mm = SBUF_INIT;
-
-	memo_key(&key, 'c', email, strlen(email));
-	if (!pair_get(m->canon, &key, n, a)) {
-		parse_email(email, n, a);
-		format_email(&f, n->buf, a->buf, 1);
-		mailmap_email(m, &mm, f.buf);
-		parse_email(mm.buf, n, a);
-		pair_put(&m->canon, &key, n, a);
-	}
-	sb_release(&key);
-	sb_release(&f);
-	sb_release(&mm);
-}
-
 static char *final_email(struct maintainers *m, const struct sbuf *n,
 			 const struct sbuf *a)
 {
@@ -9004,7 +8993,7 @@ static void deduplicate_email(struct query *q, char **email)
 	struct sbuf n = SBUF_INIT, a = SBUF_INIT, lc = SBUF_INIT;
 	int matched = 0;
 
-	canon_email(q->m, *email, &n, &a);
+	canon_email(q->m, *email, 1, &n, &a);
 	for (int t = 0; t < 2 && !matched; t++) {
 		if (t == 0 && !n.len)
 			continue;
