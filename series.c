@@ -562,12 +562,56 @@ static char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
-/* qsort() that accepts an empty (even NULL) array, as qsort does not. */
+/* Merges the sorted halves of the n elements at v (the first h, the
+ * rest) through tmp, the left one's first where they compare equal. */
+static void merge_sort(char *v, char *tmp, size_t n, size_t size,
+		       int (*cmp)(const void *, const void *, const void *),
+		       const void *ctx)
+{
+	size_t h = n / 2, i = 0, j = h;
+
+	if (n < 2)
+		return;
+	merge_sort(v, tmp, h, size, cmp, ctx);
+	merge_sort(v + h * size, tmp, n - h, size, cmp, ctx);
+	for (size_t k = 0; k < n; k++) {
+		size_t from = j == n || (i < h && cmp(v + i * size, v + j * size,
+						      ctx) <= 0) ? i++ : j++;
+		memcpy(tmp + k * size, v + from * size, size);
+	}
+	memcpy(v, tmp, n * size);
+}
+
+/* The one sort: of n elements (an empty, even NULL, array too), each
+ * size bytes, by cmp(a, b, ctx).  Stable, so that equal elements keep
+ * their order whatever the libc (qsort's order of them is its own). */
+static void sort_ctx(void *base, size_t n, size_t size,
+		     int (*cmp)(const void *, const void *, const void *),
+		     const void *ctx)
+{
+	if (n < 2)
+		return;
+	char *tmp = xmalloc(xmul(n, size));
+	merge_sort(base, tmp, n, size, cmp, ctx);
+	free(tmp);
+}
+
+struct plain_cmp {
+	int (*cmp)(const void *, const void *);
+};
+
+static int plain_cmp(const void *a, const void *b, const void *ctx)
+{
+	return ((const struct plain_cmp *)ctx)->cmp(a, b);
+}
+
+/* sort_ctx() by a comparison of two elements alone. */
 static void sort_n(void *base, size_t n, size_t size,
 		   int (*cmp)(const void *, const void *))
 {
-	if (n > 1)
-		qsort(base, n, size, cmp);
+	struct plain_cmp c = { cmp };
+
+	sort_ctx(base, n, size, plain_cmp, &c);
 }
 
 /* A path and what it belongs to (an index: the keyed entry it comes
@@ -14751,18 +14795,17 @@ static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
 	free(subject);
 }
 
-/* Sorts file indexes by their paths, as git orders a diff.  Insertion
- * sort on runs that are sorted already (each group's members are). */
+static int cmp_member(const void *a, const void *b, const void *src)
+{
+	const struct sfile *f = ((const struct source *)src)->f;
+
+	return strcmp(f[*(const size_t *)a].path, f[*(const size_t *)b].path);
+}
+
+/* Sorts file indexes by their paths, as git orders a diff. */
 static void sort_members(size_t *v, size_t n, const struct source *src)
 {
-	for (size_t i = 1; i < n; i++) {
-		size_t x = v[i], j = i;
-		while (j && strcmp(src->f[v[j - 1]].path, src->f[x].path) > 0) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
+	sort_ctx(v, n, sizeof *v, cmp_member, src);
 }
 
 static int write_file(const char *path, const struct sbuf *data)
