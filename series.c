@@ -108,10 +108,10 @@
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
- *   - the binary is at 99% of its 288 KiB budget: the next capability
- *     needs duplication taken out first (candidates: struct recipient
- *     parsed once, where list_address() and patch_addresses() parse its
- *     text again; a mail's body scanned once by mail_recipients()).
+ *   - format writes each patch's mail twice: once to find its
+ *     recipients as series cc would (the scan must see the headers
+ *     without To: and Cc:), once with them; putting the two headers into
+ *     the first copy cost more bytes than the second write saves.
  *   - respin carries no edit of the user's (a fix-up, an amended patch)
  *     onto the new base: it refuses by name (same_patches()).
  *   - trailers: a tag on an older version's cover letter is taken back
@@ -401,6 +401,14 @@ static void temp_drop(const char *path)
 	for (size_t i = 0; i < sizeof temps.path / sizeof *temps.path; i++)
 		if (temps.path[i] == path)
 			temps.path[i] = NULL;
+}
+
+/* Where temporary files go: $TMPDIR, else /tmp. */
+static const char *tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+
+	return t && *t ? t : "/tmp";
 }
 
 /* A new file dir/series-WHAT-XXXXXX (mkstemp), its name into path: kept
@@ -775,6 +783,10 @@ static void FORMAT(2, 3) xfprintf(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	/* unlike toybox's xprintf, no death here: a failed write sets f's
+	 * error, which main() checks once the command is done (as git's
+	 * close_stdout does), so a closed pipe never cuts a transaction or
+	 * respin's put_back() short */
 	fwrite(sb.buf, 1, sb.len, f);
 	sb_release(&sb);
 }
@@ -870,11 +882,6 @@ static int is_space(int c)
 {
 	return c == ' ' || (unsigned)(c - '\t') < 5;
 }
-
-struct span {
-	const char *p;
-	size_t len;
-};
 
 /* strtoll() without the C library's scanner and the FILE machinery it
  * reads through (2.7 KB of the binary); series.h says what it reads. */
@@ -1202,14 +1209,9 @@ static const char *memrchr_bytes(const char *s, size_t n, char c)
  * part is not part of it; name is as written, quotes and all.  Two
  * addresses reach the same person where their boxes are equal without
  * case.  A header's addresses are a struct addresses: each box once, in
- * the order they came, their spans into strings their owners keep.
+ * the order they came, their spans into strings their owners keep
+ * (struct address is in series.h, where a recipient holds one).
  */
-struct address {
-	struct span name;   /* empty for a bare box */
-	struct span box;
-	int angled;         /* the box was in <> */
-};
-
 struct addresses {
 	struct address *v;
 	size_t n, alloc;
@@ -1228,6 +1230,12 @@ static struct address parse_address(struct span l)
 		a.angled = 1;
 	}
 	return a;
+}
+
+/* parse_address() of string s (NULL: an empty one). */
+static struct address address_of(const char *s)
+{
+	return parse_address((struct span){ s ? s : "", s ? strlen(s) : 0 });
 }
 
 static int span_caseeq(struct span a, struct span b)
@@ -1596,8 +1604,7 @@ static int git_start(struct git_run *g)
 	/* no temporary file (a chroot without /tmp): git's stderr is ours */
 	if (g->err) {
 		struct sbuf path = SBUF_INIT;
-		const char *tmp = getenv("TMPDIR");
-		g->errfd = temp_file(&path, tmp && *tmp ? tmp : "/tmp", "err", 0);
+		g->errfd = temp_file(&path, tmp_dir(), "err", 0);
 		sb_release(&path);
 	}
 	g->child = (struct child){
@@ -2527,7 +2534,11 @@ static void recipients_add(struct recipients *r, const char *addr,
 			   const char *role, int list)
 {
 	GROW(r->v, r->n + 1, r->alloc);
-	r->v[r->n++] = (struct recipient){ xstrdup(addr), xstrdup(role), list };
+	struct recipient *v = &r->v[r->n++];
+	v->addr = xstrdup(addr);
+	v->role = xstrdup(role);
+	v->list = list;
+	v->a = address_of(v->addr);
 }
 
 /* A copy of r into out (empty before). */
@@ -2538,20 +2549,13 @@ static void recipients_copy(struct recipients *out, const struct recipients *r)
 	out->people = r->people;
 }
 
-/* The address of a recipient that is a list, as a cover letter names the
- * list: the mailbox alone (a reviewer's "NXP Linux Team <linux-imx@nxp.com>"
- * is the list linux-imx@nxp.com), a span into v->addr. */
-static struct span list_address(const struct recipient *v)
-{
-	return parse_address((struct span){ v->addr, strlen(v->addr) }).box;
-}
-
 /* Whether r sends to the list box (in either part: see struct
- * recipient's list). */
+ * recipient's list; a list is its mailbox alone, a reviewer's "NXP Linux
+ * Team <linux-imx@nxp.com>" the list linux-imx@nxp.com). */
 static int recipients_list(const struct recipients *r, struct span box)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->v[i].list && span_caseeq(list_address(&r->v[i]), box))
+		if (r->v[i].list && span_caseeq(r->v[i].a.box, box))
 			return 1;
 	return 0;
 }
@@ -8190,7 +8194,8 @@ static void mm_entry_release(struct mm_entry *e)
 	sb_release(&e->tmp);
 }
 
-/* Parses "name <addr>" and gives back the script's formatted pieces. */
+/* name and addr joined as "name <addr>" (the name trimmed), then parsed
+ * as the script parses an address (parse_email()) into n and a. */
 static void email_parts(const char *name, size_t nlen, const char *addr,
 			size_t alen, struct sbuf *tmp, struct sbuf *n,
 			struct sbuf *a)
@@ -9720,7 +9725,6 @@ enum { JOINT_BYTES = 256 * 1024 };
 static void joint_histories(struct scan *s, const struct cc_opts *o,
 			    char *mode, size_t njoint)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct git_bg job[HIST_JOBS];
 	char since[HIST_JOBS][48];
 	size_t from[HIST_JOBS + 1], bytes = 0, nf = 0;
@@ -9739,7 +9743,7 @@ static void joint_histories(struct scan *s, const struct cc_opts *o,
 			from[n] = at;
 			job[n] = (struct git_bg){ .run = { .quiet = 1,
 						.dir = s->m->top } };
-			bg_start(&job[n], tmp && *tmp ? tmp : "/tmp",
+			bg_start(&job[n], tmp_dir(),
 				 joint_words(since[n], o, files + at, k));
 		}
 		from[n] = at < nf ? at : nf;
@@ -9764,7 +9768,6 @@ static void joint_histories(struct scan *s, const struct cc_opts *o,
 static void own_histories(struct scan *s, const struct cc_opts *o,
 			  const char *mode)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct git_bg job[HIST_JOBS];
 	size_t who[HIST_JOBS], next = 0;
 	char since[HIST_JOBS][48];
@@ -9778,7 +9781,7 @@ static void own_histories(struct scan *s, const struct cc_opts *o,
 			signoffs_words(w, since[n], o, s->file[next]);
 			job[n] = (struct git_bg){ .run = { .quiet = 1,
 						.dir = s->m->top } };
-			if (bg_start(&job[n], tmp && *tmp ? tmp : "/tmp", w) == 0)
+			if (bg_start(&job[n], tmp_dir(), w) == 0)
 				who[n++] = next;
 			else            /* file_signoffs() runs it then */
 				s->hist_ok[next] = 2;
@@ -13997,9 +14000,8 @@ static void add_plan_table(struct sbuf *out, const struct plan *p,
 		sb_addf(out, " %3zu  %5zu  %-*.*s", i + 1, p->g[i].nr, w,
 			(int)(sj.len > 60 ? 60 : sj.len), sj.p);
 		if (rcpt && rcpt[i].people) {
-			const char *a = rcpt[i].v[0].addr;
-			struct address ad = parse_address((struct span){ a, strlen(a) });
-			struct span who = ad.name.len ? ad.name : ad.box;
+			const struct address *ad = &rcpt[i].v[0].a;
+			struct span who = ad->name.len ? ad->name : ad->box;
 			sb_addf(out, "  %.*s", (int)who.len, who.p);
 			if (rcpt[i].people > 1)
 				sb_addf(out, " +%zu", rcpt[i].people - 1);
@@ -14097,7 +14099,7 @@ static struct org_figures org_figures(const struct recipients *r, size_t n)
 			if (!r[i].v[k].list)
 				continue;
 			GROW(list, nl + 1, al);
-			struct span box = list_address(&r[i].v[k]);
+			struct span box = r[i].v[k].a.box;
 			list[nl] = xstrndup(box.p, box.len);
 			lower_ascii(list[nl]);
 			size_t j = first;  /* a reviewer and a list of one address */
@@ -14481,7 +14483,7 @@ static void add_address(struct sbuf *sb, const struct address *a, size_t col)
 /* "From: Name <addr>". */
 static void add_from(struct sbuf *sb, const char *ident)
 {
-	struct address a = parse_address((struct span){ ident, strlen(ident) });
+	struct address a = address_of(ident);
 
 	sb_adds(sb, "From: ");
 	add_address(sb, &a, 6);
@@ -15007,11 +15009,11 @@ static void patch_addresses(const struct addressing *ad,
 			    struct addresses *cc)
 {
 	for (size_t k = 0; k < r->people && !ad->all_cc; k++)
-		addresses_add_lines(to, r->v[k].addr, NULL);
+		addresses_add(to, r->v[k].a, NULL);
 	for (size_t i = 0; i < ad->nto; i++)
 		addresses_add_lines(to, ad->to[i], NULL);
 	for (size_t k = ad->all_cc ? 0 : r->people; k < r->n; k++)
-		addresses_add_lines(cc, r->v[k].addr, to);
+		addresses_add(cc, r->v[k].a, to);
 	for (size_t i = 0; i < ad->ncc; i++)
 		addresses_add_lines(cc, ad->cc[i], to);
 }
@@ -15102,8 +15104,7 @@ static void series_lists(const struct series_mails *sm,
 		for (size_t k = 0; k < r->n; k++)
 			if (r->v[k].list)
 				addresses_add(lists, (struct address){
-					{ NULL, 0 }, list_address(&r->v[k]), 0 },
-					NULL);
+					{ NULL, 0 }, r->v[k].a.box, 0 }, NULL);
 	}
 }
 
@@ -15163,8 +15164,7 @@ static void add_shortlog(struct sbuf *m, char *const *author,
 			continue;
 		for (size_t k = i; k < n; k++)
 			count += !strcmp(author[k], author[i]);
-		struct span name = parse_address((struct span){ author[i],
-						   strlen(author[i]) }).name;
+		struct span name = address_of(author[i]).name;
 		sb_addf(m, "%.*s (%zu):\n", (int)name.len, name.p, count);
 		for (size_t k = i; k < n; k++)
 			if (!strcmp(author[k], author[i]))
@@ -15276,7 +15276,7 @@ static void cover_addresses(const struct series_mails *sm,
 	for (size_t i = 0; people && i < sm->n; i++)
 		for (size_t k = 0; k < sm->rcpt[i].people; k++)
 			if (!sm->rcpt[i].v[k].list)
-				addresses_add_lines(to, sm->rcpt[i].v[k].addr, NULL);
+				addresses_add(to, sm->rcpt[i].v[k].a, NULL);
 	for (size_t i = 0; i < ad->nto; i++)
 		addresses_add_lines(to, ad->to[i], NULL);
 	series_lists(sm, &lists);
@@ -16449,7 +16449,6 @@ static int status_decides(struct change *c, const struct entry *e)
 static int settle_plan(struct plan *p, const struct source *src,
 		       struct changes *cs, const char *index)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	char *tmp = NULL;
 	int r = 0;
 
@@ -16462,7 +16461,7 @@ static int settle_plan(struct plan *p, const struct source *src,
 			rest.c[rest.nr++] = cs->c[i];
 		}
 	if (rest.nr)
-		r = copy_index(index, tmpdir && *tmpdir ? tmpdir : "/tmp", &tmp);
+		r = copy_index(index, tmp_dir(), &tmp);
 	if (!r && rest.nr)
 		r = stage_changes(&rest, tmp, NULL, 0);
 	for (size_t j = 0; !r && j < rest.nr; j++)
@@ -18999,10 +18998,8 @@ static int same_commit_facts(const void *w, size_t j)
 	const struct wanted *x = w;
 	const struct rcommit *t = &x->u->rc.c[j];
 
-	struct span a = parse_address((struct span){ t->author,
-						     strlen(t->author) }).box;
-	struct span b = parse_address((struct span){ x->c->author,
-						     strlen(x->c->author) }).box;
+	struct span a = address_of(t->author).box;
+	struct span b = address_of(x->c->author).box;
 	if (t->npath != x->c->npath || a.len != b.len ||
 	    strncasecmp(a.p, b.p, a.len))
 		return 0;
@@ -19320,8 +19317,7 @@ static void read_answers(const struct mbox *mb, const struct rcommits *rc,
 		f[i].replied = xcalloc(s[i].nto + 1, 1);
 	for (size_t r = 0; r < mb->n; r++) {
 		const struct mbox_msg *m = &mb->m[r];
-		struct span from = parse_address((struct span){ m->from ? m->from : "",
-				m->from ? strlen(m->from) : 0 }).box;
+		struct span from = address_of(m->from).box;
 		memset(hit, 0, rc->nr);
 		answered_patches(mb, m, rc, subj, s, v, hit);
 		for (size_t i = 0; i < rc->nr; i++) {
@@ -19778,11 +19774,12 @@ static void add_fates(struct sbuf *m, const struct prev_version *rs,
 		}
 }
 
-/* What became of each commit of the previous version: applied upstream
- * (its patch id is in the new base's history since the old base),
- * unchanged, changed (a new commit with its subject), or gone; then the
- * new commits, and git range-diff of the two, which runs beside the
- * patch ids (its file in gitdir): each takes as long as the other. */
+/* What became of each commit of the previous version (prev_open():
+ * applied upstream, as version_fates() finds it on the new base;
+ * unchanged, changed or gone, as became_of() says), unless respin
+ * recorded it already; then the new commits, and git range-diff of the
+ * two, which runs beside the rest (its file in gitdir): each takes as
+ * long as the other. */
 static int add_respin(struct sbuf *m, const char *prev_spec, int version,
 		      const struct range *now, const struct rcommits *rc,
 		      const char *gitdir)
@@ -21300,8 +21297,7 @@ static int format_cover(struct cmd *c, const struct format_opts *o,
  * commit's author's (who signs the cover letter).  The caller frees it. */
 static char *thread_of(const struct mail_opts *now, const char *author)
 {
-	struct span box = parse_address((struct span){ author,
-						       strlen(author) }).box;
+	struct span box = address_of(author).box;
 
 	return xstrfmt("%lld.git.%.*s", (long long)now->when, (int)box.len,
 		       box.p);
@@ -21862,7 +21858,7 @@ static char **first_lists(struct cmd *c)
 	for (size_t i = 0; c->ow.alone && i < c->src.nr; i++)
 		for (size_t k = 0; k < c->ow.alone[i].n && !v[i]; k++)
 			if (c->ow.alone[i].v[k].list) {
-				struct span b = list_address(&c->ow.alone[i].v[k]);
+				struct span b = c->ow.alone[i].v[k].a.box;
 				v[i] = xstrndup(b.p, b.len);
 			}
 	return v;

@@ -272,6 +272,15 @@ void rcommits_release(struct rcommits *rc);
  * them and leaves it as RECIPIENTS_INIT; recipients_free() frees an
  * array of n lists and the array.
  */
+struct span {               /* len bytes at p, a string its owner keeps */
+	const char *p;
+	size_t len;
+};
+struct address {            /* parsed as series.c's addresses part says */
+	struct span name;   /* empty for a bare box */
+	struct span box;    /* the mailbox: "a@b" of "Name <a@b>" */
+	int angled;         /* the box was in <> */
+};
 struct recipient {
 	char *addr;
 	char *role;
@@ -279,6 +288,8 @@ struct recipient {
 		     * MAINTAINERS also has on an L: line (R: "NXP Linux Team
 		     * <linux-imx@nxp.com>", elsewhere L: linux-imx@nxp.com),
 		     * so a cover letter goes to it */
+	struct address a;   /* addr parsed, once, as it enters (its spans
+			     * are in addr) */
 };
 struct recipients {
 	struct recipient *v;
