@@ -1996,7 +1996,7 @@ static int parse_ident(const char *s, struct ident *id)
 	    (end[1] != '+' && end[1] != '-') || strspn(end + 2, "0123456789") != 4 ||
 	    end[6])
 		return -1;
-	int z = atoi(end + 2);
+	int z = (int)scan_number(end + 2, NULL, 10);
 	id->dated = 1;
 	id->when = (time_t)t;
 	id->tz = (end[1] == '-' ? -1 : 1) * ((z / 100) * 60 + z % 100);
@@ -3913,8 +3913,8 @@ static int last_version(const char *br)
 			const char *n = l.p + pre.len + 1;
 			size_t digits = strspn(n, "0123456789");
 			if (l.len > pre.len + 1 && l.p[pre.len] == 'v' && digits &&
-			    n + digits == l.p + l.len && atoi(n) > v)
-				v = atoi(n);
+			    n + digits == l.p + l.len && scan_number(n, NULL, 10) > v)
+				v = (int)scan_number(n, NULL, 10);
 		}
 	}
 	sb_release(&pre);
@@ -4403,7 +4403,7 @@ static int log_commits(const char *const *words, struct rcommits *rc)
 		c->author = xstrndup(nl + 1, (size_t)(nl2 - nl - 1));
 		char *zone;
 		long long t = scan_number(nl2 + 1, &zone, 10);
-		int z = atoi(zone);
+		int z = (int)scan_number(zone, NULL, 10);
 		c->when = (time_t)t;
 		c->tz = (z / 100) * 60 + z % 100;
 		c->msg = xstrndup(nl3 + 1, (size_t)(stx - nl3 - 1));
@@ -18736,26 +18736,30 @@ static struct sent *read_sent(const char *tag, const struct rcommits *rc,
 			"and no reply is matched by its Message-Id", tag, ref.buf);
 	const char *pos = text.buf, *end = text.buf + text.len;
 	for (struct span l; r && next_line(&pos, end, &l);) {
-		char *line = xstrndup(l.p, l.len), *w[3], *save = NULL;
-		if (!strncmp(line, "date ", 5))
-			*date = (time_t)scan_number(line + 5, NULL, 10);
-		w[0] = strtok_r(line, " ", &save);
-		w[1] = strtok_r(NULL, " ", &save);
-		w[2] = strtok_r(NULL, " ", &save);
-		size_t i = 0;
-		while (w[2] && i < rc->nr && strcmp(rc->c[i].id, w[0]))
-			i++;
-		if (w[2] && i < rc->nr && !s[i].msgid) {
-			s[i].msgid = xstrdup(w[1]);
-			s[i].cover = strcmp(w[2], "-") ? xstrdup(w[2]) : NULL;
-			size_t a = 0;
-			for (char *b; (b = strtok_r(NULL, " ", &save));) {
-				GROW(s[i].to, s[i].nto + 1, a);
-				lower_ascii(b);
-				s[i].to[s[i].nto++] = xstrdup(b);
-			}
+		/* "COMMIT MSGID COVER|- TO..." (record_mails()), or "date
+		 * SECONDS" */
+		char **w = NULL;
+		size_t nw = 0, aw = 0, i = 0;
+		for (const char *p = l.p, *e = p + l.len, *sp; p < e; p = sp + 1) {
+			sp = memchr(p, ' ', (size_t)(e - p));
+			sp = sp ? sp : e;
+			GROW(w, nw + 1, aw);
+			w[nw++] = xstrndup(p, (size_t)(sp - p));
 		}
-		free(line);
+		if (nw == 2 && !strcmp(w[0], "date"))
+			*date = (time_t)scan_number(w[1], NULL, 10);
+		while (nw > 2 && i < rc->nr && strcmp(rc->c[i].id, w[0]))
+			i++;
+		if (nw > 2 && i < rc->nr && !s[i].msgid) {
+			free(w[0]);
+			s[i].msgid = w[1];
+			s[i].cover = strcmp(w[2], "-") ? w[2] : (free(w[2]), NULL);
+			memmove(w, w + 3, (nw - 3) * sizeof *w);
+			for (s[i].to = w; s[i].nto < nw - 3; s[i].nto++)
+				lower_ascii(w[s[i].nto]);
+			w = NULL, nw = 0;
+		}
+		free_strings(w, nw);
 	}
 	sb_release(&ref);
 	sb_release(&text);
