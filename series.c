@@ -1915,7 +1915,7 @@ static int check_idle(const struct repo *r, const char *who)
 		{ "REVERT_HEAD", "a revert" },
 		{ "rebase-merge", "a rebase" },
 		{ "rebase-apply", "a rebase or git am" },
-	{ "series-respin", "a respin (series respin --abort undoes it)" },
+		{ "series-respin", "a respin (series respin --abort undoes it)" },
 	};
 	struct sbuf path = SBUF_INIT;
 	struct stat sb;
@@ -12716,16 +12716,15 @@ static void settle_prefixes(struct plan *p, const struct source *src,
 	free(shared);
 }
 
-/* Fills each group's prefix from the window before rev (w, started or
- * not; dir: where git's output may go, NULL for none), as the comment
- * above the part says, then settles them (settle_prefixes()). */
-static void learn_prefixes(struct plan *p, const struct source *src,
-			   struct window *w, const char *dir, const char *rev,
-			   int by_file)
+/* Each group's prefix from the window w, read, as the comment above the
+ * part says, for the user me (NULL: none known); then settled
+ * (settle_prefixes()). */
+static void prefixes_from(struct plan *p, const struct source *src,
+			  const struct window *w, const struct me *me,
+			  int by_file)
 {
-	window_read(w, rev ? dir : NULL, rev);
-	struct me *me = w->nr ? user_ident() : NULL;
 	struct shape *s = shapes_of(w);
+
 	for (size_t i = 0; i < p->nr; i++) {
 		struct area a;
 		area_of(&a, &p->g[i], src);
@@ -12734,11 +12733,40 @@ static void learn_prefixes(struct plan *p, const struct source *src,
 		area_release(&a);
 	}
 	free(s);
+	settle_prefixes(p, src, by_file);
+}
+
+/* prefixes_from() the window before rev (w, started or not; dir: where
+ * git's output may go, NULL for none), as the user git names. */
+static void learn_prefixes(struct plan *p, const struct source *src,
+			   struct window *w, const char *dir, const char *rev,
+			   int by_file)
+{
+	window_read(w, rev ? dir : NULL, rev);
+	struct me *me = w->nr ? user_ident() : NULL;
+
+	prefixes_from(p, src, w, me, by_file);
 	if (me)
 		free(me->text);
 	free(me);
-	settle_prefixes(p, src, by_file);
 }
+
+#ifdef SERIES_NO_MAIN
+/* The learner with no repository, for the unit tests: prefixes_from() a
+ * window read from log (the history part's grammar), no user known. */
+void prefixes_from_log(struct plan *p, const struct source *src,
+		       const char *log, size_t len, int by_file)
+{
+	struct window w = WINDOW_INIT;
+
+	sb_add(&w.log, log, len);
+	w.read = 1;
+	parse_window(&w);
+	attribute_merges(&w);
+	prefixes_from(p, src, &w, NULL, by_file);
+	window_release(&w);
+}
+#endif
 
 /* Whether two groups of p, sorted by name, have one name. */
 static int names_repeat(const struct plan *p)

@@ -565,6 +565,12 @@ void expand_template(struct sbuf *out, const char *tmpl, size_t len,
  * appended to out; 0 where no rule holds it (out unchanged). */
 #ifdef SERIES_NO_MAIN
 int path_prefix(struct sbuf *out, const char *path, int file);
+/* The subject prefixes history gives each group of p (group.prefix, each
+ * malloc'd, replaced), from log: the text git log writes for the history
+ * window (series.c's history part gives its grammar), read with no
+ * repository.  Built into the unit tests only (-DSERIES_NO_MAIN). */
+void prefixes_from_log(struct plan *p, const struct source *src,
+		       const char *log, size_t len, int by_file);
 #endif
 /* git stripspace without comment removal: trailing white space off each
  * line, blank lines at both ends dropped, runs of blank lines squeezed to

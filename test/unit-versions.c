@@ -2,7 +2,8 @@
  * unit-versions.c - unit tests of the versions part: the matcher of a
  * version's patches to the next (became_of), the squash sum of patch ids
  * (add_patch_id), the series of format --split (cut_series), and the
- * prefix learner's path rules (path_prefix).  No git runs here: each input
+ * prefix learner, from history (prefixes_from_log) and from the path
+ * (path_prefix).  No git runs here: each input
  * is built in memory as the part's callers build it.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -175,8 +176,57 @@ static void test_path_prefix(void)
 	sb_release(&sb);
 }
 
+/* A commit of a history window as git log writes it for the learner:
+ * "\1" ID " " PARENT "\2" AUTHOR "\2" NAME "\2" COMMITTER "\2" SUBJECT
+ * NUL, LF, each path NUL. */
+static void past(struct sbuf *log, int n, const char *subj,
+		 const char *path1, const char *path2)
+{
+	sb_addf(log, "\1%040d %040d\2a@example.org\2A U Thor\2m@example.org"
+		"\2%s", n, n + 1, subj);
+	sb_add(log, "\0\n", 2);
+	sb_add(log, path1, strlen(path1) + 1);
+	if (path2)
+		sb_add(log, path2, strlen(path2) + 1);
+}
+
+/* The learner from history: a file's own commits name it (not as the
+ * path's rules would: "omap2"); its directory's commits give it their
+ * words where those name no other file ("gpio: "), never another's
+ * ("spi: old: "): the path's rules then, as for a file history says
+ * nothing of. */
+static void test_prefixes_from_log(void)
+{
+	const char *path[] = { "drivers/i2c/busses/i2c-omap.c",
+			       "drivers/spi/spi-new.c",
+			       "drivers/gpio/gpio-none.c",
+			       "drivers/misc/lonely.c" };
+	struct source src = SOURCE_INIT;
+	struct plan p = { NULL, 0 };
+	struct sbuf log = SBUF_INIT;
+
+	past(&log, 1, "i2c: omap2: fix the clock", path[0], NULL);
+	past(&log, 2, "i2c: omap2: drop a line", path[0], NULL);
+	past(&log, 3, "i2c: busses: a sweep", "drivers/i2c/busses/i2c-a.c",
+	     "drivers/i2c/busses/i2c-b.c");
+	past(&log, 4, "spi: old: fix it", "drivers/spi/spi-old.c", NULL);
+	past(&log, 5, "spi: old: fix it again", "drivers/spi/spi-old.c", NULL);
+	past(&log, 6, "gpio: fix a", "drivers/gpio/gpio-a.c", NULL);
+	past(&log, 7, "gpio: fix b", "drivers/gpio/gpio-b.c", NULL);
+	plan_of(&src, &p, path, 4);
+	prefixes_from_log(&p, &src, log.buf, log.len, 1);
+	CHECK_STR(p.g[0].prefix, "i2c: omap2: ");
+	CHECK_STR(p.g[1].prefix, "spi: new: ");
+	CHECK_STR(p.g[2].prefix, "gpio: ");
+	CHECK_STR(p.g[3].prefix, "misc: lonely: ");
+	sb_release(&log);
+	plan_release(&p);
+	source_release(&src);
+}
+
 void unit_versions(void)
 {
+	test_prefixes_from_log();
 	test_became_of();
 	test_add_patch_id();
 	test_cut_series();
