@@ -119,6 +119,12 @@
  *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
+ *   - size: 288,408 bytes stripped (goal: under 284,304) and 23,700
+ *     lines (goal: under 22,397).  What is left of libc is malloc, stdio,
+ *     exec and time; the duplication left is ours: recipients_of() and
+ *     mail_recipients() build the same queries (so do cc_cover() and
+ *     cc_answer()), apply_series() and reword_series() the same commit
+ *     chain, regroup_messages() repeats group_message()'s template steps.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -2326,7 +2332,7 @@ static void print_help(const struct command *cmd)
 	struct sbuf line = SBUF_INIT;
 
 	print_synopsis(stdout, "usage: series ", cmd);
-	putchar('\n');
+	fputs("\n", stdout);
 	for (const struct opt *const *t = cmd->tables; t && *t; t++)
 		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
 			if (!o->help)
