@@ -10612,6 +10612,45 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* n queries of patches as maintainers_query() takes them, each query's
+ * files and K: text (pf[i], kw[i]) its own. */
+struct patch_queries {
+	struct cc_query *q;
+	struct patch_files *pf;
+	struct kwtext *kw;
+	size_t n;
+};
+
+static void patch_queries_init(struct patch_queries *pq, size_t n)
+{
+	pq->n = n;
+	pq->q = xcalloc(n + 1, sizeof *pq->q);
+	pq->pf = xcalloc(n + 1, sizeof *pq->pf);
+	pq->kw = xcalloc(n + 1, sizeof *pq->kw);
+	for (size_t i = 0; i < n; i++)
+		pq->kw[i] = (struct kwtext)KWTEXT_INIT;
+}
+
+/* pq's queries answered into out, unless failed (err says why), then pq
+ * released.  0, or -1 after error() with err. */
+static int patch_queries_run(struct maintainers *m, const struct cc_opts *o,
+			     struct patch_queries *pq, struct recipients *out,
+			     int failed, struct sbuf *err)
+{
+	int r = failed ? -1 : maintainers_query(m, o, pq->q, pq->n, out, err);
+
+	if (r < 0)
+		error("%s", err->buf);
+	for (size_t i = 0; i < pq->n; i++) {
+		patch_files_release(&pq->pf[i]);
+		kwtext_release(&pq->kw[i]);
+	}
+	free(pq->q);
+	free(pq->pf);
+	free(pq->kw);
+	return r;
+}
+
 /* The recipients of each of the ng groups of src's files, as series cc
  * gives them for the group's patch, which is what format's mail of it
  * gets: K: lines search each file's diff (a work tree's is git diff
@@ -10622,25 +10661,24 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			 const struct group *g, size_t ng,
 			 struct recipients *out, struct indices *khit_out)
 {
-	struct cc_query *q = xcalloc(ng + 1, sizeof *q);
-	struct patch_files *pf = xcalloc(ng + 1, sizeof *pf);
-	struct kwtext *kw = xcalloc(ng + 1, sizeof *kw);
+	struct patch_queries pq;
 	struct indices *hit = xcalloc(ng + 1, sizeof *hit);
 	struct sbuf err = SBUF_INIT, text = SBUF_INIT;
 	struct kwindex *kx = NULL;
 	int failed = 0;
 
+	patch_queries_init(&pq, ng);
 	/* An untracked file is read whole, and searched for the K: lines at
 	 * once (kwindex), not once per K: line. */
 	for (size_t i = 0; i < ng; i++) {
-		kw[i] = (struct kwtext)KWTEXT_INIT;
+		struct patch_files *pf = &pq.pf[i];
 		for (size_t j = 0; j < g[i].nr; j++) {
 			size_t fi = g[i].member[j];
 			const struct sfile *f = &src->f[fi];
 			struct patch_files scratch = { 0 };
-			push_file(&pf[i], xstrdup(f->path));
+			push_file(pf, xstrdup(f->path));
 			if (f->orig)
-				push_file(&pf[i], xstrdup(f->orig));
+				push_file(pf, xstrdup(f->orig));
 			if (!ow->o.keywords)
 				;
 			else if (ow->khit)
@@ -10650,7 +10688,7 @@ static int recipients_of(struct owners *ow, const struct source *src,
 				}
 			else if (f->len)
 				scan_patch(src->text.buf + f->off, f->len, &scratch,
-					   &kw[i]);
+					   &pq.kw[i]);
 			else if (f->new_mode && !failed &&
 				 keyword_searched(f->path)) {
 				sb_setlen(&text, 0);
@@ -10663,26 +10701,18 @@ static int recipients_of(struct owners *ow, const struct source *src,
 			}
 			patch_files_release(&scratch);
 		}
-		sort_unique(pf[i].file, &pf[i].nr, 1);
+		sort_unique(pf->file, &pf->nr, 1);
 		sort_n(hit[i].v, hit[i].n, sizeof *hit[i].v, cmp_size);
-		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
-					  .kw = &kw[i],
-					  .khit = ow->khit || kx ? hit[i].v : NULL,
-					  .nkhit = hit[i].n,
-					  .khit_out = khit_out ? &khit_out[i] : NULL };
+		pq.q[i] = (struct cc_query){ .file = pf->file, .nfile = pf->nr,
+					     .kw = &pq.kw[i],
+					     .khit = ow->khit || kx ? hit[i].v : NULL,
+					     .nkhit = hit[i].n,
+					     .khit_out = khit_out ? &khit_out[i] : NULL };
 	}
-	int r = failed ? -1 : maintainers_query(ow->m, &ow->o, q, ng, out, &err);
-	if (r < 0)
-		error("%s", err.buf);
+	int r = patch_queries_run(ow->m, &ow->o, &pq, out, failed, &err);
 	kwindex_free(kx);
-	for (size_t i = 0; i < ng; i++) {
-		patch_files_release(&pf[i]);
-		kwtext_release(&kw[i]);
+	for (size_t i = 0; i < ng; i++)
 		free(hit[i].v);
-	}
-	free(q);
-	free(pf);
-	free(kw);
 	free(hit);
 	sb_release(&err);
 	sb_release(&text);
@@ -15058,29 +15088,19 @@ static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
 			   const struct sbuf *text, size_t n,
 			   struct recipients *out)
 {
-	struct cc_query *q = xcalloc(n + 1, sizeof *q);
-	struct patch_files *pf = xcalloc(n + 1, sizeof *pf);
-	struct kwtext *kw = xcalloc(n + 1, sizeof *kw);
+	struct patch_queries pq;
 	struct sbuf err = SBUF_INIT;
 
+	patch_queries_init(&pq, n);
 	for (size_t i = 0; i < n; i++) {
-		kw[i] = (struct kwtext)KWTEXT_INIT;
-		scan_patch(text[i].buf, text[i].len, &pf[i],
-			   co->keywords ? &kw[i] : NULL);
-		q[i] = (struct cc_query){ .file = pf[i].file, .nfile = pf[i].nr,
-					  .kw = &kw[i], .fixes = pf[i].fixes,
-					  .nfixes = pf[i].nfixes };
+		struct patch_files *pf = &pq.pf[i];
+		scan_patch(text[i].buf, text[i].len, pf,
+			   co->keywords ? &pq.kw[i] : NULL);
+		pq.q[i] = (struct cc_query){ .file = pf->file, .nfile = pf->nr,
+					     .kw = &pq.kw[i], .fixes = pf->fixes,
+					     .nfixes = pf->nfixes };
 	}
-	int r = maintainers_query(m, co, q, n, out, &err);
-	if (r < 0)
-		error("%s", err.buf);
-	for (size_t i = 0; i < n; i++) {
-		patch_files_release(&pf[i]);
-		kwtext_release(&kw[i]);
-	}
-	free(q);
-	free(pf);
-	free(kw);
+	int r = patch_queries_run(m, co, &pq, out, 0, &err);
 	sb_release(&err);
 	return r;
 }
