@@ -108,10 +108,6 @@
  *   - status: "how long since" counts from format, not from the mail's
  *     sending; a version formatted before format recorded Message-Ids
  *     matches no Link: and no reply by id.
- *   - format writes each patch's mail twice: once to find its
- *     recipients as series cc would (the scan must see the headers
- *     without To: and Cc:), once with them; putting the two headers into
- *     the first copy cost more bytes than the second write saves.
  *   - respin carries no edit of the user's (a fix-up, an amended patch)
  *     onto the new base: it refuses by name (same_patches()).
  *   - trailers: a tag on an older version's cover letter is taken back
@@ -715,13 +711,19 @@ void sb_setlen(struct sbuf *sb, size_t n)
 		sb->buf[n] = '\0';
 }
 
-void sb_add(struct sbuf *sb, const void *data, size_t n)
+void sb_insert(struct sbuf *sb, size_t at, const void *data, size_t n)
 {
 	if (!n)
 		return;
 	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, data, n);
+	memmove(sb->buf + at + n, sb->buf + at, sb->len - at);
+	memcpy(sb->buf + at, data, n);
 	sb_setlen(sb, sb->len + n);
+}
+
+void sb_add(struct sbuf *sb, const void *data, size_t n)
+{
+	sb_insert(sb, sb->len, data, n);
 }
 
 void sb_adds(struct sbuf *sb, const char *s)
@@ -14761,8 +14763,11 @@ static void add_diffstat(struct sbuf *sb, const struct source *src,
 	}
 }
 
-static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
-			  const char *tag, const char *subject, int mime)
+/* A mail's head as git format-patch writes it, To: and Cc: (mo's, where
+ * given) after Subject:, then a blank line.  Where To: stands: a head
+ * written without them gets them there (address_mails()). */
+static size_t add_mail_head(struct sbuf *m, const struct mail_opts *mo,
+			    const char *tag, const char *subject, int mime)
 {
 	struct sbuf subj = SBUF_INIT;
 
@@ -14779,6 +14784,7 @@ static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
 	sb_addc(m, '\n');
 	sb_addf(&subj, "%s %s", tag, subject);
 	add_header(m, "Subject", subj.buf);
+	size_t at = m->len;
 	add_address_header(m, "To", mo->to);
 	add_address_header(m, "Cc", mo->cc);
 	if (mime)
@@ -14787,6 +14793,7 @@ static void add_mail_head(struct sbuf *m, const struct mail_opts *mo,
 			   "Content-Transfer-Encoding: 8bit\n");
 	sb_addc(m, '\n');
 	sb_release(&subj);
+	return at;
 }
 
 static void add_signature(struct sbuf *m)
@@ -14834,9 +14841,11 @@ struct mail_item {
 	struct sbuf msg, tag, notes;
 };
 
-/* One mail, with mo's head: the item's message and its files' diffs. */
-static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
-			     const struct source *src, const struct mail_item *it)
+/* One mail, with mo's head: the item's message and its files' diffs.
+ * Where its To: stands (add_mail_head()). */
+static size_t write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
+			       const struct source *src,
+			       const struct mail_item *it)
 {
 	const struct sbuf *msg = &it->msg;
 	const struct group *g = it->g;
@@ -14853,12 +14862,14 @@ static void write_patch_mail(struct sbuf *m, const struct mail_opts *mo,
 		add_file_diff(&text, src, &src->f[g->member[i]]);
 	/* 8-bit anywhere (a path the diff quoted is raw in the diffstat)
 	 * is declared, or git send-email asks which charset it is */
-	add_mail_head(m, mo, tag, subject, !is_ascii(text.buf, text.len) ||
-		      !is_ascii(mo->author, strlen(mo->author)));
+	size_t at = add_mail_head(m, mo, tag, subject,
+				  !is_ascii(text.buf, text.len) ||
+				  !is_ascii(mo->author, strlen(mo->author)));
 	sb_add(m, text.buf, text.len);
 	add_signature(m);
 	sb_release(&text);
 	free(subject);
+	return at;
 }
 
 static int cmp_member(const void *a, const void *b, const void *src)
@@ -15128,24 +15139,28 @@ static int address_mails(struct series_mails *sm, struct maintainers *m,
 			 const struct source *src, const struct mail_item *it)
 {
 	size_t n = sm->n, base = (size_t)sm->cover;
+	size_t *at = xcalloc(n + 1, sizeof *at);
+	struct sbuf h = SBUF_INIT;
 	int r = 0;
 
 	sm->rcpt = xcalloc(n + 1, sizeof *sm->rcpt);
 	for (size_t i = 0; i < n; i++)
-		write_patch_mail(&sm->text[base + i], &it[i].mo, src, &it[i]);
-	if (m && (r = mail_recipients(m, co, sm->text + base, n, sm->rcpt)) < 0)
-		return r;
-	for (size_t i = 0; i < n; i++) {
+		at[i] = write_patch_mail(&sm->text[base + i], &it[i].mo, src,
+					 &it[i]);
+	if (m)
+		r = mail_recipients(m, co, sm->text + base, n, sm->rcpt);
+	for (size_t i = 0; !r && i < n; i++) {
 		struct addresses to = ADDRESSES_INIT, cc = ADDRESSES_INIT;
-		struct mail_opts mo = it[i].mo;
 		patch_addresses(ad, &sm->rcpt[i], &to, &cc);
-		mo.to = &to;
-		mo.cc = &cc;
-		sb_setlen(&sm->text[base + i], 0);
-		write_patch_mail(&sm->text[base + i], &mo, src, &it[i]);
+		sb_setlen(&h, 0);
+		add_address_header(&h, "To", &to);
+		add_address_header(&h, "Cc", &cc);
+		sb_insert(&sm->text[base + i], at[i], h.buf, h.len);
 		addresses_release(&to);
 		addresses_release(&cc);
 	}
+	free(at);
+	sb_release(&h);
 	return r;
 }
 

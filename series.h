@@ -84,6 +84,8 @@ void sb_release(struct sbuf *sb);
 void sb_grow(struct sbuf *sb, size_t extra);
 /* Sets len to n <= len (or to n within alloc) and rewrites the NUL. */
 void sb_setlen(struct sbuf *sb, size_t n);
+/* Puts n bytes of data at offset at (<= len), the rest after them. */
+void sb_insert(struct sbuf *sb, size_t at, const void *data, size_t n);
 void sb_add(struct sbuf *sb, const void *data, size_t n);
 void sb_adds(struct sbuf *sb, const char *s);
 void sb_addc(struct sbuf *sb, int c);
