@@ -498,6 +498,13 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+/* error() of a system call that failed on what (a path): "series: WHAT:
+ * REASON", the reason errno's. */
+static int error_on(const char *what)
+{
+	return error("%s: %s", what, strerror(errno));
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;
@@ -3840,7 +3847,7 @@ static int read_diff(struct source *src, const char *what)
 	int r = strcmp(what, "-") ? sb_read_file(&src->text, what) :
 				    sb_read_fd(&src->text, 0);
 	if (r < 0)
-		return error("%s: %s", what, strerror(errno));
+		return error_on(what);
 	decode_mails(&src->text);
 	return 0;
 }
@@ -4048,7 +4055,7 @@ static int bg_start(struct git_bg *b, const char *dir, const char **words)
 	b->words = words;
 	b->fd = temp_file(&path, dir, "out", 0);
 	if (b->fd < 0) {
-		int r = error("%s: %s", path.buf, strerror(errno));
+		int r = error_on(path.buf);
 		sb_release(&path);
 		free(b->words);
 		return r;
@@ -10454,7 +10461,7 @@ static struct maintainers *open_all_maintainers(const char *top)
 		size_t at = text.len;
 		first[i] = lines + 1;
 		if (sb_read_file(&text, v[i]) < 0) {
-			error("%s: %s", v[i], strerror(errno));
+			error_on(v[i]);
 			sb_release(&text);
 			free_strings(v, n);
 			free(first);
@@ -11168,7 +11175,7 @@ static long cover_siblings(const char *path, const char *text, size_t len,
 	read_numbering(text, len, &cover);
 	*s = NULL;
 	if (!d && strcmp(path, "-"))
-		r = error("%s: %s", dir, strerror(errno));
+		r = error_on(dir);
 	for (struct dirent *de; d && !r && (errno = 0, de = readdir(d));) {
 		struct stat sb;
 		struct patch_name pn;
@@ -11182,7 +11189,7 @@ static long cover_siblings(const char *path, const char *text, size_t len,
 			continue;
 		sb_setlen(&t, 0);
 		if (sb_read_file(&t, one.buf) < 0)
-			r = error("%s: %s", one.buf, strerror(errno));
+			r = error_on(one.buf);
 		else if (is_sibling(&cover, base, de->d_name, t.buf, t.len)) {
 			GROW(*s, ns + 1, as);
 			struct sibling *x = &(*s)[ns++];
@@ -11192,7 +11199,7 @@ static long cover_siblings(const char *path, const char *text, size_t len,
 		}
 	}
 	if (d && errno && !r)
-		r = error("%s: %s", dir, strerror(errno));
+		r = error_on(dir);
 	if (d)
 		closedir(d);
 	sort_n(*s, ns, sizeof **s, cmp_sibling);
@@ -11734,7 +11741,7 @@ static int load_template(struct sbuf *text, const char *file,
 		sb_adds(text, message);
 	else if (!strcmp(file, "-") ? sb_read_fd(text, 0) < 0 :
 		 sb_read_file(text, file) < 0)
-		return error("%s: %s", file, strerror(errno));
+		return error_on(file);
 	if (memchr(text->buf, '\0', text->len))
 		return error("%s: the template holds a NUL byte",
 			     file ? file : "-m");
@@ -14895,7 +14902,7 @@ static int write_file(const char *path, const struct sbuf *data)
 			close(fd);
 		return error("%s: %s", path, strerror(saved));
 	}
-	return close(fd) < 0 ? error("%s: %s", path, strerror(errno)) : 0;
+	return close(fd) < 0 ? error_on(path) : 0;
 }
 
 /* Whether name is one of a series: "NNNN-*.patch". */
@@ -14925,7 +14932,7 @@ static int old_series(const char *dir, char ***names, size_t *n)
 	*names = NULL;
 	*n = 0;
 	if (!d)
-		return errno == ENOENT ? 0 : error("%s: %s", dir, strerror(errno));
+		return errno == ENOENT ? 0 : error_on(dir);
 	for (struct dirent *de; (de = readdir(d));)
 		if (is_series_name(de->d_name)) {
 			GROW(*names, *n + 1, a);
@@ -15006,7 +15013,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 	sb_addf(&tmp, "%s/.series-XXXXXX", exists ? mo->outdir : parent);
 	free(parent);
 	if (!mkdtemp(tmp.buf)) {
-		r = error("%s: %s", tmp.buf, strerror(errno));
+		r = error_on(tmp.buf);
 		goto out;
 	}
 	temp_hold(tmp.buf);
@@ -15018,14 +15025,14 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 			r = error("interrupted by signal %d", (int)stop_signal);
 	}
 	if (!r && !exists && rename(tmp.buf, mo->outdir) < 0)
-		r = error("%s: %s", mo->outdir, strerror(errno));
+		r = error_on(mo->outdir);
 	for (size_t i = 0; i < n && !r && exists; i++) {
 		sb_setlen(&from, 0);
 		sb_setlen(&to, 0);
 		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
 		sb_addf(&to, "%s/%s", mo->outdir, names[i]);
 		if (rename(from.buf, to.buf) < 0)
-			r = error("%s: %s", to.buf, strerror(errno));
+			r = error_on(to.buf);
 	}
 	temp_drop(tmp.buf);
 	if (r)
@@ -15709,11 +15716,11 @@ static int move_objects(const char *from, const char *to, const char *sub)
 	sb_addf(&dir, "%s/%s", from, sub);
 	sb_addf(&dst, "%s/%s", to, sub);
 	if (!pack && mkdir(dst.buf, 0777) < 0 && errno != EEXIST)
-		r = error("%s: %s", dst.buf, strerror(errno));
+		r = error_on(dst.buf);
 	for (int pass = 0; pass < 2 && !r; pass++) {
 		DIR *d = opendir(dir.buf);
 		if (!d) {
-			r = error("%s: %s", dir.buf, strerror(errno));
+			r = error_on(dir.buf);
 			break;
 		}
 		for (struct dirent *de; !r && (de = readdir(d));) {
@@ -15730,7 +15737,7 @@ static int move_objects(const char *from, const char *to, const char *sub)
 			sb_addf(&src, "%s/%s", dir.buf, de->d_name);
 			sb_addf(&dst, "%s/%s/%s", to, sub, de->d_name);
 			if (rename(src.buf, dst.buf) < 0)
-				r = error("%s: %s", dst.buf, strerror(errno));
+				r = error_on(dst.buf);
 		}
 		closedir(d);
 	}
@@ -15748,7 +15755,7 @@ static int release_quarantine(struct txn *t)
 	int r = 0;
 
 	if (!d)
-		return error("%s: %s", t->quarantine, strerror(errno));
+		return error_on(t->quarantine);
 	for (struct dirent *de; !r && (de = readdir(d));)
 		if (strlen(de->d_name) == 2 && isxdigit((unsigned char)de->d_name[0]) &&
 		    isxdigit((unsigned char)de->d_name[1]))
@@ -15831,7 +15838,7 @@ static int copy_index(const char *index, const char *dir, char **tmp)
 
 	int fd = temp_file(&path, dir, "index", 1);
 	if (fd < 0) {
-		error("%s: %s", path.buf, strerror(errno));
+		error_on(path.buf);
 		sb_release(&path);
 		return -1;
 	}
@@ -15841,20 +15848,20 @@ static int copy_index(const char *index, const char *dir, char **tmp)
 		close(fd);
 		unlink(*tmp);
 		if (errno != ENOENT)
-			return error("%s: %s", index, strerror(errno));
+			return error_on(index);
 		return 0;
 	}
 	int r = 0;
 	if (sb_read_file(&data, index) < 0)
-		r = error("%s: %s", index, strerror(errno));
+		r = error_on(index);
 	else if (write_all(fd, data.buf, data.len) < 0)
-		r = error("%s: %s", *tmp, strerror(errno));
+		r = error_on(*tmp);
 	else {
 		struct timespec ts[2] = { sb.st_atim, sb.st_mtim };
 		futimens(fd, ts);
 	}
 	if (close(fd) < 0 && !r)
-		r = error("%s: %s", *tmp, strerror(errno));
+		r = error_on(*tmp);
 	sb_release(&data);
 	return r;
 }
@@ -15926,7 +15933,7 @@ static int quarantine_file(const struct txn *t, const char *name)
 	sb_addf(&path, "%s/%s", t->quarantine, name);
 	int fd = open(path.buf, O_CREAT | O_WRONLY | O_TRUNC, 0666);
 	if (fd < 0)
-		error("%s: %s", path.buf, strerror(errno));
+		error_on(path.buf);
 	sb_release(&path);
 	return fd;
 }
@@ -15940,7 +15947,7 @@ static int read_quarantine_file(const struct txn *t, const char *name,
 
 	sb_addf(&path, "%s/%s", t->quarantine, name);
 	if (sb_read_file(sb, path.buf) < 0)
-		r = error("%s: %s", path.buf, strerror(errno));
+		r = error_on(path.buf);
 	sb_release(&path);
 	return r;
 }
@@ -16359,7 +16366,7 @@ static int stream_blob(struct stream *s, const char *path, unsigned mode,
 	char link[PATH_MAX + 1];
 
 	if (lstat(path, &sb) < 0)
-		return error("%s: %s", path, strerror(errno));
+		return error_on(path);
 	if ((S_ISLNK(sb.st_mode) && mode != 0120000) ||
 	    (!S_ISLNK(sb.st_mode) && !S_ISREG(sb.st_mode)))
 		return error("%s: changed type while series ran", path);
@@ -16367,7 +16374,7 @@ static int stream_blob(struct stream *s, const char *path, unsigned mode,
 	if (S_ISLNK(sb.st_mode)) {
 		ssize_t n = readlink(path, link, sizeof link);
 		if (n < 0)
-			return error("%s: %s", path, strerror(errno));
+			return error_on(path);
 		if ((size_t)n >= sizeof link)
 			return error("%s: symbolic link target too long", path);
 		stream_data(s, link, (size_t)n);
@@ -16375,7 +16382,7 @@ static int stream_blob(struct stream *s, const char *path, unsigned mode,
 	}
 	int fd = open(path, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)
-		return error("%s: %s", path, strerror(errno));
+		return error_on(path);
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		return error("%s: changed type while series ran", path);
@@ -16653,7 +16660,7 @@ static int make_messages(struct import *im)
 			struct sbuf path = SBUF_INIT;
 			int fd = temp_file(&path, t->repo->gitdir, "msg", 1);
 			if (fd < 0) {
-				r = error("%s: %s", path.buf, strerror(errno));
+				r = error_on(path.buf);
 				sb_release(&path);
 				break;
 			}
@@ -16663,7 +16670,7 @@ static int make_messages(struct import *im)
 		}
 		int fd = open(im->msg_file, O_WRONLY | O_TRUNC);
 		if (fd < 0 || write_all(fd, m->buf, m->len) < 0 || close(fd) < 0) {
-			r = error("%s: %s", im->msg_file, strerror(errno));
+			r = error_on(im->msg_file);
 			break;
 		}
 		if ((r = run_hook("commit-msg", t->repo->hook_commit_msg,
@@ -16671,7 +16678,7 @@ static int make_messages(struct import *im)
 			break;
 		sb_setlen(m, 0);
 		if (sb_read_file(m, im->msg_file) < 0)
-			r = error("%s: %s", im->msg_file, strerror(errno));
+			r = error_on(im->msg_file);
 		cleanup_message(m);
 		if (!r && !m->len)
 			r = error("commit-msg hook emptied the message of %s; "
@@ -16843,7 +16850,7 @@ static int store_converted(struct import *im)
 	sb_addf(&pack, "%s/pack", t->quarantine);
 	remove_tree(pack.buf, 0);
 	if (mkdir(pack.buf, 0777) < 0) {
-		r = error("%s: %s", pack.buf, strerror(errno));
+		r = error_on(pack.buf);
 		sb_release(&pack);
 		return r;
 	}
@@ -17327,7 +17334,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 	const char *base = *t->repo->old ? t->repo->old : NULL;
 	int fd = temp_file(&ienv, t->repo->gitdir, "index", 1);
 	if (fd < 0) {
-		r = error("%s: %s", ienv.buf, strerror(errno));
+		r = error_on(ienv.buf);
 		goto out;
 	}
 	close(fd);
@@ -19633,15 +19640,18 @@ static int print_status(const struct rcommits *rc, char *const *subj,
  * names (NULL: none recorded, so no Link: can name one; rc its commits,
  * v its number), into f: applied or reverted in one of the nref refs since
  * base (read_upstream(), match_upstream()), else answered or NAKed by the
- * replies of mb (read_answers(); NULL: none), else pending.  status,
- * respin, and through prev_open() format -v N and trailers --from ask it.
- * 0, or -1 after error(). */
+ * replies of mb (read_answers(); NULL: none), else pending; sent, what
+ * format recorded of its mails, where the caller has read it (NULL: read
+ * here).  status, respin, and through prev_open() format -v N and
+ * trailers --from ask it.  0, or -1 after error(). */
 static int version_fates(const char *tag, const char *const *ref, size_t nref,
 			 const char *base, const struct rcommits *rc,
-			 const struct mbox *mb, int v, struct fate *f)
+			 const struct sent *sent, const struct mbox *mb, int v,
+			 struct fate *f)
 {
 	time_t date;
-	struct sent *s = read_sent(tag, rc, &date, 0);
+	struct sent *own = sent ? NULL : read_sent(tag, rc, &date, 0);
+	const struct sent *s = sent ? sent : own;
 	char **subj = commit_subjects(rc);
 	int r = 0;
 
@@ -19656,7 +19666,7 @@ static int version_fates(const char *tag, const char *const *ref, size_t nref,
 	if (!r && mb)
 		read_answers(mb, rc, subj, s, v, f);
 	free_strings(subj, rc->nr);
-	sent_release(s, NULL, rc->nr);
+	sent_release(own, NULL, rc->nr);
 	return r;
 }
 
@@ -19761,7 +19771,7 @@ static int prev_open(struct prev_version *rs, const char *prev_spec,
 	rs->up = xcalloc(rs->prev.nr + 1, sizeof *rs->up);
 	sb_addf(&spec, "%s..%s", now->base, now->tip);
 	const char *up = now->base;
-	r = version_fates(tag, &up, 1, rs->old.base, &rs->prev, NULL, 0,
+	r = version_fates(tag, &up, 1, rs->old.base, &rs->prev, NULL, NULL, 0,
 			  rs->up) < 0 ||
 	    patch_ids(prev_spec, &rs->oldids) < 0 ||
 	    patch_ids(spec.buf, &rs->newids) < 0 ? -1 : 0;
@@ -20406,7 +20416,7 @@ static int put_back(const struct repo *home)
 		stop_signal = sig;
 	}
 	if (!r && unlink(marker) < 0)
-		r = error("%s: %s", marker, strerror(errno));
+		r = error_on(marker);
 	free(marker);
 	sb_release(&m);
 	return r;
@@ -20475,7 +20485,7 @@ static int respin_fates(struct respin_run *rr)
 	const struct rcommits *of = !resolve_range(spec, &sent) &&
 		!read_range_commits(&sent, &rc, "respun") &&
 		rc.nr == rr->prev.nr ? &rc : &rr->prev;
-	int r = version_fates(tag, &onto, 1, rr->old.base, of, &rr->mb,
+	int r = version_fates(tag, &onto, 1, rr->old.base, of, NULL, &rr->mb,
 			      rr->v, rr->up);
 
 	free(tag);
@@ -20540,7 +20550,7 @@ static int respin_land(struct respin_run *rr, const char *tip,
 			  "as they were", rr->br);
 	char *marker = respin_marker(&rr->home);
 	if (!r && unlink(marker) < 0)
-		r = error("%s: %s", marker, strerror(errno));
+		r = error_on(marker);
 	free(marker);
 	rr->moved = r < 0;
 	sb_release(&words);
@@ -20593,7 +20603,7 @@ static int read_mboxes(char *const *name, size_t n, struct mbox *mb)
 		const char *why = NULL;
 		if (sb_read_file(&text, name[i]) < 0) {
 			sb_release(&text);
-			return failed(error("%s: %s", name[i], strerror(errno)));
+			return failed(error_on(name[i]));
 		}
 		if (text.len < 5 || memcmp(text.buf, "From ", 5))
 			why = "no mbox: it does not start with a 'From ' line";
@@ -21993,7 +22003,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 	sr.lists = xcalloc(sr.n + 1, sizeof *sr.lists);
 	sr.branch = r ? NULL : public_branch(&c->repo, c->rg.tip);
 	if (!r && stat(outdir, &st) < 0 && mkdir(outdir, 0777) < 0)
-		r = error("%s: %s", outdir, strerror(errno));
+		r = error_on(outdir);
 	if (!r)
 		r = stale_cuts(&sr, 0);
 	for (size_t i = 0; !r && i < sr.n; i++)
@@ -22461,7 +22471,7 @@ static int worktree_step(struct cmd *c, struct commit_opts *o)
 	    check_plan(&c->p, &c->src) < 0)
 		return r ? r : EXIT_FAIL;
 	if (chdir(c->repo.top) < 0)
-		return failed(error("%s: %s", c->repo.top, strerror(errno)));
+		return failed(error_on(c->repo.top));
 	return 0;
 }
 
@@ -23506,7 +23516,7 @@ static int cmd_status(struct args *a)
 	const char *const *ref = (const char *const *)a->word;
 	size_t nref = r ? 0 : status_refs(&ref, a->nword);
 	if (!r && !(r = replies_tags(&c, &rp, cover)) &&
-	    !(r = failed(version_fates(tag, ref, nref, c.rg.base, &c.rc, &rp.mb,
+	    !(r = failed(version_fates(tag, ref, nref, c.rg.base, &c.rc, s, &rp.mb,
 				       (int)scan_number(strrchr(tag, 'v') + 1,
 				       NULL, 10), f)))) {
 		split_date(&now);

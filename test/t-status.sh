@@ -68,6 +68,17 @@ I agree with the above.
 M
 }
 
+# A version recorded without its mails (a format before Message-Ids were
+# recorded): status says so once, though the engine and the table both
+# read the record.
+t_status_unrecorded_mails_said_once() {
+	campaign st-nomails
+	git update-ref -d refs/series/main/v1-mails
+	run status up
+	eq "exit: patches pending" "$rc" 1
+	eq "said once" "$(grep -c 'format recorded no mails' <<<"$err")" 1
+}
+
 # Every state, each found as the issue orders: Link, patch id (under a
 # new subject too), subject + author + files for an edited patch, a
 # revert undoing one, a thank-you mail, tags given and quoted, who has
