@@ -18145,6 +18145,115 @@ static void report_patch(const struct findings *f, size_t g,
 	sb_release(&testers);
 }
 
+/* ---- the checkout moved off its branch and back -------------------------------
+ * As git rebase works in place: a marker in .git names the branch (and
+ * the untracked files there were), the checkout moves to another commit,
+ * detached, and put_back() restores the branch's checkout from the
+ * marker after any failure, a signal, or a kill and `respin --abort`.
+ * Every command that commits refuses to run while the marker is there
+ * (check_idle()).
+ */
+
+/* The marker of a respin whose checkout is off the branch, in .git:
+ *   REF '\n' (PATH '\0')*
+ * the branch, and the untracked files there were before (put_back()
+ * keeps those, and removes the ones the pattern made).  The caller frees
+ * the path. */
+static char *respin_marker(const struct repo *home)
+{
+	return xstrfmt("%s/series-respin", home->gitdir);
+}
+
+/* The work tree of home clean (the untracked files aside, which are
+ * listed into the marker), the marker written (*moved set), then the
+ * checkout moved to onto, detached: what moves is what differs from the
+ * branch. */
+static int checkout_off(const struct repo *home, const char *onto, int *moved)
+{
+	struct status st = STATUS_INIT;
+	struct sbuf m = SBUF_INIT;
+	char *marker = respin_marker(home);
+	int r = chdir(home->top) < 0 ? error_on(home->top) :
+		read_status(&st, 1, NULL);
+
+	sb_addf(&m, "%s\n", home->ref);
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			r = error("respin: the work tree has changes of its own "
+				  "(%s): commit or stash them first", st.e[i].path);
+		sb_add(&m, st.e[i].path, strlen(st.e[i].path) + 1);
+	}
+	if (!r && !(r = write_file(marker, &m)))
+		*moved = 1;
+	status_release(&st);
+	sb_release(&m);
+	free(marker);
+	/* in parallel where there are cores, as the kernel's files are many */
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "--quiet",
+				"--detach", onto, "--", NULL };
+	return r ? r : git_ok("git checkout", &(struct git_run){ .words = words });
+}
+
+/* The files the pattern made (untracked, not in the marker's list from
+ * at), removed; then the branch checked out again, its index and files
+ * as its commit has them (checkout -f: respin started on a clean tree).
+ * 0, or -1 with git's reason unsaid (put_back() tries twice). */
+static int checkout_back(const char *ref, const struct sbuf *m, size_t at)
+{
+	struct status st = STATUS_INIT;
+	struct sbuf needle = SBUF_INIT;
+	const char *words[] = { "-c", "checkout.workers=0", "checkout", "-f",
+				"--quiet", ref + 11, "--", NULL };
+	int r = read_status(&st, 2, NULL);
+
+	for (size_t i = 0; !r && i < st.nr; i++) {
+		if (st.e[i].kind != E_UNTRACKED)
+			continue;
+		sb_setlen(&needle, 0);
+		sb_addc(&needle, '\0');
+		sb_add(&needle, st.e[i].path, strlen(st.e[i].path) + 1);
+		if (!find_bytes(m->buf + at - 1, m->len - at + 1, needle.buf,
+				needle.len))
+			unlink(st.e[i].path);
+	}
+	status_release(&st);
+	sb_release(&needle);
+	return r ? r : run_git(&(struct git_run){ .words = words, .quiet = 1 })
+		       ? -1 : 0;
+}
+
+/* The checkout a respin moved off its branch put back as it was, from
+ * the marker, which goes then: for a respin that failed or was stopped
+ * (the stop set aside meanwhile, as git must run), and for --abort.
+ * 0, or -1 after error(), the marker kept. */
+static int put_back(const struct repo *home)
+{
+	char *marker = respin_marker(home);
+	struct sbuf m = SBUF_INIT;
+	sig_atomic_t sig = stop_signal;
+	int r = sb_read_file(&m, marker) < 0 ? error_on(marker) : 0;
+	char *nl = r ? NULL : memchr(m.buf, '\n', m.len);
+
+	if (!r && (!nl || !starts_with(m.buf, NULL, "refs/heads/") ||
+		   (m.len && m.buf[m.len - 1] != '\0' && m.buf[m.len - 1] != '\n')))
+		r = error("%s: not a respin's marker", marker);
+	if (!r) {
+		*nl = '\0';
+		stop_signal = 0;
+		if (chdir(home->top) < 0 || pin_repo_env(home) < 0 ||
+		    (checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0 &&
+		     checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0))
+			r = error("respin: could not check %s out again; `series "
+				  "respin --abort` tries again", m.buf + 11);
+		stop_signal = sig;
+	}
+	if (!r && unlink(marker) < 0)
+		r = error_on(marker);
+	free(marker);
+	sb_release(&m);
+	return r;
+}
+
 /* ---- a run ------------------------------------------------------------------
  * What the steps of a command share while it runs: the repository, the
  * source and its plan, the owners, the range and its commits, the message
@@ -20190,8 +20299,8 @@ static void loads_release(struct loads *l)
 
 /* ---- respin's run -------------------------------------------------------------
  * What respin does beside the command's steps: the last version read from
- * its record, the checkout moved off the branch and back (the marker), the
- * pattern run with the reading that needs git's objects alone, and the
+ * its record, the pattern run (on the checkout the sinks moved off the
+ * branch) with the reading that needs git's objects alone, and the
  * landing, one transaction of the refs.
  */
 
@@ -20318,107 +20427,6 @@ static int respin_source(struct respin_run *rr)
 	}
 	free(ref);
 	free(from);
-	return r;
-}
-
-/* The marker of a respin whose checkout is off the branch, in .git:
- *   REF '\n' (PATH '\0')*
- * the branch, and the untracked files there were before (put_back()
- * keeps those, and removes the ones the pattern made).  The caller frees
- * the path. */
-static char *respin_marker(const struct repo *home)
-{
-	return xstrfmt("%s/series-respin", home->gitdir);
-}
-
-/* The work tree clean (the untracked files aside, which are listed into
- * the marker), the marker written, then the checkout moved to the new
- * base, detached: what moves is what differs from the branch. */
-static int respin_checkout(struct respin_run *rr)
-{
-	struct status st = STATUS_INIT;
-	struct sbuf m = SBUF_INIT;
-	char *marker = respin_marker(&rr->home);
-	int r = chdir(rr->home.top) < 0 ? error("%s: %s", rr->home.top,
-						 strerror(errno)) :
-		read_status(&st, 1, NULL);
-
-	sb_addf(&m, "%s\n", rr->home.ref);
-	for (size_t i = 0; !r && i < st.nr; i++) {
-		if (st.e[i].kind != E_UNTRACKED)
-			r = error("respin: the work tree has changes of its own "
-				  "(%s): commit or stash them first", st.e[i].path);
-		sb_add(&m, st.e[i].path, strlen(st.e[i].path) + 1);
-	}
-	if (!r && !(r = write_file(marker, &m)))
-		rr->moved = 1;
-	status_release(&st);
-	sb_release(&m);
-	free(marker);
-	/* in parallel where there are cores, as the kernel's files are many */
-	const char *words[] = { "-c", "checkout.workers=0", "checkout", "--quiet",
-				"--detach", rr->onto, "--", NULL };
-	return r ? r : git_ok("git checkout", &(struct git_run){ .words = words });
-}
-
-/* The files the pattern made (untracked, not in the marker's list from
- * at), removed; then the branch checked out again, its index and files
- * as its commit has them (checkout -f: respin started on a clean tree).
- * 0, or -1 with git's reason unsaid (put_back() tries twice). */
-static int checkout_back(const char *ref, const struct sbuf *m, size_t at)
-{
-	struct status st = STATUS_INIT;
-	struct sbuf needle = SBUF_INIT;
-	const char *words[] = { "-c", "checkout.workers=0", "checkout", "-f",
-				"--quiet", ref + 11, "--", NULL };
-	int r = read_status(&st, 2, NULL);
-
-	for (size_t i = 0; !r && i < st.nr; i++) {
-		if (st.e[i].kind != E_UNTRACKED)
-			continue;
-		sb_setlen(&needle, 0);
-		sb_addc(&needle, '\0');
-		sb_add(&needle, st.e[i].path, strlen(st.e[i].path) + 1);
-		if (!find_bytes(m->buf + at - 1, m->len - at + 1, needle.buf,
-				needle.len))
-			unlink(st.e[i].path);
-	}
-	status_release(&st);
-	sb_release(&needle);
-	return r ? r : run_git(&(struct git_run){ .words = words, .quiet = 1 })
-		       ? -1 : 0;
-}
-
-/* The checkout a respin moved off its branch put back as it was, from
- * the marker, which goes then: for a respin that failed or was stopped
- * (the stop set aside meanwhile, as git must run), and for --abort.
- * 0, or -1 after error(), the marker kept. */
-static int put_back(const struct repo *home)
-{
-	char *marker = respin_marker(home);
-	struct sbuf m = SBUF_INIT;
-	sig_atomic_t sig = stop_signal;
-	int r = sb_read_file(&m, marker) < 0 ? error("%s: %s", marker,
-						      strerror(errno)) : 0;
-	char *nl = r ? NULL : memchr(m.buf, '\n', m.len);
-
-	if (!r && (!nl || !starts_with(m.buf, NULL, "refs/heads/") ||
-		   (m.len && m.buf[m.len - 1] != '\0' && m.buf[m.len - 1] != '\n')))
-		r = error("%s: not a respin's marker", marker);
-	if (!r) {
-		*nl = '\0';
-		stop_signal = 0;
-		if (chdir(home->top) < 0 || pin_repo_env(home) < 0 ||
-		    (checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0 &&
-		     checkout_back(m.buf, &m, (size_t)(nl - m.buf) + 1) < 0))
-			r = error("respin: could not check %s out again; `series "
-				  "respin --abort` tries again", m.buf + 11);
-		stop_signal = sig;
-	}
-	if (!r && unlink(marker) < 0)
-		r = error_on(marker);
-	free(marker);
-	sb_release(&m);
 	return r;
 }
 
@@ -20969,7 +20977,7 @@ static int respin_start(struct respin_run *rr, const struct args *a,
 
 	if (!r)
 		phase("respin", "checking out the new base");
-	if (!r && respin_checkout(rr) < 0)
+	if (!r && checkout_off(&rr->home, rr->onto, &rr->moved) < 0)
 		r = -1;
 
 	/* the pattern, and every git after it, find the repository there */
