@@ -505,6 +505,17 @@ static int error_on(const char *what)
 	return error("%s: %s", what, strerror(errno));
 }
 
+/* A line of what series did or found, "series: ..." on stderr, as error()
+ * and warning() write theirs. */
+static void FORMAT(1, 2) note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", fmt, ap);
+	va_end(ap);
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;
@@ -3977,7 +3988,7 @@ static char *default_base(const struct repo *repo)
 	}
 	sb_release(&out);
 	if (base)
-		xfprintf(stderr, "series: no range given: %s..HEAD (%s)\n", base,
+		note("no range given: %s..HEAD (%s)", base,
 			 why);
 	return base;
 }
@@ -4668,7 +4679,7 @@ static int source_from_patches(struct source *src, struct plan *p,
 		int has_diff = find_bytes(one.text.buf, one.text.len, "\n--- ", 5) ||
 			       find_bytes(one.text.buf, one.text.len, "\ndiff --git ", 12);
 		if (is_cover(word[i], one.text.buf, one.text.len, has_diff)) {
-			xfprintf(stderr, "series: %s: a cover letter, skipped\n", word[i]);
+			note("%s: a cover letter, skipped", word[i]);
 			source_release(&one);
 			continue;
 		}
@@ -14341,8 +14352,8 @@ static int print_compare(const struct selection *base, const struct source *src,
 		at += p[k].nr;
 	}
 	if (!r && !ow->m)
-		xfprintf(stderr, "series: no MAINTAINERS at the top of the tree: "
-			 "the forms compared without recipients\n");
+		note("no MAINTAINERS at the top of the tree: "
+			 "the forms compared without recipients");
 	if (!r)
 		print_advice(p, ow->m != NULL);
 	for (size_t k = 0; k < NORGS; k++)
@@ -15627,7 +15638,7 @@ static void progress_end(void)
 static void phase(const char *cmd, const char *what)
 {
 	if (isatty(2))
-		xfprintf(stderr, "series: %s: %s\n", cmd, what);
+		note("%s: %s", cmd, what);
 }
 
 /* Opens the transaction on repo: git's committer ident, and its author
@@ -21185,8 +21196,8 @@ static int respin_build(struct cmd *c, struct respin_run *rr)
 		return r < 0 ? EXIT_FAIL :
 		       failed(error("respin: the pattern's change is no change"));
 	if (same_as_branch(rr, c->t.tip)) {
-		xfprintf(stderr, "series: respin: nothing to do: %s is v%d on "
-			 "%.12s as the pattern makes it\n", rr->br, rr->v + 1,
+		note("respin: nothing to do: %s is v%d on "
+			 "%.12s as the pattern makes it", rr->br, rr->v + 1,
 			 rr->onto);
 		return EXIT_NOTHING;
 	}
@@ -21199,7 +21210,7 @@ static int respin_finish(struct cmd *c, struct respin_run *rr,
 {
 	if (pin_repo_env(&rr->home) < 0 || respin_land(rr, c->t.tip, fates) < 0)
 		return EXIT_FAIL;
-	xfprintf(stderr, "series: %s is v%d; format it: series format -v %d\n",
+	note("%s is v%d; format it: series format -v %d",
 		 rr->br, rr->v + 1, rr->v + 1);
 	return 0;
 }
@@ -21219,7 +21230,7 @@ static int respin_abort(struct respin_run *rr)
 		return failed(error("respin: --abort: no respin to undo here"));
 	if (put_back(&rr->home) < 0)
 		return EXIT_FAIL;
-	xfprintf(stderr, "series: respin: the checkout is back on its branch\n");
+	note("respin: the checkout is back on its branch");
 	return 0;
 }
 
@@ -21823,9 +21834,9 @@ static void print_send_plan(const struct split_run *sr)
 		if (sr->cut[i].day > days)
 			days = sr->cut[i].day;
 	}
-	xfprintf(stderr, "series: %zu series, %zu mails; check each, then send "
+	note("%zu series, %zu mails; check each, then send "
 		 "them over %zu day%s (no list gets more than %zu patch%s a "
-		"day):\n", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
+		"day):", sr->n, mails, days, days == 1 ? "" : "s", sr->max,
 		 sr->max == 1 ? "" : "es");
 	size_t most;
 	const char *pace = busiest_list(&sr->loads, &most);
@@ -22161,7 +22172,7 @@ static int args_end(struct args *a, int r)
 
 static int nothing_to_commit(void)
 {
-	xfprintf(stderr, "series: nothing to commit\n");
+	note("nothing to commit");
 	return EXIT_NOTHING;
 }
 
@@ -22766,9 +22777,9 @@ static int split_commit(struct cmd *c, const struct commit_opts *o,
 		return EXIT_FAIL;
 	txn_print(t, c->repo.old, NULL);
 	if (*c->repo.old)
-		xfprintf(stderr, "series: the index and the work tree still hold "
+		note("the index and the work tree still hold "
 			 "%.12s; `git read-tree -m -u %.12s HEAD` brings them to "
-			 "the new HEAD\n", c->repo.old, c->repo.old);
+			 "the new HEAD", c->repo.old, c->repo.old);
 	return 0;
 }
 
@@ -22851,8 +22862,8 @@ static void report_left_out(const struct cmd *c, const struct commit_opts *o)
 	for (size_t i = 0; i < c->src.nr; i++)
 		out += !included(c->src.f[i].path, o->sel.include);
 	if (out)
-		xfprintf(stderr, "series: %zu file%s outside --include stay%s as "
-			 "%.12s has %s; the old tip is %.12s\n", out,
+		note("%zu file%s outside --include stay%s as "
+			 "%.12s has %s; the old tip is %.12s", out,
 			 out == 1 ? "" : "s", out == 1 ? "s" : "", c->rg.base,
 			 out == 1 ? "it" : "them", c->rg.tip);
 }
@@ -23291,14 +23302,14 @@ static int check_report(struct cmd *c, const struct findings *f, int range)
 		sb_release(&what);
 	}
 	if (flagged)
-		xfprintf(stderr, "series: %zu of %zu patch%s need%s testing on the "
+		note("%zu of %zu patch%s need%s testing on the "
 			 "hardware: send %s one by one (series format --individual) "
-			 "and ask for Tested-by:\n", flagged, c->p.nr,
+			 "and ask for Tested-by:", flagged, c->p.nr,
 			 c->p.nr == 1 ? "" : "es", flagged == 1 ? "s" : "",
 			 flagged == 1 ? "it" : "them");
 	else    /* silence would not say what was looked at */
-		xfprintf(stderr, "series: %zu patch%s (%zu file%s) checked: none "
-			 "needs testing on the hardware\n", c->p.nr,
+		note("%zu patch%s (%zu file%s) checked: none "
+			 "needs testing on the hardware", c->p.nr,
 			 c->p.nr == 1 ? "" : "es", c->src.nr, c->src.nr == 1 ?
 			 "" : "s");
 	return flagged ? EXIT_NOTHING : EXIT_DONE;
@@ -23420,7 +23431,7 @@ static int cmd_trailers(struct args *a)
 		size_t added = add_trailers(&c, &rp.ad, rp.subj, o.dry_run,
 					    &rp.said);
 		if (!added) {
-			xfprintf(stderr, "series: no trailer to add\n");
+			note("no trailer to add");
 			r = EXIT_NOTHING;
 		} else if (o.dry_run)
 			fputs(rp.said.buf, stderr);
@@ -23682,7 +23693,7 @@ static int print_usage(FILE *f)
 static int usage(const char *why)
 {
 	if (why)
-		xfprintf(stderr, "series: %s\n", why);
+		note("%s", why);
 	return print_usage(stderr);
 }
 
