@@ -18291,9 +18291,10 @@ struct cmd {
 	struct txn t;
 	struct window win;      /* history, for %(prefix) */
 };
-#define CMD_INIT(a) { (a), { 0 }, STATUS_INIT, SOURCE_INIT, PLAN_INIT, { 0 }, \
-		      { "", "", NULL }, { 0 }, SBUF_INIT, { NULL, 0, NULL },   \
-		      SBUF_INIT, NULL, 0, NULL, TXN_INIT, WINDOW_INIT }
+#define CMD_INIT(args) { .a = (args), .st = STATUS_INIT, .src = SOURCE_INIT, \
+			 .p = PLAN_INIT, .rg = { "", "", NULL },            \
+			 .text = SBUF_INIT, .sob = SBUF_INIT, .t = TXN_INIT, \
+			 .win = WINDOW_INIT }
 
 /* A step's -1 (after error()) as the command's exit code. */
 static int failed(int r)
@@ -20724,7 +20725,7 @@ struct replies {
 	char **subj;
 	size_t n;
 };
-#define REPLIES_INIT { { 0 }, { 0 }, NULL, SBUF_INIT, NULL, 0 }
+#define REPLIES_INIT { .said = SBUF_INIT }
 
 /* The tags of rp->mb (read) for c's commits, into rp. */
 static int replies_tags(struct cmd *c, struct replies *rp,
@@ -21313,9 +21314,10 @@ struct format_cover {
 	char **author, **subj;
 	char *branch;
 };
-#define FORMAT_COVER_INIT { SBUF_INIT, SBUF_INIT, SBUF_INIT, SBUF_INIT, \
-			    SBUF_INIT, SBUF_INIT, SOURCE_INIT, NULL, 0, NULL, \
-			    NULL, NULL }
+#define FORMAT_COVER_INIT { .tag = SBUF_INIT, .subject = SBUF_INIT,        \
+			    .aim = SBUF_INIT, .para = SBUF_INIT,              \
+			    .changes = SBUF_INIT, .base = SBUF_INIT,          \
+			    .all = SOURCE_INIT }
 
 static void format_cover_release(struct format_cover *f)
 {
