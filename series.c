@@ -15611,8 +15611,7 @@ struct txn {
 	char tip[72];                 /* the last commit, once written */
 	size_t commits, files;
 };
-#define TXN_INIT { NULL, NULL, NULL, NULL, SBUF_INIT, SBUF_INIT, NULL, NULL, \
-		   "", 0, 0 }
+#define TXN_INIT { .env_obj = SBUF_INIT, .env_alt = SBUF_INIT }
 
 static int check_stop(const char *step)
 {

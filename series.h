@@ -451,6 +451,10 @@ struct cc_opts {
 			      * below the top, read as one (U-Boot's boards) */
 	char git_since[32];  /* --git-since: how far back (1-year-ago) */
 };
+/* The script's defaults, by place (by name it costs 96 bytes more): --m
+ * --r --l --moderated --keywords --mailmap --tree --email --fixes on,
+ * --git-min-signatures 1, --git-max-maintainers and --git-min-percent 5,
+ * --git-since 1-year-ago. */
 #define CC_OPTS_INIT { 1, 1, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1, 0, 1, 5, 5, 0, \
 		       "1-year-ago" }
 /* Return the file (free with maintainers_free).  _parse copies buf; _take
