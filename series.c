@@ -115,12 +115,13 @@
  *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
- *   - size: 288,408 bytes stripped (goal: under 284,304) and 23758
+ *   - size: 288,408 bytes stripped (goal: under 284,304) and 23,758
  *     lines (goal: under 22,397).  What is left of libc is malloc, stdio,
- *     exec and time; the duplication left is ours: recipients_of() and
- *     mail_recipients() build the same queries (so do cc_cover() and
- *     cc_answer()), apply_series() and reword_series() the same commit
- *     chain, regroup_messages() repeats group_message()'s template steps.
+ *     exec and time; the duplication left is ours: cc_cover() and
+ *     cc_answer() build queries as patch_queries does, apply_series()
+ *     and reword_series() the same commit chain, regroup_messages()
+ *     repeats group_message()'s template steps; patch ids are kept as
+ *     git's text and scanned line by line (patch_of_commit()).
  */
 #define _POSIX_C_SOURCE 200809L
 
