@@ -141,6 +141,8 @@
 
 #include <stddef.h>
 
+#include <stdio.h>
+
 #include <poll.h>
 
 #include <signal.h>
@@ -148,8 +150,6 @@
 #include <stdarg.h>
 
 #include <stdint.h>
-
-#include <stdio.h>
 
 #include <stdlib.h>
 
@@ -180,13 +180,15 @@
 #endif
 
 /*
- * The mutable globals, two (options are parsed into each command's own
- * struct, on its stack): the signal that asked us to stop, and the
- * temporary paths die() removes (temps, in the kit's first part).
- * Handlers only set the signal; the code that owns a transaction looks at
- * it between steps and unwinds.
+ * The mutable globals, three (options are parsed into each command's own
+ * struct, on its stack): the signal that asked us to stop, the first
+ * failed write to stdout (what stdio's error flag was: main() reports
+ * it), and the temporary paths die() removes (temps, in the kit's first
+ * part).  Handlers only set the signal; the code that owns a transaction
+ * looks at it between steps and unwinds.
  */
 static volatile sig_atomic_t stop_signal;
+static int out_errno;
 
 /* ==== 1. kit =============================================================
  * What every part uses: formatting, temporary paths, errors, memory,
@@ -476,6 +478,23 @@ static void temps_remove(void)
  * x* ones and the sb_* buffer functions (out of memory, a size overflow).
  */
 
+/* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
+ * A signal that asks us to stop ends the retries. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR && !stop_signal)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[4096], line[sizeof msg + 32];
@@ -486,7 +505,7 @@ static void report(const char *prefix, const char *fmt, va_list ap)
 		if (*p == '\n' || *p == '\r')
 			*p = '?';
 	size_t n = fmt_buf(line, sizeof line, "series: %s%s\n", prefix, msg);
-	fwrite(line, 1, n, stderr);     /* one write: the line stays whole */
+	write_all(2, line, n);     /* one write: the line stays whole */
 }
 
 int error(const char *fmt, ...)
@@ -801,8 +820,20 @@ static char *FORMAT(1, 2) xstrfmt(const char *fmt, ...)
 	return sb_detach(&sb, NULL);
 }
 
-/* Writes to f what sb_addf() would add, in one write where f is unbuffered. */
-static void FORMAT(2, 3) xfprintf(FILE *f, const char *fmt, ...)
+/* Writes s[0..n) whole to fd, 1 (stdout) or 2 (stderr).  No stdio: what
+ * series prints is built in an sbuf first, so its buffers would only copy
+ * it again.  Unlike toybox's xwrite, no death here: stdout's first failed
+ * write is kept (out_errno), which main() reports once the command is
+ * done (as git's close_stdout does), so a closed pipe never cuts a
+ * transaction or respin's put_back() short. */
+static void put_out(int fd, const char *s, size_t n)
+{
+	if (write_all(fd, s, n) < 0 && fd == 1 && !out_errno)
+		out_errno = errno;
+}
+
+/* Writes to fd what sb_addf() would add, in one write. */
+static void FORMAT(2, 3) xfprintf(int fd, const char *fmt, ...)
 {
 	struct sbuf sb = SBUF_INIT;
 	va_list ap;
@@ -810,11 +841,7 @@ static void FORMAT(2, 3) xfprintf(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	/* unlike toybox's xprintf, no death here: a failed write sets f's
-	 * error, which main() checks once the command is done (as git's
-	 * close_stdout does), so a closed pipe never cuts a transaction or
-	 * respin's put_back() short */
-	fwrite(sb.buf, 1, sb.len, f);
+	put_out(fd, sb.buf, sb.len);
 	sb_release(&sb);
 }
 
@@ -1201,23 +1228,6 @@ static int has_suffix(const char *s, const char *suf)
 	return a >= b && !strcmp(s + a - b, suf);
 }
 
-/* Writes all of buf, retrying short writes; returns 0 or -1 (errno set).
- * A signal that asks us to stop ends the retries. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR && !stop_signal)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The last c in s[0..n), or NULL. */
 static const char *memrchr_bytes(const char *s, size_t n, char c)
 {
@@ -1453,7 +1463,6 @@ int child_start(struct child *c)
 				}
 			return error("pipe: %s", strerror(saved));
 		}
-	fflush(NULL);
 	c->pid = fork();
 	if (c->pid < 0) {
 		int saved = errno;
@@ -1902,7 +1911,7 @@ static int repo_open(struct repo *r)
 		sb_release(&out);
 		return e;
 	}
-	fwrite(why.buf, 1, why.len, stderr);    /* anything else: as git said */
+	put_out(2, why.buf, why.len);    /* anything else: as git said */
 	sb_release(&why);
 	if (st)
 		return git_failed("git rev-parse", st);
@@ -2191,13 +2200,13 @@ static void add_synopsis(struct sbuf *sb, const struct command *cmd)
 	sb_addf(sb, " %s", cmd->words);
 }
 
-/* Prints "usage: series SYNOPSIS" on f. */
-static void print_synopsis(FILE *f, const char *lead, const struct command *cmd)
+/* Prints "usage: series SYNOPSIS" on fd. */
+static void print_synopsis(int fd, const char *lead, const struct command *cmd)
 {
 	struct sbuf sb = SBUF_INIT;
 
 	add_synopsis(&sb, cmd);
-	xfprintf(f, "%s%s\n", lead, sb.buf);
+	xfprintf(fd, "%s%s\n", lead, sb.buf);
 	sb_release(&sb);
 }
 
@@ -2212,7 +2221,7 @@ static int FORMAT(2, 3) cmd_usage(const struct command *cmd, const char *fmt, ..
 	fmt_v(why, sizeof why, fmt, ap);
 	va_end(ap);
 	error("%s: %s", cmd->name, why);
-	print_synopsis(stderr, "usage: series ", cmd);
+	print_synopsis(2, "usage: series ", cmd);
 	return EXIT_USAGE;
 }
 
@@ -2352,8 +2361,8 @@ static void print_help(const struct command *cmd)
 {
 	struct sbuf line = SBUF_INIT;
 
-	print_synopsis(stdout, "usage: series ", cmd);
-	fputs("\n", stdout);
+	print_synopsis(1, "usage: series ", cmd);
+	put_out(1, "\n", 1);
 	for (const struct opt *const *t = cmd->tables; t && *t; t++)
 		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
 			if (!o->help)
@@ -2363,9 +2372,9 @@ static void print_help(const struct command *cmd)
 				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
 			if (o->kind != OPT_FLAG)
 				sb_addf(&line, " %s", o->arg);
-			xfprintf(stdout, "%-30s %s\n", line.buf, o->help);
+			xfprintf(1, "%-30s %s\n", line.buf, o->help);
 		}
-	xfprintf(stdout, "\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
+	xfprintf(1, "\nexit: 0 done, 1 %s, 2 usage, 3 failure, "
 		 "128+N killed by signal N\n", cmd->exit1);
 	sb_release(&line);
 }
@@ -6593,29 +6602,29 @@ struct regex *re_compile(const char *pat, size_t len, int xflag,
 	return re;
 }
 
-void re_dump(const struct regex *re, FILE *f)
+void re_dump(const struct regex *re, struct sbuf *out)
 {
 	static const char *const names[] = { "class", "any", "split", "jmp",
 		"bol", "eol", "wordb", "nwordb", "look", "match" };
 
 	for (size_t i = 0; i < re->ninst; i++) {
 		const struct rinst *in = &re->prog[i];
-		xfprintf(f, "%3zu. %s", i, names[in->op]);
+		sb_addf(out, "%3zu. %s", i, names[in->op]);
 		if (in->op == I_SPLIT)
-			xfprintf(f, " %u, %u", in->x, in->y);
+			sb_addf(out, " %u, %u", in->x, in->y);
 		else if (in->op == I_JMP)
-			xfprintf(f, " %u", in->x);
+			sb_addf(out, " %u", in->x);
 		else if (in->op == I_CLASS) {
-			fputs(" [", f);
+			sb_adds(out, " [");
 			for (unsigned c = 0; c < 256; c++)
 				if (has_bit(re->cls[in->cls], c))
-					xfprintf(f, isgraph((int)c) ? "%c" : "\\x%02x", c);
-			fputc(']', f);
+					sb_addf(out, isgraph((int)c) ? "%c" : "\\x%02x", c);
+			sb_addc(out, ']');
 		}
-		fputc('\n', f);
+		sb_addc(out, '\n');
 	}
 	for (size_t i = 0; i < re->nlits; i++)
-		xfprintf(f, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
+		sb_addf(out, "prefilter%s: %s\n", re->lit_icase[i] ? " (icase)" : "",
 			 re->lits[i]);
 }
 
@@ -13432,7 +13441,7 @@ static size_t report_trailers(const struct regroup *rg, const struct plan *p,
 					     : "none of its changes is left");
 			}
 			if (all)
-				xfprintf(stdout, "%s %s: %.12s %.*s\n", lost || !kept ?
+				xfprintf(1, "%s %s: %.12s %.*s\n", lost || !kept ?
 					 "dropped" : "kept   ", t, rc->id, slen, rc->msg);
 		}
 	}
@@ -14145,7 +14154,7 @@ static void print_plan(const struct plan *p, const struct source *src,
 		}
 		if (rcpt)
 			add_recipients(&out, &rcpt[i]);
-		fwrite(out.buf, 1, out.len, stdout);
+		put_out(1, out.buf, out.len);
 		sb_setlen(&out, 0);
 		files += g->nr;
 	}
@@ -14163,7 +14172,7 @@ static void print_plan(const struct plan *p, const struct source *src,
 		sb_adds(&out, lists == 1 ? " list" : " lists");
 	}
 	sb_addc(&out, '\n');
-	fwrite(out.buf, 1, out.len, stdout);
+	put_out(1, out.buf, out.len);
 	sb_release(&out);
 }
 
@@ -14296,10 +14305,10 @@ static void print_advice(const struct plan *p, int people)
 	size_t by = p[1].nr == 1 ? 0 : p[3].nr && p[3].nr < p[5].nr ? 3 : 5;
 
 	if (people)
-		xfprintf(stdout, "\n(patches besides the cover letter; most "
+		xfprintf(1, "\n(patches besides the cover letter; most "
 			 "recipients of one; lists the cover letter goes to; most "
 			 "patches to one list; people who get any)\n");
-	xfprintf(stdout, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
+	xfprintf(1, "%sadvice: --by %s (%zu patch%s): %s; say why in the "
 		 "cover letter\n",
 		 people ? "" : "\n", organisations[by].name, p[by].nr,
 		 p[by].nr == 1 ? "" : "es", !by ? "one tree takes every file, "
@@ -14338,17 +14347,17 @@ static int print_compare(const struct selection *base, const struct source *src,
 			all[at++] = p[k].g[i];
 	int r = ow->m ? same_files_answers(ow, src, all, total, rc) : 0;
 	if (!r)
-		xfprintf(stdout, "organisation  patches  most-recipients  cover-lists  "
+		xfprintf(1, "organisation  patches  most-recipients  cover-lists  "
 			 "most-to-a-list  maintainers\n");
 	at = 0;
 	for (size_t k = 0; k < NORGS; k++) {
 		struct org_figures f = org_figures(rc + at, p[k].nr);
 		if (!r && ow->m)
-			xfprintf(stdout, "%-12s%9zu%17zu%13zu%16zu%13zu\n",
+			xfprintf(1, "%-12s%9zu%17zu%13zu%16zu%13zu\n",
 				 organisations[k].name, f.patches, f.most_rcpt,
 				 f.cover_lists, f.most_to_list, f.people);
 		else if (!r && p[k].nr)
-			xfprintf(stdout, "%-12s%9zu%17s%13s%16s%13s\n",
+			xfprintf(1, "%-12s%9zu%17s%13s%16s%13s\n",
 				 organisations[k].name, f.patches, "-", "-", "-", "-");
 		at += p[k].nr;
 	}
@@ -15054,7 +15063,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 	if (!r)
 		remove_replaced(mo->outdir, old, nold, names, n);
 	for (size_t i = 0; i < n && !r; i++)
-		xfprintf(stdout, "%s/%s\n", mo->outdir, names[i]);
+		xfprintf(1, "%s/%s\n", mo->outdir, names[i]);
 out:
 	free_strings(old, nold);
 	sb_release(&tmp);
@@ -15624,14 +15633,14 @@ static int check_stop(const char *step)
 static void progress(size_t k, size_t n, const char *name)
 {
 	if (isatty(2))
-		xfprintf(stderr, "\r\033[K[%zu/%zu] %s", k, n, name);
+		xfprintf(2, "\r\033[K[%zu/%zu] %s", k, n, name);
 }
 
 /* The progress line cleared, on a terminal. */
 static void progress_end(void)
 {
 	if (isatty(2))
-		fputs("\r\033[K", stderr);
+		put_out(2, "\r\033[K", 4);
 }
 
 /* A step of a long command, said on a terminal: "series: CMD: WHAT". */
@@ -15835,7 +15844,7 @@ static void txn_print(const struct txn *t, const char *from, const char *more)
 	sb_add_count(&line, t->files);
 	sb_addf(&line, " file%s on %s: %.12s..%.12s%s\n", t->files == 1 ? "" : "s",
 		t->repo->ref, *from ? from : "(root)", t->tip, more ? more : "");
-	fputs(line.buf, stdout);
+	put_out(1, line.buf, line.len);
 	sb_release(&line);
 }
 
@@ -16987,7 +16996,7 @@ static int finish_stage_job(struct import *im, struct child *job)
 	job->pid = 0;
 	if (st) {
 		if (!read_quarantine_file(t, "stage-err", &text))
-			fwrite(text.buf, 1, text.len, stderr);
+			put_out(2, text.buf, text.len);
 		/* the job's own line (a failing git, or its death for want
 		 * of memory) is the reason; a job killed says nothing */
 		r = text.len ? -1 : git_failed("staging", st);
@@ -18130,25 +18139,25 @@ static void report_patch(const struct findings *f, size_t g,
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->v[i].patch != g)
 			continue;
-		xfprintf(stdout, "%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
+		xfprintf(1, "%s:%zu: %s [%s]\n", f->v[i].path, f->v[i].line,
 			 f->v[i].rule->why, f->v[i].rule->name);
 		GROW(path, np + 1, ap);
 		path[np++] = (char *)f->v[i].path;
 	}
-	xfprintf(stdout, "    in %s\n", what);
+	xfprintf(1, "    in %s\n", what);
 	past_testers(path, np, &testers);
 	if (testers.len) {
-		xfprintf(stdout, "    tested these files before:\n");
+		xfprintf(1, "    tested these files before:\n");
 		const char *pos = testers.buf, *end = pos + testers.len;
 		for (struct span l; next_line(&pos, end, &l);)
-			xfprintf(stdout, "        %.*s\n", (int)l.len, l.p);
+			xfprintf(1, "        %.*s\n", (int)l.len, l.p);
 	}
 	if (ow->m) {
 		struct recipients r = RECIPIENTS_INIT;
 		if (!recipients_of(ow, src, &p->g[g], 1, &r, NULL) && r.people) {
-			xfprintf(stdout, "    maintainers:\n");
+			xfprintf(1, "    maintainers:\n");
 			for (size_t k = 0; k < r.people; k++)
-				xfprintf(stdout, "        %s\n", r.v[k].addr);
+				xfprintf(1, "        %s\n", r.v[k].addr);
 		}
 		recipients_release(&r);
 	}
@@ -19738,19 +19747,19 @@ static int print_status(const struct rcommits *rc, char *const *subj,
 				continue;
 			sb_setlen(&line, 0);
 			add_fate_details(&line, &f[i], &s[i], ad, i, days);
-			xfprintf(stdout, "%3zu %-8s %-*s  %s\n", i + 1,
+			xfprintf(1, "%3zu %-8s %-*s  %s\n", i + 1,
 				 word[f[i].state], (int)width, subj[i], line.buf);
 		}
 	add_by_series(&waiting, rc, f, map);
 	size_t nw = add_waiting(&waiting, s, f, rc->nr);
-	xfprintf(stdout, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
+	xfprintf(1, "%zu patch%s: %zu applied (%zu link, %zu patch-id, %zu modified), "
 		 "%zu answered, ", rc->nr, rc->nr == 1 ? "" : "es", applied,
 		 count[BY_LINK], count[BY_PATCH_ID], count[MODIFIED], count[ANSWERED]);
 	if (count[REVERTED])
-		xfprintf(stdout, "%zu reverted, ", count[REVERTED]);
+		xfprintf(1, "%zu reverted, ", count[REVERTED]);
 	if (count[NAKED])
-		xfprintf(stdout, "%zu NAKed, ", count[NAKED]);
-	xfprintf(stdout, "%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
+		xfprintf(1, "%zu NAKed, ", count[NAKED]);
+	xfprintf(1, "%zu pending, %zu with tags; waiting on %zu maintainer%s\n%s",
 		 count[PENDING], tagged, nw, nw == 1 ? "" : "s", waiting.buf);
 	sb_release(&line);
 	sb_release(&waiting);
@@ -20690,7 +20699,7 @@ static size_t add_trailers(struct cmd *c, struct additions *ad,
 			have[nh++] = xstrdup(ad->v[k].line);
 			added++;
 			if (dry_run)
-				xfprintf(stdout, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
+				xfprintf(1, "%.12s %s\n    + %s   (%s)\n", rc->id, subj[i],
 					 ad->v[k].line, ad->v[k].why);
 			else
 				sb_addf(said, "series: %.12s %s: + %s (%s)\n",
@@ -20707,8 +20716,8 @@ static int reword_step(struct cmd *c, size_t added, const struct sbuf *said)
 	c->t.repo = &c->repo;
 	if (reword_series(&c->t, &c->rc, c->msgs, c->rg.base) < 0)
 		return EXIT_FAIL;
-	fputs(said->buf, stderr);
-	xfprintf(stdout, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
+	put_out(2, said->buf, said->len);
+	xfprintf(1, "%zu trailer%s added to %zu commit%s on %s: %.12s..%.12s\n",
 		 added, added == 1 ? "" : "s", c->rc.nr, c->rc.nr == 1 ? "" : "s",
 		 c->repo.ref, c->repo.old, c->t.tip);
 	return 0;
@@ -21104,7 +21113,7 @@ static int respin_verdicts(struct cmd *c, struct respin_run *rr)
 static void report_fate(struct sbuf *rec, const char *word, const char *why,
 			const char *up, const char *subj)
 {
-	xfprintf(stdout, why ? "%-9s %s (%s%.12s)\n" : "%-9s %s\n", word, subj,
+	xfprintf(1, why ? "%-9s %s (%s%.12s)\n" : "%-9s %s\n", word, subj,
 		 up ? "applied as " : why, up ? up : "");
 	add_fate_line(rec, word, why, up, subj);
 }
@@ -21130,7 +21139,7 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		count[w]++;
 		report_fate(fates, word[w], NULL, NULL, subj);
 		if (k < rr->prev.nr && rr->dropped[k]) {
-			xfprintf(stdout, "          not carried: %s\n", rr->dropped[k]);
+			xfprintf(1, "          not carried: %s\n", rr->dropped[k]);
 			sb_addf(fates, "  (not carried: %s)\n", rr->dropped[k]);
 		}
 		free(subj);
@@ -21153,11 +21162,11 @@ static void respin_report(const struct cmd *c, const struct respin_run *rr,
 		}
 		free(subj);
 	}
-	xfprintf(stdout, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
+	xfprintf(1, "v%d: %zu patch%s on %.12s (%zu unchanged, %zu changed, %zu new); "
 		 "%zu of v%d's gone (%zu applied)", rr->v + 1, c->p.nr,
 		 c->p.nr == 1 ? "" : "es", rr->onto, count[1],
 		 count[0], count[2], gone, rr->v, applied);
-	xfprintf(stdout, rr->nleft ? "; %zu left out, as the replies say "
+	xfprintf(1, rr->nleft ? "; %zu left out, as the replies say "
 		 "(--keep N keeps one)\n" : "\n", rr->nleft);
 	sbufs_free(m, c->p.nr);
 }
@@ -21485,7 +21494,7 @@ static int write_format_series(const struct series_mails *sm,
 			"send-email refuses: write the series' aim into it, or "
 			"format again with --cover FILE (its first line the "
 			"subject)", outdir, sm->name[0], COVER_SUBJECT);
-	xfprintf(stderr, "series: %zu mail%s; %s, then send:\n"
+	xfprintf(2, "series: %zu mail%s; %s, then send:\n"
 		 "    git send-email --dry-run %s%s\n    git send-email %s%s\n",
 		 nf, nf == 1 ? "" : "s", unwritten ? "write the cover letter, "
 		 "check" : "check", thread, cmd.buf, thread, cmd.buf);
@@ -21843,7 +21852,7 @@ static void print_send_plan(const struct split_run *sr)
 	size_t most;
 	const char *pace = busiest_list(&sr->loads, &most);
 	if (days > 1 && pace)
-		xfprintf(stderr, "  (the pace is %s's: %zu patches in all)\n",
+		xfprintf(2, "  (the pace is %s's: %zu patches in all)\n",
 			 pace, most);
 	for (size_t d = 1; d <= days; d++)
 		for (size_t i = 0; i < sr->n; i++) {
@@ -21851,7 +21860,7 @@ static void print_send_plan(const struct split_run *sr)
 				continue;
 			struct sbuf w = SBUF_INIT;
 			add_shell_word(&w, sr->outdir);
-			xfprintf(stderr, "  day %zu: git send-email %s/%s/*.patch\n"
+			xfprintf(2, "  day %zu: git send-email %s/%s/*.patch\n"
 				 "         %zu patch%s to %s\n", d, w.buf,
 				 sr->cut[i].dir, sr->cut[i].n,
 				 sr->cut[i].n == 1 ? "" : "es",
@@ -23118,7 +23127,7 @@ static int cmd_cc(struct args *a)
 		r = m ? cc_answer(m, &o, &ca, c.top, &out) : EXIT_FAIL;
 	}
 	if (!r)
-		fwrite(out.buf, 1, out.len, stdout);
+		put_out(1, out.buf, out.len);
 	if (m)
 		maintainers_free(m);
 	free(mpath);
@@ -23436,7 +23445,7 @@ static int cmd_trailers(struct args *a)
 			note("no trailer to add");
 			r = EXIT_NOTHING;
 		} else if (o.dry_run)
-			fputs(rp.said.buf, stderr);
+			put_out(2, rp.said.buf, rp.said.len);
 		else
 			r = reword_step(&c, added, &rp.said);
 	}
@@ -23680,14 +23689,14 @@ const struct command commands[] = {
 
 #ifndef SERIES_NO_MAIN
 
-/* The synopses on f; returns EXIT_USAGE.  After a usage error that is
+/* The synopses on fd; returns EXIT_USAGE.  After a usage error that is
  * stderr, so nothing reaches a pipe that reads our output. */
-static int print_usage(FILE *f)
+static int print_usage(int fd)
 {
-	xfprintf(f, "usage: series [-h | --version] COMMAND [ARGS]\n");
+	xfprintf(fd, "usage: series [-h | --version] COMMAND [ARGS]\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		print_synopsis(f, "       series ", &commands[i]);
-	xfprintf(f, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
+		print_synopsis(fd, "       series ", &commands[i]);
+	xfprintf(fd, "exit: 0 done, 1 nothing to do, 2 usage, 3 failure, "
 		 "128+N killed by signal N\n");
 	return EXIT_USAGE;
 }
@@ -23696,27 +23705,27 @@ static int usage(const char *why)
 {
 	if (why)
 		note("%s", why);
-	return print_usage(stderr);
+	return print_usage(2);
 }
 
 static void version(void)
 {
-	xfprintf(stdout, "series %s (", SERIES_VERSION);
+	xfprintf(1, "series %s (", SERIES_VERSION);
 		 #if defined(__clang__)
-		 xfprintf(stdout, "clang %d.%d.%d", __clang_major__, __clang_minor__,
+		 xfprintf(1, "clang %d.%d.%d", __clang_major__, __clang_minor__,
 			  __clang_patchlevel__);
 		 #elif defined(__GNUC__)
-		 xfprintf(stdout, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+		 xfprintf(1, "gcc %d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
 		 #else
-		 xfprintf(stdout, "unknown compiler");
+		 xfprintf(1, "unknown compiler");
 		 #endif
 		 #if defined(SERIES_LIBC)
-		 xfprintf(stdout, ", %s", SERIES_LIBC);
+		 xfprintf(1, ", %s", SERIES_LIBC);
 		 #endif
 		 #if defined(SERIES_STATIC)
-		 xfprintf(stdout, ", static");
+		 xfprintf(1, ", static");
 		 #endif
-		 xfprintf(stdout, ")\n");
+		 xfprintf(1, ")\n");
 }
 
 int main(int argc, char **argv)
@@ -23726,7 +23735,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			print_usage(stdout);
+			print_usage(1);
 			return EXIT_DONE;
 		}
 		if (!strcmp(argv[i], "--version")) {
@@ -23743,8 +23752,8 @@ int main(int argc, char **argv)
 			struct args a = { .argc = argc - i, .argv = argv + i,
 					  .cmd = &commands[c] };
 			int r = commands[c].fn(&a);
-			if (fflush(stdout) == EOF || ferror(stdout))
-				die("stdout: %s", strerror(errno));
+			if (out_errno)
+				die("stdout: %s", strerror(out_errno));
 			return r;
 		}
 	const char *near = closest(argv[i], &commands[0].name, NCOMMANDS,

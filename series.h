@@ -18,7 +18,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <sys/types.h>
 
 /* ==== kit ================================================================ */
@@ -425,8 +424,8 @@ int re_search_lines(struct regex *re, const char *text, size_t tlen,
 /* The longest run of bytes every match of pat must contain, found in the
  * source without compiling it: its length (0: none) and start (*at). */
 size_t re_literal(const char *pat, size_t len, int xflag, size_t *at);
-/* Prints the program and the prefilter literals, for debugging. */
-void re_dump(const struct regex *re, FILE *f);
+/* Appends the program and the prefilter literals to out, for debugging. */
+void re_dump(const struct regex *re, struct sbuf *out);
 void re_free(struct regex *re);
 
 /* ---- MAINTAINERS -------------------------------------------------------------

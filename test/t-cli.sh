@@ -117,6 +117,23 @@ t_cli_did_you_mean() {
 	eq "no option near: no guess" "$(head -n 1 <<<"$err")" "series: plan: unknown option '--frobnicate'"
 }
 
+# A failed write to stdout (a full disk, a closed pipe) is said once the
+# command is done, exit 3: not lost, and no transaction cut short by it.
+t_cli_stdout_failed() {
+	newrepo full
+	mkdir a b; echo 1 > a/f; echo 1 > b/f; commit_all
+	echo 2 >> a/f; echo 2 >> b/f
+	"$SERIES" plan >/dev/full 2>"$scratch/stderr"; rc=$?
+	eq "plan: exit" "$rc" 3
+	eq "plan: the reason" "$(cat "$scratch/stderr")" "series: stdout: No space left on device"
+	"$SERIES" commit -m 'SEDME: x' >/dev/full 2>"$scratch/stderr"; rc=$?
+	eq "commit: exit" "$rc" 3
+	eq "commit: the commits made all the same" "$(git log --format=%s | head -n 2 | sort | tr '\n' ' ')" "a: x b: x "
+	eq "commit: the work tree clean" "$(git status --porcelain)" ""
+	run plan
+	eq "then plan: nothing to do" "$rc" 1
+}
+
 # The README's Quick start, its first block run line by line as a user
 # pastes it, in a fresh clone of a tree with a MAINTAINERS, on a topic
 # branch without an upstream: every line succeeds (check may say 1:
