@@ -14440,21 +14440,28 @@ struct mail_opts {
 				 * References (git's shallow thread), or NULL */
 };
 
-/* Date: as RFC 5322 writes it, whatever the locale. */
-static void add_mail_date(struct sbuf *sb, time_t when, int tz)
+/* Date: as RFC 5322 writes it, whatever the locale.  The calendar is
+ * computed here (days to civil date, proleptic Gregorian, in 400-year
+ * eras): libc's gmtime_r() brings its time zone reader along, 5 KB. */
+UNIT void add_mail_date(struct sbuf *sb, time_t when, int tz)
 {
-	static const char day[][4] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri",
-				       "Sat" };
-	static const char mon[][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
-				       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
-	time_t local = when + (time_t)tz * 60;
-	struct tm tm;
-
-	gmtime_r(&local, &tm);
+	static const char day[][4] = { "Thu", "Fri", "Sat", "Sun", "Mon", "Tue",
+				       "Wed" };
+	static const char mon[][4] = { "Mar", "Apr", "May", "Jun", "Jul", "Aug",
+				       "Sep", "Oct", "Nov", "Dec", "Jan", "Feb" };
+	long long t = (long long)when + tz * 60LL, secs = (t % 86400 + 86400) % 86400;
+	long long days = (t - secs) / 86400 + 719468;   /* from 0000-03-01 */
+	long long era = (days >= 0 ? days : days - 146096) / 146097;
+	long long doe = days - era * 146097;
+	long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	long long m = (5 * doy + 2) / 153;      /* 0: March */
 	int a = tz < 0 ? -tz : tz;
-	sb_addf(sb, "%s, %d %s %d %02d:%02d:%02d %c%02d%02d", day[tm.tm_wday],
-		tm.tm_mday, mon[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour,
-		tm.tm_min, tm.tm_sec, tz < 0 ? '-' : '+', a / 60, a % 60);
+
+	sb_addf(sb, "%s, %lld %s %lld %02lld:%02lld:%02lld %c%02d%02d",
+		day[((days - 719468) % 7 + 7) % 7], doy - (153 * m + 2) / 5 + 1,
+		mon[m], yoe + era * 400 + (m >= 10), secs / 3600, secs / 60 % 60,
+		secs % 60, tz < 0 ? '-' : '+', a / 60, a % 60);
 }
 
 static int is_ascii(const char *s, size_t n)

@@ -585,6 +585,12 @@ void cleanup_message(struct sbuf *msg);
  * the message already ends with exactly that line: into the trailer
  * block it ends in, else as a new one after a blank line. */
 void add_trailer(struct sbuf *msg, const char *line);
+/* Appends a mail's Date: value for when (seconds since the epoch, UTC)
+ * in the zone tz minutes east of UTC: "Thu, 1 Jan 1970 00:00:00 +0000",
+ * in English whatever the locale. */
+#ifdef SERIES_NO_MAIN
+void add_mail_date(struct sbuf *sb, time_t when, int tz);
+#endif
 
 /* ==== versions =========================================================== */
 

@@ -240,6 +240,32 @@ static void test_add_trailer(void)
 	sb_release(&sb);
 }
 
+/* Dates as date -u -d @SECONDS '+%a, %-d %b %Y %H:%M:%S' writes them:
+ * the epoch, leap days of a 400th and a 100th year, before 1970, and a
+ * zone west of UTC that moves the day back (those a 32-bit time_t holds). */
+static void test_mail_date(void)
+{
+	static const struct { long long t; int tz; const char *want; } d[] = {
+		{ 0, 0, "Thu, 1 Jan 1970 00:00:00 +0000" },
+		{ 951782400, 0, "Tue, 29 Feb 2000 00:00:00 +0000" },
+		{ 4107542399, 0, "Sun, 28 Feb 2100 23:59:59 +0000" },
+		{ -1, 0, "Wed, 31 Dec 1969 23:59:59 +0000" },
+		{ -2208988800, 0, "Mon, 1 Jan 1900 00:00:00 +0000" },
+		{ 1670000000, 330, "Fri, 2 Dec 2022 22:23:20 +0530" },
+		{ 1670000000, -1020, "Thu, 1 Dec 2022 23:53:20 -1700" },
+	};
+	struct sbuf sb = SBUF_INIT;
+
+	for (size_t i = 0; i < sizeof d / sizeof *d; i++) {
+		if ((long long)(time_t)d[i].t != d[i].t)
+			continue;       /* a 32-bit time_t (i686) */
+		sb_setlen(&sb, 0);
+		add_mail_date(&sb, (time_t)d[i].t, d[i].tz);
+		CHECK_STR(sb.buf, d[i].want);
+	}
+	sb_release(&sb);
+}
+
 /* Runs argv with input on its stdin, its stdout into out; the exit status. */
 static int pipe_through(const char *const *argv, const char *input,
 			size_t inlen, struct sbuf *out)
@@ -333,6 +359,7 @@ int main(int argc, char **argv)
 	RUN(test_templates);
 	RUN(test_cleanup_message);
 	RUN(test_add_trailer);
+	RUN(test_mail_date);
 	RUN(test_child_pump);
 	RUN(unit_more);
 	RUN(unit_versions);
