@@ -130,53 +130,31 @@
 #define _FILE_OFFSET_BITS 64
 
 #include <ctype.h>
-
 #include <dirent.h>
-
 #include <errno.h>
-
 #include <fcntl.h>
-
 #include <limits.h>
-
 #include <stddef.h>
-
-#include <stdio.h>
-
 #include <poll.h>
-
 #include <signal.h>
-
 #include <stdarg.h>
-
 #include <stdint.h>
-
+#include <stdio.h>      /* rename() alone: output goes through put_out() */
 #include <stdlib.h>
-
 #include <string.h>
-
 #include <strings.h>
-
 #include <sys/mman.h>
-
 #include <sys/stat.h>
-
 #include <sys/time.h>
-
 #include <sys/types.h>
-
 #include <sys/wait.h>
-
 #include <time.h>
-
 #include <unistd.h>
 
 #include "series.h"
 
 #ifndef SERIES_VERSION
-
 #define SERIES_VERSION "0.1"
-
 #endif
 
 /*
@@ -792,6 +770,17 @@ void sb_addf(struct sbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+/* sb emptied, then as sb_addf(): a path or key made again in a loop. */
+static void FORMAT(2, 3) sb_setf(struct sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	sb_setlen(sb, 0);
 	va_start(ap, fmt);
 	sb_vaddf(sb, fmt, ap);
 	va_end(ap);
@@ -1957,8 +1946,7 @@ static int check_idle(const struct repo *r, const char *who)
 	struct stat sb;
 
 	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-		sb_setlen(&path, 0);
-		sb_addf(&path, "%s/%s", r->gitdir, ops[i].file);
+		sb_setf(&path, "%s/%s", r->gitdir, ops[i].file);
 		if (!lstat(path.buf, &sb)) {
 			sb_release(&path);
 			return error("%s: %s is in progress (%s exists); finish "
@@ -2367,8 +2355,7 @@ static void print_help(const struct command *cmd)
 		for (const struct opt *o = *t; o->lng || o->shrt; o++) {
 			if (!o->help)
 				continue;
-			sb_setlen(&line, 0);
-			sb_addf(&line, "    %s%s%s", o->shrt ? o->shrt : "",
+			sb_setf(&line, "    %s%s%s", o->shrt ? o->shrt : "",
 				o->shrt && o->lng ? ", " : "", o->lng ? o->lng : "");
 			if (o->kind != OPT_FLAG)
 				sb_addf(&line, " %s", o->arg);
@@ -10209,8 +10196,7 @@ static int dir_has(const struct sbuf *dir, const char *name, int file,
 {
 	struct stat st;
 
-	sb_setlen(probe, 0);
-	sb_addf(probe, "%s/%s", dir->buf, name);
+	sb_setf(probe, "%s/%s", dir->buf, name);
 	return !stat(probe->buf, &st) && (!file || S_ISREG(st.st_mode));
 }
 
@@ -11202,8 +11188,7 @@ static long cover_siblings(const char *path, const char *text, size_t len,
 		struct patch_name pn;
 		if (de->d_name[0] == '.' || !strcmp(de->d_name, base))
 			continue;
-		sb_setlen(&one, 0);
-		sb_addf(&one, "%s/%s", dir, de->d_name);
+		sb_setf(&one, "%s/%s", dir, de->d_name);
 		if (stat(one.buf, &sb) < 0 || !S_ISREG(sb.st_mode) ||
 		    (!parse_patch_name(de->d_name, &pn) &&
 		     !has_suffix(de->d_name, ".patch")))
@@ -15006,8 +14991,7 @@ static void remove_replaced(const char *dir, char *const *old, size_t nold,
 			k++;
 		if (k < n)
 			continue;
-		sb_setlen(&path, 0);
-		sb_addf(&path, "%s/%s", dir, old[i]);
+		sb_setf(&path, "%s/%s", dir, old[i]);
 		unlink(path.buf);
 	}
 	sb_release(&path);
@@ -15046,8 +15030,7 @@ static int write_series(const struct mail_opts *mo, char *const *names,
 	}
 	temp_hold(tmp.buf);
 	for (size_t i = 0; i < n && !r; i++) {
-		sb_setlen(&from, 0);
-		sb_addf(&from, "%s/%s", tmp.buf, names[i]);
+		sb_setf(&from, "%s/%s", tmp.buf, names[i]);
 		r = write_file(from.buf, &data[i]);
 		if (!r && stop_signal)
 			r = error("interrupted by signal %d", (int)stop_signal);
@@ -17367,8 +17350,7 @@ static int apply_series(struct txn *t, const struct plan *p,
 	close(fd);
 	t->tmp_index = xstrdup(ienv.buf);
 	temp_hold(t->tmp_index);
-	sb_setlen(&ienv, 0);
-	sb_addf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
+	sb_setf(&ienv, "GIT_INDEX_FILE=%s", t->tmp_index);
 	const char *env[] = { ienv.buf, t->env_obj.buf, t->env_alt.buf, NULL };
 	const char *read_tree[] = { "read-tree", base ? base : "--empty", NULL };
 	if ((r = git_ok("git read-tree", &(struct git_run){
@@ -17414,8 +17396,7 @@ static int reword_series(struct txn *t, const struct rcommits *rc,
 		const struct rcommit *c = &rc->c[i];
 		sb_setlen(&who, 0);
 		author_ident(&who, c);
-		sb_setlen(&tree, 0);
-		sb_addf(&tree, "%s^{tree}", c->id);
+		sb_setf(&tree, "%s^{tree}", c->id);
 		r = txn_commit_tree(t, tree.buf, parent, &msgs[i], who.buf);
 	}
 	if (!r)
@@ -17956,8 +17937,7 @@ static int tree_texts(const struct source *src, const struct plan *p,
 			if (!src->f[fi].new_mode)
 				continue;       /* deleted: no text after */
 			if (!rev || !rev[g]) {
-				sb_setlen(&path, 0);
-				sb_addf(&path, "%s/%s", top, src->f[fi].path);
+				sb_setf(&path, "%s/%s", top, src->f[fi].path);
 				sb_read_file(&text[fi], path.buf);  /* none: unknown */
 				continue;
 			}
@@ -18463,22 +18443,18 @@ static char *public_branch(const struct repo *repo, const char *tip)
 	if (!(remote = config_value(key.buf)))
 		remote = config_value("remote.pushDefault");
 	if (!remote) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "branch.%s.remote", br);
+		sb_setf(&key, "branch.%s.remote", br);
 		remote = config_value(key.buf);
 	}
 	if (remote) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "remote.%s.pushurl", remote);
+		sb_setf(&key, "remote.%s.pushurl", remote);
 		if (!(url = config_value(key.buf))) {
-			sb_setlen(&key, 0);
-			sb_addf(&key, "remote.%s.url", remote);
+			sb_setf(&key, "remote.%s.url", remote);
 			url = config_value(key.buf);
 		}
 	}
 	if (url && remote_has(remote, br, tip)) {
-		sb_setlen(&key, 0);
-		sb_addf(&key, "%s %s", url, br);
+		sb_setf(&key, "%s %s", url, br);
 		r = sb_detach(&key, NULL);
 	}
 	sb_release(&key);
@@ -20563,8 +20539,7 @@ static int respin_land(struct respin_run *rr, const char *tip,
 	if ((words.len && write_blob(words.buf, words.len, pat) < 0) ||
 	    write_blob(in.buf, in.len, said) < 0)
 		r = -1;
-	sb_setlen(&in, 0);
-	sb_addf(&in, "update %s %s %s\n"
+	sb_setf(&in, "update %s %s %s\n"
 		"update refs/series/%s/onto %s\n"
 		"update refs/series/%s/v%d-respin %s\n"
 		"update refs/series/%s/v%d-from %s\n", rr->home.ref, tip,
@@ -21820,8 +21795,7 @@ static int write_cut(struct split_run *sr, size_t i)
 	if (!r)
 		record_mails(sr->rec, &sm, &s);
 	for (size_t j = 0; !r && j < cut->n; j++) {
-		sb_setlen(&lists, 0);
-		sb_addf(&lists, "%s/%s", cut->dir, sm.name[j + (size_t)sm.cover]);
+		sb_setf(&lists, "%s/%s", cut->dir, sm.name[j + (size_t)sm.cover]);
 		sr->name[cut->commit[j]] = sb_detach(&lists, NULL);
 	}
 	if (!r) {
@@ -21938,8 +21912,7 @@ static int stale_cuts(const struct split_run *sr, int remove)
 			continue;
 		char **old;
 		size_t nold;
-		sb_setlen(&path, 0);
-		sb_addf(&path, "%s/%s", sr->outdir, de->d_name);
+		sb_setf(&path, "%s/%s", sr->outdir, de->d_name);
 		if (old_series(path.buf, &old, &nold) < 0) {
 			r = -1;
 			break;
