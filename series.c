@@ -375,7 +375,7 @@ static void temp_hold(const char *path)
 			temps.path[i] = path;
 			return;
 		}
-	abort();        /* more than a run ever makes at once: a bug */
+	die("more temporary paths at once than a run makes (a bug)");
 }
 
 /* path is removed, or kept, by its owner from here on. */
