@@ -115,13 +115,10 @@
  *     "goes to the N of M patches" line counts that patch too.
  *   - status: a squash that the maintainer also edited matches no sum of
  *     patch ids, and its patches stay pending.
- *   - size: 288,408 bytes stripped (goal: under 284,304) and 23,758
- *     lines (goal: under 22,397).  What is left of libc is malloc, stdio,
- *     exec and time; the duplication left is ours: cc_cover() and
- *     cc_answer() build queries as patch_queries does, apply_series()
- *     and reword_series() the same commit chain, regroup_messages()
- *     repeats group_message()'s template steps; patch ids are kept as
- *     git's text and scanned line by line (patch_of_commit()).
+ *   - size: 23,809 lines (goal: under 22,397).  The duplication left:
+ *     cc_cover() and cc_answer() build queries as patch_queries does,
+ *     apply_series() and reword_series() the same commit chain,
+ *     regroup_messages() repeats group_message()'s template steps.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -4288,20 +4285,124 @@ static int tree_of(const char *commit, char *tree)
 	return r;
 }
 
-/* `git patch-id --stable` over in (diffs, each after a "commit ID" line
- * of its own): "PATCH-ID ID" lines appended to out.  The one place that
- * says how series ids a patch; no diff, no run. */
-static int run_patch_id(const struct sbuf *in, struct sbuf *out)
-{
-	const char *pw[] = { "patch-id", "--stable", NULL };
+/* ---- patch ids -----------------------------------------------------------
+ * What `git patch-id --stable` answers, "PATCH-ID COMMIT" lines, read
+ * once into a map (struct pids, series.h): a commit's patch id and a
+ * patch id's commit are binary searches of its two indices.
+ */
+struct pid_order {
+	const struct pid *e;
+	size_t off;             /* the key's offset: of pid or of commit */
+};
 
-	return in->len ? git_ok("git patch-id", &(struct git_run){ .words = pw,
-				.input = in->buf, .inlen = in->len, .out = out }) : 0;
+static int cmp_pid_order(const void *a, const void *b, const void *ctx)
+{
+	const struct pid_order *o = ctx;
+
+	return strcmp((const char *)&o->e[*(const size_t *)a] + o->off,
+		      (const char *)&o->e[*(const size_t *)b] + o->off);
 }
 
-/* "PATCH-ID COMMIT" lines of `git patch-id --stable` for the commits of
- * spec (a range), oldest first, into out. */
-static int patch_ids(const char *spec, struct sbuf *out)
+/* Sorts m's indices again, after entries were added. */
+static void pids_index(struct pids *m)
+{
+	size_t **by[] = { &m->by_pid, &m->by_commit };
+
+	for (int k = 0; k < 2; k++) {
+		struct pid_order o = { m->e, k ? offsetof(struct pid, commit) :
+					     offsetof(struct pid, pid) };
+		free(*by[k]);
+		*by[k] = xcalloc(m->nr + 1, sizeof **by[k]);
+		for (size_t i = 0; i < m->nr; i++)
+			(*by[k])[i] = i;
+		sort_ctx(*by[k], m->nr, sizeof **by[k], cmp_pid_order, &o);
+	}
+}
+
+/* Appends the entry of patch id pid (n bytes) for commit (cn bytes);
+ * pids_index() then.  Either longer than an object id is no entry. */
+static void pids_put(struct pids *m, const char *pid, size_t n,
+		     const char *commit, size_t cn)
+{
+	if (!n || n >= sizeof m->e->pid || !cn || cn >= sizeof m->e->commit)
+		return;
+	GROW(m->e, m->nr + 1, m->alloc);
+	struct pid *e = &m->e[m->nr++];
+	memcpy(e->pid, pid, n);
+	e->pid[n] = '\0';
+	memcpy(e->commit, commit, cn);
+	e->commit[cn] = '\0';
+}
+
+/* Grammar: ("PATCH-ID" SP COMMIT LF)*, where PATCH-ID is hex; any other
+ * line (a record's "form N") is passed over. */
+UNIT void pids_add_text(struct pids *m, const char *t, size_t len)
+{
+	const char *pos = t, *end = t + len;
+
+	for (struct span l; next_line(&pos, end, &l);) {
+		const char *sp = memchr(l.p, ' ', l.len);
+		size_t n = sp ? (size_t)(sp - l.p) : 0;
+		if (n && is_oid(l.p, n))
+			pids_put(m, l.p, n, sp + 1, l.len - n - 1);
+	}
+	pids_index(m);
+}
+
+UNIT void pids_release(struct pids *m)
+{
+	free(m->e);
+	free(m->by_pid);
+	free(m->by_commit);
+	*m = (struct pids)PIDS_INIT;
+}
+
+/* The first entry, in git's order, whose key (at off) is key, by the
+ * index by: or NULL. */
+static const struct pid *pid_find(const struct pids *m, const size_t *by,
+				  size_t off, const char *key)
+{
+	size_t lo = 0, hi = m->nr;
+
+	BSEARCH(lo, hi, mid, strcmp((const char *)&m->e[by[mid]] + off, key) < 0);
+	return lo < m->nr && !strcmp((const char *)&m->e[by[lo]] + off, key) ?
+	       &m->e[by[lo]] : NULL;
+}
+
+UNIT const char *patch_of(const struct pids *m, const char *commit)
+{
+	const struct pid *e = pid_find(m, m->by_commit,
+				       offsetof(struct pid, commit), commit);
+	return e ? e->pid : NULL;
+}
+
+UNIT const char *commit_of(const struct pids *m, const char *pid)
+{
+	const struct pid *e = pid_find(m, m->by_pid, offsetof(struct pid, pid),
+				       pid);
+	return e ? e->commit : NULL;
+}
+
+/* `git patch-id --stable` over in (diffs, each after a "commit ID" line
+ * of its own), into the map out.  The one place that says how series
+ * ids a patch; no diff, no run. */
+static int run_patch_id(const struct sbuf *in, struct pids *out)
+{
+	const char *pw[] = { "patch-id", "--stable", NULL };
+	struct sbuf text = SBUF_INIT;
+	int r = in->len ? git_ok("git patch-id", &(struct git_run){ .words = pw,
+				 .input = in->buf, .inlen = in->len,
+				 .out = &text }) : 0;
+
+	if (!r)
+		pids_add_text(out, text.buf, text.len);
+	sb_release(&text);
+	return r;
+}
+
+/* The patch ids of the commits of spec (a range), oldest first, into
+ * out. */
+static int patch_ids(const char *spec, struct pids *out)
 {
 	struct sbuf log = SBUF_INIT;
 	const char *lw[] = { "log", "--reverse", "--no-merges", "-p",
@@ -4320,7 +4421,7 @@ static int patch_ids(const char *spec, struct sbuf *out)
  * with algo ("histogram"; NULL: git's default), appended to out; the
  * diffs (git diff-tree --stdin's: each commit's id alone on a line, then
  * its diff) into diff. */
-static int commit_patch_ids(const char *ids, const char *algo, struct sbuf *out,
+static int commit_patch_ids(const char *ids, const char *algo, struct pids *out,
 			    struct sbuf *diff)
 {
 	struct sbuf a = SBUF_INIT;
@@ -4339,10 +4440,9 @@ static int commit_patch_ids(const char *ids, const char *algo, struct sbuf *out,
 
 /* The patch id of each group of p (its members' diffs in src), after
  * its name (a commit's id, as source_from_commits() names them) where
- * named, else after its index in 40 hex digits: "PATCH-ID LABEL" lines
- * into out. */
+ * named, else after its index in 40 hex digits, into out. */
 static int group_patch_ids(const struct plan *p, const struct source *src,
-			   int named, struct sbuf *out)
+			   int named, struct pids *out)
 {
 	struct sbuf in = SBUF_INIT;
 
@@ -4359,36 +4459,6 @@ static int group_patch_ids(const struct plan *p, const struct source *src,
 	int r = run_patch_id(&in, out);
 	sb_release(&in);
 	return r;
-}
-
-/* The commit of out's lines with patch id pid, or NULL. */
-static const char *commit_of_patch(const struct sbuf *ids, const char *pid)
-{
-	const char *pos = ids->buf, *end = ids->buf + ids->len;
-	size_t n = strlen(pid);
-
-	for (struct span l; next_line(&pos, end, &l);)
-		if (l.len > n + 1 && !memcmp(l.p, pid, n) && l.p[n] == ' ')
-			return l.p + n + 1;
-	return NULL;
-}
-
-/* The patch id of commit id in ids, into pid (72 bytes); 0 or -1. */
-static int patch_of_commit(const struct sbuf *ids, const char *id, char *pid)
-{
-	const char *pos = ids->buf, *end = ids->buf + ids->len;
-	size_t n = strlen(id);
-
-	for (struct span l; next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
-		if (sp && (size_t)(l.p + l.len - sp - 1) == n &&
-		    !memcmp(sp + 1, id, n) && (size_t)(sp - l.p) < 72) {
-			memcpy(pid, l.p, (size_t)(sp - l.p));
-			pid[sp - l.p] = '\0';
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /*
@@ -11724,8 +11794,14 @@ static enum group_by form_of(const struct source *src, const struct plan *p,
 static int form_ids(const struct source *src, const struct plan *p,
 		    struct owners *ow, const struct rcommits *rc, struct sbuf *out)
 {
+	struct pids m = PIDS_INIT;
+	int r = group_patch_ids(p, src, 1, &m);
+
 	sb_addf(out, "form %d\n", (int)form_of(src, p, ow, rc));
-	return group_patch_ids(p, src, 1, out);
+	for (size_t i = 0; i < m.nr; i++)
+		sb_addf(out, "%s %s\n", m.e[i].pid, m.e[i].commit);
+	pids_release(&m);
+	return r;
 }
 
 /* ==== 6. messages =======================================================
@@ -13642,22 +13718,21 @@ static int cmp_addition(const void *a, const void *b)
  * caller frees the array (free_strings, mb->n). */
 static int mail_patch_ids(const struct mbox *mb, char ***pid)
 {
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT;
+	struct sbuf in = SBUF_INIT;
+	struct pids out = PIDS_INIT;
 
 	*pid = xcalloc(mb->n + 1, sizeof **pid);
 	for (size_t i = 0; i < mb->n; i++)
 		if (mb->m[i].diff)
 			sb_addf(&in, "commit %040zx\n%s", i, mb->m[i].diff);
 	int r = run_patch_id(&in, &out);
-	const char *pos = out.buf, *end = out.buf + out.len;
-	for (struct span l; !r && next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
-		size_t i = sp ? (size_t)scan_number(sp + 1, NULL, 16) : mb->n;
+	for (size_t k = 0; k < out.nr; k++) {
+		size_t i = (size_t)scan_number(out.e[k].commit, NULL, 16);
 		if (i < mb->n && !(*pid)[i])
-			(*pid)[i] = xstrndup(l.p, (size_t)(sp - l.p));
+			(*pid)[i] = xstrdup(out.e[k].pid);
 	}
 	sb_release(&in);
-	sb_release(&out);
+	pids_release(&out);
 	return r;
 }
 
@@ -13670,26 +13745,28 @@ static int mail_patch_ids(const struct mbox *mb, char ***pid)
  * that commit's.  Nothing to compare (no id on a side) is no objection. */
 static int same_code(const struct mbox *mb, const struct mbox_msg *m,
 		     const struct mbox_msg *pm, char *const *mpid,
-		     const struct sbuf *ids, const struct rcommit *c)
+		     const struct pids *ids, const struct rcommit *c)
 {
-	char pid[72], was[72], x[72];
+	char was[72], x[72];
 	const char *mine = pm && pm->diff ? mpid[pm - mb->m] : NULL;
 	const char *to = m->in_reply_to ? m->in_reply_to : "";
 
 	to += *to == '<';
+	const char *pid = patch_of(ids, c->id);
 	if (mine)
-		return patch_of_commit(ids, c->id, pid) || !strcmp(mine, pid);
+		return !pid || !strcmp(mine, pid);
 	if (strlen(to) < 41 || to[40] != '.' || !is_oid(to, 40) ||
 	    !strncmp(to, c->id, 40) || resolve_commit_quietly(
 		fmt_buf(x, sizeof x, "%.40s", to) ? x : x, was) < 0)
 		return 1;
-	struct sbuf in = SBUF_INIT, out = SBUF_INIT, diff = SBUF_INIT;
+	struct sbuf in = SBUF_INIT, diff = SBUF_INIT;
+	struct pids out = PIDS_INIT;
 	sb_addf(&in, "%s\n%s\n", was, c->id);
 	int same = commit_patch_ids(in.buf, NULL, &out, &diff) < 0 ||
-		   patch_of_commit(&out, was, x) ||
-		   patch_of_commit(&out, c->id, pid) || !strcmp(x, pid);
+		   !patch_of(&out, was) || !patch_of(&out, c->id) ||
+		   !strcmp(patch_of(&out, was), patch_of(&out, c->id));
 	sb_release(&in);
-	sb_release(&out);
+	pids_release(&out);
 	sb_release(&diff);
 	return same;
 }
@@ -13875,7 +13952,7 @@ static void other_code(const char *t, const char *from, const char *id)
 
 /* The patch ids of version v of branch br as format recorded it
  * (refs/series/BR/vN-base..vN) into out: 1, or 0 where none is. */
-static int version_patch_ids(const char *br, int v, struct sbuf *out)
+static int version_patch_ids(const char *br, int v, struct pids *out)
 {
 	char *spec = xstrfmt("series/%s/v%d-base..series/%s/v%d", br, v, br, v);
 	int r = v <= last_version(br) && !patch_ids(spec, out);
@@ -13889,16 +13966,15 @@ static int version_patch_ids(const char *br, int v, struct sbuf *out)
  * range's) is none of them is taken back and named, as the review was of
  * other code (an older version's, since changed). */
 static void stale_cover_tags(struct additions *ad, size_t at,
-			     const struct rcommits *rc, const struct sbuf *ids,
-			     const struct sbuf *old, const char *from)
+			     const struct rcommits *rc, const struct pids *ids,
+			     const struct pids *old, const char *from)
 {
 	size_t w = at;
 
 	for (size_t k = at; k < ad->n; k++) {
 		struct addition *a = &ad->v[k];
-		char pid[72];
-		if (!patch_of_commit(ids, rc->c[a->c].id, pid) &&
-		    commit_of_patch(old, pid)) {
+		const char *pid = patch_of(ids, rc->c[a->c].id);
+		if (pid && commit_of(old, pid)) {
 			ad->v[w++] = *a;
 			continue;
 		}
@@ -13921,11 +13997,12 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 			  struct sbuf *said)
 {
 	char **mpid = NULL;
-	struct sbuf ids = SBUF_INIT, spec = SBUF_INIT, old = SBUF_INIT;
+	struct sbuf spec = SBUF_INIT;
+	struct pids ids = PIDS_INIT, old = PIDS_INIT;
 	int r = mail_patch_ids(mb, &mpid), ov = 0, sv;
 
 	sb_addf(&spec, "%s..%s", rg->base, rg->tip);
-	for (size_t i = 0; !r && i < mb->n && !ids.len; i++)
+	for (size_t i = 0; !r && i < mb->n && !ids.nr; i++)
 		if (mpid[i])
 			r = patch_ids(spec.buf, &ids);
 	for (size_t i = 0; !r && i < mb->n; i++) {
@@ -13943,9 +14020,9 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 		/* a cover letter's tags are for the code of its version */
 		if (c == COVER && br && m->subject &&
 		    (sv = subject_version(m->subject)) && sv != ov) {
-			sb_setlen(&old, 0);
+			pids_release(&old);
 			ov = version_patch_ids(br, sv, &old) ? sv : 0;
-			if (ov && !ids.len)
+			if (ov && !ids.nr)
 				r = patch_ids(spec.buf, &ids);
 		}
 		for (size_t k = 0; !r && k < m->ntrailer; k++) {
@@ -13975,8 +14052,8 @@ static int reply_trailers(const struct mbox *mb, const struct range *rg,
 		free(in);
 	}
 	free_strings(mpid, mb->n);
-	sb_release(&old);
-	sb_release(&ids);
+	pids_release(&old);
+	pids_release(&ids);
 	sb_release(&spec);
 	return r;
 }
@@ -18469,6 +18546,7 @@ static int add_base(struct sbuf *m, const struct range *rg)
 {
 	char up[72], mb[72];
 	struct sbuf out = SBUF_INIT, spec = SBUF_INIT;
+	struct pids ids = PIDS_INIT;
 	const char *words[] = { "merge-base", rg->base, up, NULL };
 	int r = 0;
 
@@ -18484,16 +18562,11 @@ static int add_base(struct sbuf *m, const struct range *rg)
 	sb_addf(m, "base-commit: %s\n", mb);
 	if (strcmp(mb, rg->base)) {
 		sb_addf(&spec, "%s..%s", mb, rg->base);
-		sb_setlen(&out, 0);
-		r = patch_ids(spec.buf, &out);
-		const char *pos = out.buf, *end = out.buf + out.len;
-		for (struct span l; !r && next_line(&pos, end, &l);) {
-			const char *sp = memchr(l.p, ' ', l.len);
-			if (sp)
-				sb_addf(m, "prerequisite-patch-id: %.*s\n",
-					(int)(sp - l.p), l.p);
-		}
+		r = patch_ids(spec.buf, &ids);
+		for (size_t i = 0; !r && i < ids.nr; i++)
+			sb_addf(m, "prerequisite-patch-id: %s\n", ids.e[i].pid);
 	}
+	pids_release(&ids);
 	sb_release(&out);
 	sb_release(&spec);
 	return r;
@@ -18884,7 +18957,8 @@ static int is_applied(const struct fate *f)
 struct upstream {
 	const char *ref;
 	struct rcommits rc;
-	struct sbuf ids, diff;  /* patch ids and diffs of what may match */
+	struct pids ids;        /* patch ids of what may match */
+	struct sbuf diff;       /* and its diffs */
 	char *skip, *taken;
 };
 
@@ -19117,7 +19191,7 @@ static int read_upstream(struct upstream *u, const char *base,
 static void upstream_release(struct upstream *u)
 {
 	rcommits_release(&u->rc);
-	sb_release(&u->ids);
+	pids_release(&u->ids);
 	sb_release(&u->diff);
 	free(u->skip);
 	free(u->taken);
@@ -19145,7 +19219,7 @@ static size_t only_commit(const struct upstream *u, int (*is)(const void *, size
 struct wanted {
 	const struct upstream *u;
 	const char *msgid, *pid;
-	const struct sbuf *ids;     /* u's patch ids to compare pid with */
+	const struct pids *ids;     /* u's patch ids to compare pid with */
 	const struct sbuf *links;   /* per upstream commit, linked_ids() */
 	const struct rcommit *c;
 	const char *subject;
@@ -19165,10 +19239,9 @@ static int names_msgid(const void *w, size_t j)
 static int same_patch_id(const void *w, size_t j)
 {
 	const struct wanted *x = w;
-	char pid[72];
+	const char *pid = patch_of(x->ids, x->u->rc.c[j].id);
 
-	return x->pid && !patch_of_commit(x->ids, x->u->rc.c[j].id, pid) &&
-	       !strcmp(pid, x->pid);
+	return x->pid && pid && !strcmp(pid, x->pid);
 }
 
 /* A subject less its "[PATCH ...]" tags and case, for comparing. */
@@ -19364,11 +19437,10 @@ static void squashes(struct upstream *u, const struct rcommits *rc,
 
 	for (size_t j = 0; j < u->rc.nr; j++) {
 		const struct rcommit *t = &u->rc.c[j];
-		char pid[72], one[72];
+		const char *pid = patch_of(&u->ids, t->id), *one;
 		unsigned char sum[32] = { 0 }, want[32] = { 0 };
 		size_t n = 0, len;
-		if (u->skip[j] || patch_of_commit(&u->ids, t->id, pid) ||
-		    (len = strlen(pid) / 2) > sizeof sum)
+		if (u->skip[j] || !pid || (len = strlen(pid) / 2) > sizeof sum)
 			continue;
 		add_patch_id(want, pid, len);
 		for (size_t i = 0; i < rc->nr; i++) {
@@ -19382,7 +19454,7 @@ static void squashes(struct upstream *u, const struct rcommits *rc,
 				in[i] = q < t->npath;
 			}
 			/* its id looked up last: most patches share no file */
-			in[i] = in[i] && !patch_of_commit(&u->ids, rc->c[i].id, one);
+			in[i] = in[i] && (one = patch_of(&u->ids, rc->c[i].id));
 			if (in[i] && ++n)
 				add_patch_id(sum, one, len);
 		}
@@ -19403,13 +19475,14 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 			  const struct sent *s, struct fate *f)
 {
 	struct sbuf *links = xcalloc(u->rc.nr + 1, sizeof *links);
-	struct sbuf ids = SBUF_INIT, hist = SBUF_INIT, hdiff = SBUF_INIT;
+	struct sbuf ids = SBUF_INIT, hdiff = SBUF_INIT;
+	struct pids hist = PIDS_INIT;
 	int r = 0;
 
 	for (size_t j = 0; j < u->rc.nr; j++)
 		linked_ids(u->rc.c[j].msg, &links[j]);
 	for (int pass = 0; pass < 4 && !r; pass++) {
-		const struct sbuf *pids = pass == 2 ? &hist : &u->ids;
+		const struct pids *pids = pass == 2 ? &hist : &u->ids;
 		sb_setlen(&ids, 0);
 		if (pass == 1) {
 			may_match(u, rc, f, 1, &ids);
@@ -19420,14 +19493,11 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 			r = commit_patch_ids(ids.buf, "histogram", &hist, &hdiff);
 		}
 		for (size_t i = 0; i < rc->nr && !r; i++) {
-			char pid[72];
 			if (f[i].state != PENDING)
 				continue;
 			char *subj = pass == 3 ? plain_subject(rc->c[i].msg) : NULL;
-			struct wanted w = { u, s[i].msgid, NULL, pids, links,
-					    &rc->c[i], subj };
-			if (!patch_of_commit(pids, rc->c[i].id, pid))
-				w.pid = pid;
+			struct wanted w = { u, s[i].msgid, patch_of(pids, rc->c[i].id),
+					    pids, links, &rc->c[i], subj };
 			size_t j = only_commit(u, pass == 0 ? names_msgid : pass < 3 ?
 					       same_patch_id : same_commit_facts, &w,
 					       pass == 0);
@@ -19445,7 +19515,7 @@ static int match_upstream(struct upstream *u, const struct rcommits *rc,
 		sb_release(&links[j]);
 	free(links);
 	sb_release(&ids);
-	sb_release(&hist);
+	pids_release(&hist);
 	sb_release(&hdiff);
 	return r;
 }
@@ -19769,7 +19839,7 @@ static int version_fates(const char *tag, const char *const *ref, size_t nref,
 	int r = 0;
 
 	for (size_t k = 0; k < nref && !r; k++) {
-		struct upstream u = { ref[k], { 0 }, SBUF_INIT, SBUF_INIT, NULL,
+		struct upstream u = { ref[k], { 0 }, PIDS_INIT, SBUF_INIT, NULL,
 				      NULL };
 		r = read_upstream(&u, base, rc);
 		if (!r)
@@ -19791,12 +19861,11 @@ struct prev_version {
 	struct range old;
 	struct rcommits prev;
 	struct fate *up;
-	struct sbuf oldids, newids;
+	struct pids oldids, newids;
 	char *taken;
 	struct became *became;  /* per previous commit */
 };
-#define PREV_VERSION_INIT { .old = { "", "", NULL }, .oldids = SBUF_INIT, \
-			    .newids = SBUF_INIT }
+#define PREV_VERSION_INIT { .old = { "", "", NULL } }
 
 static void prev_close(struct prev_version *rs)
 {
@@ -19804,8 +19873,8 @@ static void prev_close(struct prev_version *rs)
 	if (rs->up)
 		sent_release(NULL, rs->up, rs->prev.nr);
 	rcommits_release(&rs->prev);
-	sb_release(&rs->oldids);
-	sb_release(&rs->newids);
+	pids_release(&rs->oldids);
+	pids_release(&rs->newids);
 	free(rs->taken);
 	free(rs->became);
 }
@@ -19829,18 +19898,17 @@ static int share_a_file(const struct rcommit *c, const struct rcommit *d)
  * subject, else the first sharing a file with it (changed).  A next commit
  * without a message (respin's groups, before they have one) has no
  * subject to match. */
-UNIT struct became *became_of(const struct rcommits *prev, const struct sbuf *pids,
-			 const struct rcommits *next, const struct sbuf *npids,
+UNIT struct became *became_of(const struct rcommits *prev, const struct pids *pids,
+			 const struct rcommits *next, const struct pids *npids,
 			 const struct fate *up, char *taken)
 {
 	struct became *b = xcalloc(prev->nr + 1, sizeof *b);
 
 	for (int pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < prev->nr; i++) {
-			char pid[72], *subj = subject_of(prev->c[i].msg);
-			const char *same = pass || patch_of_commit(pids,
-					   prev->c[i].id, pid) ? NULL :
-					   commit_of_patch(npids, pid);
+			char *subj = subject_of(prev->c[i].msg);
+			const char *pid = pass ? NULL : patch_of(pids, prev->c[i].id);
+			const char *same = pid ? commit_of(npids, pid) : NULL;
 			if (!pass)
 				b[i].to = next->nr;
 			else if (b[i].to == next->nr && is_applied(&up[i]))
@@ -19850,8 +19918,8 @@ UNIT struct became *became_of(const struct rcommits *prev, const struct sbuf *pi
 				const struct rcommit *c = &next->c[j];
 				char *sj = pass == 1 && c->msg ? subject_of(c->msg) :
 					   NULL;
-				if (!taken[j] && (!pass ? same && !strncmp(same,
-				    c->id, strlen(c->id)) : pass == 1 ? sj &&
+				if (!taken[j] && (!pass ? same && !strcmp(same,
+				    c->id) : pass == 1 ? sj &&
 				    !strcmp(sj, subj) : share_a_file(&prev->c[i], c)))
 					b[i] = (struct became){ j, NULL, !pass },
 					taken[j] = 1;
@@ -20319,7 +20387,7 @@ struct respin_run {
 	struct range old;       /* the last version's patches: vN-base..their
 				 * tip (respin_source) */
 	struct rcommits prev;
-	struct sbuf ids;        /* their patch ids */
+	struct pids ids;        /* their patch ids */
 	char **argv;            /* the pattern command */
 	size_t argc;
 	int given;              /* on the command line: record it */
@@ -20345,24 +20413,15 @@ struct respin_run {
  * patch-id --stable): 1 or 0, or -1 after error(). */
 static int same_patch_ids(const char *a, const char *b)
 {
-	struct sbuf ids[2] = { SBUF_INIT, SBUF_INIT }, out = SBUF_INIT;
-	int r = 0;
+	struct pids ids[2] = { PIDS_INIT, PIDS_INIT };
+	int r = patch_ids(a, &ids[0]) < 0 || patch_ids(b, &ids[1]) < 0 ? -1 : 0;
 
-	for (int k = 0; k < 2 && !r; k++) {
-		sb_setlen(&out, 0);
-		r = patch_ids(k ? b : a, &out);
-		const char *pos = out.buf, *end = out.buf + out.len;
-		for (struct span l; !r && next_line(&pos, end, &l);) {
-			const char *sp = memchr(l.p, ' ', l.len);
-			sb_add(&ids[k], l.p, sp ? (size_t)(sp - l.p) : l.len);
-			sb_addc(&ids[k], '\n');
-		}
-	}
 	if (!r)
-		r = !strcmp(ids[0].buf, ids[1].buf);
-	sb_release(&ids[0]);
-	sb_release(&ids[1]);
-	sb_release(&out);
+		r = ids[0].nr == ids[1].nr;
+	for (size_t i = 0; r > 0 && i < ids[0].nr; i++)
+		r = !strcmp(ids[0].e[i].pid, ids[1].e[i].pid);
+	pids_release(&ids[0]);
+	pids_release(&ids[1]);
 	return r;
 }
 
@@ -20458,25 +20517,24 @@ static int respin_ids(struct respin_run *rr)
 	struct sbuf first = SBUF_INIT, last = SBUF_INIT;
 	int r = version_ids(rr->br, 1, rr->home.top, &first) < 0 ||
 		(rr->v > 1 && version_ids(rr->br, rr->v, rr->home.top, &last) < 0);
-	const struct sbuf *ids = rr->v > 1 ? &last : &first;
-	const char *pos = ids->buf, *end = ids->buf + ids->len;
+	const struct sbuf *text = rr->v > 1 ? &last : &first;
+	struct pids ids = PIDS_INIT;
 	size_t k = 0, n = rr->prev.nr;
 
 	if (!r && first.len > 5)
 		rr->by = (enum group_by)scan_number(first.buf + 5, NULL, 10);
-	for (struct span l; !r && next_line(&pos, end, &l);) {
-		const char *sp = memchr(l.p, ' ', l.len);
+	pids_add_text(&ids, text->buf, text->len);
+	for (size_t i = 0; !r && i < ids.nr; i++, k++) {
 		while (k < n && !rr->prev.c[k].npath)
 			k++;
-		if (starts_with(l.p, end, "form "))
-			continue;
 		if (k < n)
-			sb_addf(&rr->ids, "%.*s %s\n", (int)(sp - l.p), l.p,
-				rr->prev.c[k].id);
-		k++;
+			pids_put(&rr->ids, ids.e[i].pid, strlen(ids.e[i].pid),
+				 rr->prev.c[k].id, strlen(rr->prev.c[k].id));
 	}
 	if (k > n)      /* not the branch's patches: match by subject */
-		sb_setlen(&rr->ids, 0);
+		rr->ids.nr = 0;
+	pids_index(&rr->ids);
+	pids_release(&ids);
 	sb_release(&first);
 	sb_release(&last);
 	return r ? -1 : 0;
@@ -20915,7 +20973,7 @@ static void groups_as_commits(const struct cmd *c, struct rcommits *out)
  * patch's, less its tags where the patch changed. */
 static int respin_match(struct cmd *c, struct respin_run *rr)
 {
-	struct sbuf out = SBUF_INIT;
+	struct pids out = PIDS_INIT;
 	struct rcommits groups;
 	char *taken = xcalloc(c->p.nr + 1, 1);
 	int r = group_patch_ids(&c->p, &c->src, 0, &out);
@@ -20949,7 +21007,7 @@ static int respin_match(struct cmd *c, struct respin_run *rr)
 	}
 	rcommits_release(&groups);
 	free(taken);
-	sb_release(&out);
+	pids_release(&out);
 	return r;
 }
 
@@ -21238,7 +21296,7 @@ static void respin_release(struct respin_run *rr)
 	mbox_release(&rr->mb);
 	free(rr->kept);
 	rcommits_release(&rr->prev);
-	sb_release(&rr->ids);
+	pids_release(&rr->ids);
 	free_strings(rr->argv, rr->argc);
 	free(rr->was);
 	free(rr->became);
@@ -21495,11 +21553,12 @@ struct split_run {
 	const char *outdir;
 	struct cut *cut;
 	size_t n, max, *cut_of;         /* cut_of: per commit, its series */
-	struct sbuf ids, subject, aim;  /* needed commits' patch ids; --cover's */
+	struct pids ids;                /* the needed commits' patch ids */
+	struct sbuf subject, aim;       /* --cover's */
 	struct said said;               /* the lists checked */
 	struct sbuf base;               /* base-commit: and what it needs */
 	struct mail_opts date;          /* when the letters are dated */
-	struct prev_version rs;               /* with -v N: the previous version */
+	struct prev_version rs;         /* with -v N: the previous version */
 	int respun;                     /* rs is open, and was split: */
 	struct sbuf prev_map;           /* its map, as record_version() */
 	struct span *prev_key;          /* per previous commit, its key there */
@@ -21641,7 +21700,7 @@ static void mark_needed(const struct split_run *sr, size_t i, char *seen)
 }
 
 /* Marks in sr->need each series' commits needed first, and puts the
- * patch ids of all of them into sr->ids ("PATCH-ID COMMIT" lines):
+ * patch ids of all of them into sr->ids:
  * theirs only, where a git log -p of the whole range took as long as
  * reading the patches.  0, or -1 after error(). */
 static int needed_patch_ids(struct split_run *sr)
@@ -21669,11 +21728,10 @@ static size_t add_prerequisites(struct sbuf *base, const struct split_run *sr,
 				size_t i)
 {
 	size_t nc = sr->c->rc.nr, n = 0;
-	const char *need = sr->need + i * (nc + 1);
-	char pid[72];
+	const char *need = sr->need + i * (nc + 1), *pid;
 
 	for (size_t j = 0; j < nc; j++)
-		if (need[j] && !patch_of_commit(&sr->ids, sr->c->rc.c[j].id, pid)) {
+		if (need[j] && (pid = patch_of(&sr->ids, sr->c->rc.c[j].id))) {
 			sb_addf(base, "prerequisite-patch-id: %s\n", pid);
 			n++;
 		}
@@ -21857,7 +21915,7 @@ static void split_run_release(struct split_run *sr)
 	cuts_free(sr->cut, sr->n);
 	free(sr->cut_of);
 	free(sr->need);
-	sb_release(&sr->ids);
+	pids_release(&sr->ids);
 	sb_release(&sr->subject);
 	sb_release(&sr->aim);
 	said_release(&sr->said);
@@ -21993,7 +22051,7 @@ static int format_split(struct cmd *c, const struct format_opts *o,
 {
 	struct split_run sr = { .c = c, .o = o, .outdir = outdir,
 		.max = o->max_patches ? (size_t)o->max_patches : 15,
-		.ids = SBUF_INIT, .subject = SBUF_INIT, .aim = SBUF_INIT,
+		.subject = SBUF_INIT, .aim = SBUF_INIT,
 		.said = SAID_INIT, .base = SBUF_INIT, .rs = PREV_VERSION_INIT,
 		.prev_map = SBUF_INIT, .rec = rec, .rdiff = SBUF_INIT };
 	size_t nk = c->rc.nr;

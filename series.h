@@ -261,6 +261,37 @@ struct rcommits {
 };
 void rcommits_release(struct rcommits *rc);
 
+/* ---- patch ids -------------------------------------------------------------
+ * `git patch-id --stable`'s answer for some commits (or diffs under made-up
+ * labels), read once: e holds each patch id and the commit it was given
+ * for, in git's order (a range's oldest first); by_pid and by_commit index
+ * e, sorted by the one key and then by git's order, so a lookup is a binary
+ * search that finds the first of equal keys.
+ * Invariants: each pid and commit is NUL-ended, at most 64 characters, the
+ * pid hex; by_pid and by_commit are permutations of 0..nr-1 (NULL while
+ * nr is 0), sorted again after every change to e; the map owns them all,
+ * pids_release() frees them.  All zeroes (PIDS_INIT) is an empty map.
+ */
+struct pid {
+	char pid[65], commit[65];
+};
+struct pids {
+	struct pid *e;
+	size_t nr, alloc;
+	size_t *by_pid, *by_commit;
+};
+#define PIDS_INIT { NULL, 0, 0, NULL, NULL }
+#ifdef SERIES_NO_MAIN
+/* Adds the "PATCH-ID COMMIT" lines of t (other lines are passed over),
+ * then sorts the indices again. */
+void pids_add_text(struct pids *m, const char *t, size_t len);
+void pids_release(struct pids *m);
+/* commit's patch id, or NULL; the map owns it. */
+const char *patch_of(const struct pids *m, const char *commit);
+/* The first commit, in git's order, of patch id pid, or NULL. */
+const char *commit_of(const struct pids *m, const char *pid);
+#endif
+
 /* ---- recipients ---------------------------------------------------------
  * Whom a set of files goes to, as get_maintainer.pl answers: each
  * recipient's address as the script prints it ("Name <addr>" for a
@@ -637,14 +668,13 @@ struct became {
  * commits (next): a new array of prev->nr + 1 (the caller frees it), in
  * three passes, each next commit taken once (taken[], next->nr bytes,
  * zeroed by the caller, marks them): the one of the same patch id (pids
- * and npids are `git patch-id --stable` output, "PATCH-ID COMMIT" lines,
- * of prev's and next's commits); unless up[i] (prev->nr fates) says it is
- * applied upstream, the first of the same subject, else the first
- * sharing a path.  A next commit without a message matches by patch id or
+ * and npids map prev's and next's commits to theirs); unless up[i]
+ * (prev->nr fates) says it is applied upstream, the first of the same
+ * subject, else the first sharing a path.  A next commit without a message matches by patch id or
  * path only. */
 #ifdef SERIES_NO_MAIN
-struct became *became_of(const struct rcommits *prev, const struct sbuf *pids,
-			 const struct rcommits *next, const struct sbuf *npids,
+struct became *became_of(const struct rcommits *prev, const struct pids *pids,
+			 const struct rcommits *next, const struct pids *npids,
 			 const struct fate *up, char *taken);
 #endif
 

@@ -30,13 +30,46 @@ static void commit(struct rcommits *rc, char id, const char *msg,
 	c->author = strdup("A U Thor <a@example.org>");
 }
 
-/* "PATCH-ID COMMIT" as git patch-id --stable writes it: patch id P and
- * commit ID each repeated to 40 characters. */
-static void pid(struct sbuf *ids, char p, char id)
+/* "PATCH-ID COMMIT" as git patch-id --stable writes it, into ids: patch
+ * id P and commit ID each repeated to 40 characters. */
+static void pid(struct pids *ids, char p, char id)
 {
+	char line[82];
+
 	for (int i = 0; i < 81; i++)
-		sb_addc(ids, i < 40 ? p : i == 40 ? ' ' : id);
-	sb_addc(ids, '\n');
+		line[i] = i < 40 ? p : i == 40 ? ' ' : id;
+	line[81] = '\n';
+	pids_add_text(ids, line, sizeof line);
+}
+
+/* The map of git patch-id's lines: each way found, the first of a patch
+ * id two commits share (git's order, not the index's), a record's
+ * "form N" line and a malformed one passed over, SHA-256 ids kept. */
+static void test_pids(void)
+{
+	static const char text[] =
+		"form 2\n"
+		"bb00000000000000000000000000000000000000 c200000000000000000000000000000000000000\n"
+		"aa00000000000000000000000000000000000000 c100000000000000000000000000000000000000\n"
+		"bb00000000000000000000000000000000000000 c000000000000000000000000000000000000000\n"
+		"not a line\n"
+		"cc00000000000000000000000000000000000000000000000000000000000000 "
+		"c300000000000000000000000000000000000000000000000000000000000000\n";
+	struct pids m = PIDS_INIT;
+
+	CHECK(!patch_of(&m, "c1") && !commit_of(&m, "aa"));
+	pids_add_text(&m, text, sizeof text - 1);
+	CHECK(m.nr == 4);
+	CHECK_STR(patch_of(&m, "c100000000000000000000000000000000000000"),
+		  "aa00000000000000000000000000000000000000");
+	CHECK_STR(commit_of(&m, "bb00000000000000000000000000000000000000"),
+		  "c200000000000000000000000000000000000000");
+	CHECK_STR(patch_of(&m, "c300000000000000000000000000000000000000000000000000000000000000"),
+		  "cc00000000000000000000000000000000000000000000000000000000000000");
+	CHECK(!patch_of(&m, "c1") && !commit_of(&m, "form"));
+	CHECK_STR(m.e[0].commit, "c200000000000000000000000000000000000000");
+	pids_release(&m);
+	CHECK(m.nr == 0 && !m.e && !patch_of(&m, "c1"));
 }
 
 /* The three passes: the same patch id first, then (unless upstream has
@@ -44,7 +77,7 @@ static void pid(struct sbuf *ids, char p, char id)
 static void test_became_of(void)
 {
 	struct rcommits prev = { 0 }, next = { 0 };
-	struct sbuf pids = SBUF_INIT, npids = SBUF_INIT;
+	struct pids pids = PIDS_INIT, npids = PIDS_INIT;
 	struct fate up[5];
 	char taken[5] = { 0 };
 
@@ -86,8 +119,8 @@ static void test_became_of(void)
 	free(b);
 	rcommits_release(&prev);
 	rcommits_release(&next);
-	sb_release(&pids);
-	sb_release(&npids);
+	pids_release(&pids);
+	pids_release(&npids);
 }
 
 /* git patch-id --stable of a commit is the little-endian sum of its
@@ -227,6 +260,7 @@ static void test_prefixes_from_log(void)
 void unit_versions(void)
 {
 	test_prefixes_from_log();
+	test_pids();
 	test_became_of();
 	test_add_patch_id();
 	test_cut_series();
