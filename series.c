@@ -10698,6 +10698,14 @@ static int cmp_size(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* q asks for a patch: its files and Fixes: (pf), its K: text (kw). */
+static void patch_query(struct cc_query *q, const struct patch_files *pf,
+			const struct kwtext *kw)
+{
+	*q = (struct cc_query){ .file = pf->file, .nfile = pf->nr, .kw = kw,
+				.fixes = pf->fixes, .nfixes = pf->nfixes };
+}
+
 /* n queries of patches as maintainers_query() takes them, each query's
  * files and K: text (pf[i], kw[i]) its own. */
 struct patch_queries {
@@ -11319,9 +11327,7 @@ static int cc_cover(struct maintainers *m, const struct cc_opts *o,
 	size_t nq = 0;
 	for (long i = 0; i < ns; i++)
 		if (s[i].pf.nr)
-			q[nq++] = (struct cc_query){ .file = s[i].pf.file,
-				.nfile = s[i].pf.nr, .kw = &s[i].kw,
-				.fixes = s[i].pf.fixes, .nfixes = s[i].pf.nfixes };
+			patch_query(&q[nq++], &s[i].pf, &s[i].kw);
 	for (size_t i = 0; i < nq; i++)
 		sb_init(&outs[i]);
 	if (!r && nq)
@@ -15202,9 +15208,7 @@ static int mail_recipients(struct maintainers *m, const struct cc_opts *co,
 		struct patch_files *pf = &pq.pf[i];
 		scan_patch(text[i].buf, text[i].len, pf,
 			   co->keywords ? &pq.kw[i] : NULL);
-		pq.q[i] = (struct cc_query){ .file = pf->file, .nfile = pf->nr,
-					     .kw = &pq.kw[i], .fixes = pf->fixes,
-					     .nfixes = pf->nfixes };
+		patch_query(&pq.q[i], pf, &pq.kw[i]);
 	}
 	int r = patch_queries_run(m, co, &pq, out, 0, &err);
 	sb_release(&err);
@@ -23133,8 +23137,8 @@ static int cc_answer(struct maintainers *m, const struct cc_opts *o,
 	int cover = 0, r = build_cc_query(m, o, ca, top, &pf, &kw, out, &cover);
 
 	if (!r && !cover && pf.nr) {
-		struct cc_query q = { .file = pf.file, .nfile = pf.nr, .kw = &kw,
-				      .fixes = pf.fixes, .nfixes = pf.nfixes };
+		struct cc_query q;
+		patch_query(&q, &pf, &kw);
 		r = run_queries(m, o, &q, 1, out);
 	}
 	patch_files_release(&pf);
