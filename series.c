@@ -13448,14 +13448,13 @@ static struct sbuf *regroup_messages(const struct regroup *rg,
 				     const struct plan *p,
 				     const struct template *t, const char *sob)
 {
-	struct sbuf *m = xcalloc(p->nr + 1, sizeof *m);
+	/* the sign-off goes last, after the trailers the group keeps */
+	struct template bare = { t->text, t->len, NULL };
+	struct sbuf *m = group_messages(p, &bare);
 	size_t ns;
 	char **shared = shared_text(rg, &ns);
 
 	for (size_t i = 0; i < p->nr; i++) {
-		sb_init(&m[i]);
-		expand_template(&m[i], t->text, t->len, &p->g[i]);
-		cleanup_message(&m[i]);
 		size_t c = sole_commit(rg, p, i);
 		if (c < rg->commits->nr)
 			add_own_text(&m[i], rg->commits->c[c].msg, shared, ns);
