@@ -268,9 +268,10 @@ void rcommits_release(struct rcommits *rc);
  * e, sorted by the one key and then by git's order, so a lookup is a binary
  * search that finds the first of equal keys.
  * Invariants: each pid and commit is NUL-ended, at most 64 characters, the
- * pid hex; by_pid and by_commit are permutations of 0..nr-1 (NULL while
- * nr is 0), sorted again after every change to e; the map owns them all,
- * pids_release() frees them.  All zeroes (PIDS_INIT) is an empty map.
+ * pid hex; by_pid and by_commit are permutations of 0..nr-1 (NULL before
+ * the first entries are indexed), sorted again after every change to e;
+ * the map owns them all, pids_release() frees them.  All zeroes
+ * (PIDS_INIT) is an empty map.
  */
 struct pid {
 	char pid[65], commit[65];
