@@ -4334,8 +4334,8 @@ static void pids_put(struct pids *m, const char *pid, size_t n,
 	e->commit[cn] = '\0';
 }
 
-/* Grammar: ("PATCH-ID" SP COMMIT LF)*, where PATCH-ID is hex; any other
- * line (a record's "form N") is passed over. */
+/* Grammar: (PATCH-ID SP COMMIT LF)*, PATCH-ID in hex; any other line
+ * (a record's "form N") is passed over. */
 UNIT void pids_add_text(struct pids *m, const char *t, size_t len)
 {
 	const char *pos = t, *end = t + len;
@@ -13767,9 +13767,10 @@ static int same_code(const struct mbox *mb, const struct mbox_msg *m,
 	struct sbuf in = SBUF_INIT, diff = SBUF_INIT;
 	struct pids out = PIDS_INIT;
 	sb_addf(&in, "%s\n%s\n", was, c->id);
+	const char *a, *b;
 	int same = commit_patch_ids(in.buf, NULL, &out, &diff) < 0 ||
-		   !patch_of(&out, was) || !patch_of(&out, c->id) ||
-		   !strcmp(patch_of(&out, was), patch_of(&out, c->id));
+		   !(a = patch_of(&out, was)) || !(b = patch_of(&out, c->id)) ||
+		   !strcmp(a, b);
 	sb_release(&in);
 	pids_release(&out);
 	sb_release(&diff);
@@ -20534,9 +20535,9 @@ static int respin_ids(struct respin_run *rr)
 			pids_put(&rr->ids, ids.e[i].pid, strlen(ids.e[i].pid),
 				 rr->prev.c[k].id, strlen(rr->prev.c[k].id));
 	}
-	if (k > n)      /* not the branch's patches: match by subject */
-		rr->ids.nr = 0;
 	pids_index(&rr->ids);
+	if (k > n)      /* not the branch's patches: match by subject */
+		pids_release(&rr->ids);
 	pids_release(&ids);
 	sb_release(&first);
 	sb_release(&last);
